@@ -1,0 +1,37 @@
+"""What every app model declares: identity, where its state lives, and how to reset it."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from taskkit.device.base import Device
+
+
+@dataclasses.dataclass(frozen=True)
+class App:
+    """One Android app as tasks see it.
+
+    `name` is AndroidWorld's lowercase app name ("simple calendar pro"); `data_paths` are the
+    device paths (directories or files) whose contents are the app's state: `TaskEval`
+    snapshots them before `initialize_state` and restores them in `teardown`. `settings` lists
+    the settings namespaces the app's tasks change (snapshotted the same way). `reset` brings
+    the app's data to its clean first-run state.
+    """
+
+    name: str
+    package: str
+    activity: str
+    data_paths: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()
+    reset: Callable[[Device], None] = lambda device: None
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def component(self) -> str:
+        return f"{self.package}/{self.activity}"
+
+    def launch(self, device: Device) -> None:
+        device.activity.start(self.component)
+
+    def force_stop(self, device: Device) -> None:
+        device.activity.force_stop(self.package)

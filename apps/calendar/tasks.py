@@ -1,0 +1,197 @@
+"""Simple Calendar Pro tasks: add and delete events (AndroidWorld's SimpleCalendar* family)."""
+from __future__ import annotations
+
+from typing import Any
+
+from apps import calendar
+from apps.common import DAY_SECONDS, epoch, to_datetime
+from taskkit.device.quoting import sql_literal
+from taskkit.rng import TaskRng
+from taskkit.task import TaskEval
+from validators import SqliteTable, rows_added, rows_deleted
+
+EVENTS = SqliteTable(calendar.DB_PATH, calendar.TABLE, calendar.KEY)
+_APP = ("simple calendar pro",)
+_EVENT_PROPERTIES = {
+    "title": {"type": "string", "minLength": 1},
+    "description": {"type": "string"},
+    "start_ts": {"type": "integer"},
+    "duration_min": {"type": "integer", "minimum": 1},
+}
+_NOISE_SEED = {"type": "integer", "minimum": 0}
+
+
+def _target_row(params: dict[str, Any], **columns: Any) -> dict[str, Any]:
+    """The full events row the agent is asked to create."""
+    start = params["start_ts"]
+    return {
+        **calendar.DEFAULTS, "start_ts": start, "end_ts": start + 60 * params["duration_min"],
+        "title": params["title"], "location": "", "description": params["description"], **columns,
+    }
+
+
+def _event_params(rng: TaskRng) -> dict[str, Any]:
+    """A target event (on or after the device's day) and the seed of its noise."""
+    event = calendar.random_event(rng, first_day=15)
+    return {
+        "title": event["title"],
+        "description": event["description"],
+        "start_ts": event["start_ts"],
+        "duration_min": calendar.duration_minutes(event),
+        "noise_seed": rng.getrandbits(32),
+    }
+
+
+def _insert(env: Any, rows: list[dict[str, Any]]) -> None:
+    calendar.insert_events(env.device, rows)
+    calendar.APP.force_stop(env.device)
+
+
+class SimpleCalendarAddOneEvent(TaskEval):
+    """Create one event with a title, description, start and duration among noise events."""
+
+    app_names = _APP
+    complexity = 2
+    tags = ("data_entry", "calendar")
+    template = (
+        "In Simple Calendar Pro, create a calendar event on {{ start_ts | date }} at {{ start_ts | time }} "
+        "with the title '{{ title }}' and the description '{{ description }}'. "
+        "The event should last for {{ duration_min | duration }}."
+    )
+    schema = {
+        "type": "object",
+        "properties": {**_EVENT_PROPERTIES, "noise_seed": _NOISE_SEED},
+        "required": ["title", "description", "start_ts", "duration_min", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        return _event_params(rng)
+
+    def expected_columns(self) -> dict[str, Any]:
+        """The columns the check compares, beyond start, end, title and description."""
+        return {}
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        rng = TaskRng(self.params["noise_seed"])
+        start = self.params["start_ts"]
+        noise = calendar.noise_events(rng, rng.randint(0, 20), exclude=lambda e: e["start_ts"] == start)
+        _insert(env, noise)
+
+    def validator(self):
+        expected = {
+            "start_ts": self.params["start_ts"],
+            "end_ts": self.params["start_ts"] + 60 * self.params["duration_min"],
+            "title": self.params["title"],
+            "description": self.params["description"],
+            **self.expected_columns(),
+        }
+        return rows_added(EVENTS, [expected], fuzzy=("title", "description"))
+
+    def solve(self, env: Any) -> None:
+        _insert(env, [_target_row(self.params, **self.expected_columns())])
+
+
+class SimpleCalendarAddRepeatingEvent(SimpleCalendarAddOneEvent):
+    """Create a weekly repeating event on the start's weekday."""
+
+    complexity = 3
+    template = (
+        "In Simple Calendar Pro, create a recurring calendar event titled '{{ title }}' starting on "
+        "{{ start_ts | date }} at {{ start_ts | time }}. The event recurs weekly, forever, and lasts for "
+        "{{ duration_min | duration }} each time. The event description should be '{{ description }}'."
+    )
+
+    def expected_columns(self) -> dict[str, Any]:
+        weekday = to_datetime(self.params["start_ts"]).strftime("%A")
+        return {"repeat_interval": calendar.REPEAT_WEEKLY, "repeat_rule": calendar.WEEKDAY_BITS[weekday]}
+
+
+class SimpleCalendarDeleteEventsOnDay(TaskEval):
+    """Delete every event on one day; events on other days stay."""
+
+    app_names = _APP
+    complexity = 2
+    tags = ("data_edit", "calendar")
+    template = "In Simple Calendar Pro, delete all the calendar events on {{ day_ts | date }}."
+    schema = {
+        "type": "object",
+        "properties": {
+            "day_ts": {"type": "integer"},
+            "targets": {"type": "array", "minItems": 1, "items": {"type": "object", "properties": _EVENT_PROPERTIES,
+                                                                  "required": list(_EVENT_PROPERTIES)}},
+            "noise_seed": _NOISE_SEED,
+        },
+        "required": ["day_ts", "targets", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        day = rng.randint(16, 31)
+        events = [calendar.random_event(rng, day=day, hour=rng.randint(8, 20)) for _ in range(rng.randint(1, 3))]
+        return {
+            "day_ts": epoch(calendar.YEAR, calendar.MONTH, day),
+            "targets": [
+                {"title": e["title"], "description": e["description"], "start_ts": e["start_ts"],
+                 "duration_min": calendar.duration_minutes(e)} for e in events
+            ],
+            "noise_seed": rng.getrandbits(32),
+        }
+
+    def _on_day(self, row: dict[str, Any]) -> bool:
+        return self.params["day_ts"] <= int(row["start_ts"]) < self.params["day_ts"] + DAY_SECONDS
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        rng = TaskRng(self.params["noise_seed"])
+        noise = calendar.noise_events(rng, 20, exclude=self._on_day)
+        targets = [_target_row(t) for t in self.params["targets"]]
+        _insert(env, noise[:10] + targets + noise[10:])
+
+    def validator(self):
+        return rows_deleted(EVENTS, self._on_day)
+
+    def solve(self, env: Any) -> None:
+        day = self.params["day_ts"]
+        env.device.sqlite.execute(
+            calendar.DB_PATH,
+            f"DELETE FROM events WHERE start_ts >= {sql_literal(day)} AND start_ts < {sql_literal(day + DAY_SECONDS)};",
+        )
+        calendar.APP.force_stop(env.device)
+
+
+class SimpleCalendarDeleteOneEvent(TaskEval):
+    """Delete the one event with a given title."""
+
+    app_names = _APP
+    complexity = 1.5
+    tags = ("data_edit", "calendar")
+    template = "In Simple Calendar Pro, delete the calendar event titled '{{ title }}' on {{ start_ts | date }}."
+    schema = {
+        "type": "object",
+        "properties": {**_EVENT_PROPERTIES, "noise_seed": _NOISE_SEED},
+        "required": ["title", "description", "start_ts", "duration_min", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        return _event_params(rng)
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        rng = TaskRng(self.params["noise_seed"])
+        title = self.params["title"].lower()
+        noise = calendar.noise_events(rng, rng.randint(5, 20), exclude=lambda e: e["title"].lower() == title)
+        _insert(env, noise[:3] + [_target_row(self.params)] + noise[3:])
+
+    def validator(self):
+        return rows_deleted(EVENTS, {"title": self.params["title"], "start_ts": self.params["start_ts"]})
+
+    def solve(self, env: Any) -> None:
+        env.device.sqlite.execute(
+            calendar.DB_PATH,
+            f"DELETE FROM events WHERE title = {sql_literal(self.params['title'])} "
+            f"AND start_ts = {sql_literal(self.params['start_ts'])};",
+        )
+        calendar.APP.force_stop(env.device)

@@ -1,0 +1,1 @@
+"""Tasks that span several apps; they have no app model of their own."""

@@ -1,0 +1,18 @@
+"""Cross-app tasks built from existing ones, with partial reward."""
+from __future__ import annotations
+
+from apps.markor.tasks import MarkorCreateNote
+from apps.sms.tasks import SimpleSmsSend
+from taskkit.composite import compose
+
+MarkorCreateNoteAndSms = compose(
+    "MarkorCreateNoteAndSms",
+    [("note", MarkorCreateNote), ("sms", SimpleSmsSend)],
+    template=(
+        "Create a new note in Markor named {{ note.file_name }} with the following text: {{ note.text }} "
+        "Then share the entire content of the note with the phone number {{ sms.number }} via SMS using "
+        "Simple SMS Messenger."
+    ),
+    bindings={"sms.message": "note.text"},
+    module=__name__,
+)

@@ -1,0 +1,143 @@
+"""Pro Expense: the `expense` table of accounting.db, and realistic expense rows.
+
+Amounts are integer **cents** (AndroidWorld shows `$amount/100`); dates are epoch
+**milliseconds** (reference android-apps.md §4.5).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from apps.base import App
+from apps.common import AppTable, DEVICE_EPOCH, epoch, generate_excluding, random_epoch, to_ms
+from taskkit.device.base import Device
+from taskkit.rng import TaskRng
+
+PACKAGE = "com.arduia.expense"
+ACTIVITY = ".ui.MainActivity"
+DB_DIR = f"/data/data/{PACKAGE}/databases"
+DB_PATH = f"{DB_DIR}/accounting.db"
+TABLE = "expense"
+KEY = "expense_id"
+
+COLUMNS: tuple[str, ...] = ("expense_id", "name", "amount", "category", "note", "created_date", "modified_date")
+
+CATEGORIES: dict[int, str] = {
+    1: "Others",
+    2: "Income",
+    3: "Food",
+    4: "Housing",
+    5: "Social",
+    6: "Entertainment",
+    7: "Transportation",
+    8: "Clothes",
+    9: "Health Care",
+    10: "Education",
+    11: "Donation",
+}
+
+MIN_AMOUNT, MAX_AMOUNT = 1000, 50000  # cents
+# Seeded expenses are dated from Oct 1 2023 00:00 up to the device time (Oct 15 15:34).
+FIRST_DATE = epoch(2023, 10, 1)
+
+_NAMES: dict[int, tuple[str, ...]] = {
+    1: ("Phone bill", "Post office", "Printer ink", "Bank fee", "Key copies", "Storage unit"),
+    2: ("Freelance payment", "Salary bonus", "Garage sale", "Tax refund", "Tutoring income"),
+    3: ("Groceries", "Lunch at the deli", "Pizza night", "Coffee beans", "Farmers market", "Sushi dinner"),
+    4: ("Rent", "Electricity bill", "Water bill", "Internet bill", "Plumber visit", "New curtains"),
+    5: ("Birthday gift", "Wedding present", "Drinks with friends", "Team dinner", "Housewarming gift"),
+    6: ("Movie tickets", "Concert tickets", "Streaming subscription", "Board game", "Bowling night"),
+    7: ("Gas refill", "Train pass", "Taxi ride", "Parking fee", "Bus tickets", "Car wash"),
+    8: ("Winter jacket", "Running shoes", "Jeans", "Work shirts", "Rain boots", "Wool scarf"),
+    9: ("Pharmacy", "Dentist checkup", "Eye exam", "Vitamins", "Physiotherapy session"),
+    10: ("Online course", "Textbooks", "Language class", "Workshop fee", "School supplies"),
+    11: ("Charity run", "Food bank donation", "Animal shelter donation", "Library fundraiser"),
+}
+_NOTES = (
+    "Paid with credit card", "Paid in cash", "Split with {first}", "Monthly payment",
+    "Reimbursable", "Bought at {company}", "Gift for {first}", "Need to keep the receipt",
+    "Cheaper than last month", "Shared with roommates", "Discount applied", "Annual renewal",
+)
+
+
+def random_expense(
+    rng: TaskRng,
+    *,
+    name: str | None = None,
+    amount: int | None = None,
+    category: int | None = None,
+    note: str | None = None,
+    created_ms: int | None = None,
+) -> dict[str, Any]:
+    """A realistic `expense` row without its key.
+
+    Unset fields: a category 1–11 with a name that fits it, an amount of 1000–50000 cents, a
+    short note, and a creation time between Oct 1 2023 and the device time (modified = created).
+    """
+    if category is None:
+        category = rng.choice(sorted(CATEGORIES))
+    elif category not in CATEGORIES:
+        raise ValueError(f"unknown expense category {category}; known: {sorted(CATEGORIES)}")
+    if name is None:
+        name = rng.choice(_NAMES[category])
+    if amount is None:
+        amount = rng.randint(MIN_AMOUNT, MAX_AMOUNT)
+    if note is None:
+        note = rng.choice(_NOTES).format(first=rng.faker.first_name(), company=rng.faker.company())
+    if created_ms is None:
+        created_ms = to_ms(random_epoch(rng, FIRST_DATE, DEVICE_EPOCH))
+    return {
+        "name": name,
+        "amount": int(amount),
+        "category": category,
+        "note": note,
+        "created_date": created_ms,
+        "modified_date": created_ms,
+    }
+
+
+def noise_expenses(
+    rng: TaskRng, n: int, exclude: Callable[[dict[str, Any]], bool] | None = None, **kwargs: Any
+) -> list[dict[str, Any]]:
+    """`n` random expenses none of which `exclude` rejects (`kwargs` go to `random_expense`)."""
+    return generate_excluding(lambda: random_expense(rng, **kwargs), n, exclude)
+
+
+def category_name(category: int) -> str:
+    """"Food" for 3."""
+    return CATEGORIES[category]
+
+
+def format_amount(cents: int) -> str:
+    """"$123.45" for 12345 (a leading '-' for refunds)."""
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(int(cents)), 100)
+    return f"{sign}${whole}.{rest:02d}"
+
+
+# --- device access ----------------------------------------------------------------------------
+EXPENSES = AppTable(DB_PATH, TABLE, KEY, COLUMNS)
+
+
+def insert_expenses(device: Device, rows: list[dict[str, Any]]) -> None:
+    """Insert `rows` (without keys) into the `expense` table in one command."""
+    EXPENSES.insert(device, rows)
+
+
+def read_expenses(device: Device) -> list[dict[str, Any]]:
+    """Every expense row, with exact values, in key order."""
+    return EXPENSES.read(device)
+
+
+def reset(device: Device) -> None:
+    """Delete every expense and restart the key sequence (one command)."""
+    EXPENSES.clear(device)
+
+
+APP = App(
+    name="pro expense",
+    package=PACKAGE,
+    activity=ACTIVITY,
+    data_paths=(DB_DIR,),
+    reset=reset,
+    aliases=("expense",),
+)

@@ -1,0 +1,208 @@
+"""Pro Expense tasks: add, delete and de-duplicate expenses (AndroidWorld's Expense* family)."""
+from __future__ import annotations
+
+from typing import Any
+
+from apps import expense
+from apps.common import device_now_ms
+from taskkit.device.quoting import sql_literal
+from taskkit.rng import TaskRng
+from taskkit.task import TaskEval
+from validators import SqliteTable, duplicates_removed, rows_added, rows_deleted
+
+EXPENSES = SqliteTable(expense.DB_PATH, expense.TABLE, expense.KEY)
+_APP = ("pro expense",)
+_FIELDS = ("name", "amount", "category", "note")
+_EXPENSE = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "amount": {"type": "integer", "minimum": 1},
+        "category": {"type": "integer", "minimum": 1, "maximum": 11},
+        "category_name": {"type": "string"},
+        "note": {"type": "string"},
+    },
+    "required": ["name", "amount", "category", "category_name", "note"],
+    "additionalProperties": False,
+}
+_NOISE_SEED = {"type": "integer", "minimum": 0}
+
+
+def _expense_params(rng: TaskRng) -> dict[str, Any]:
+    row = expense.random_expense(rng)
+    return {field: row[field] for field in _FIELDS} | {"category_name": expense.category_name(row["category"])}
+
+
+def _row(params: dict[str, Any]) -> dict[str, Any]:
+    """The table row for an expense given in params, created at the device time."""
+    now_ms = device_now_ms()
+    return {field: params[field] for field in _FIELDS} | {"created_date": now_ms, "modified_date": now_ms}
+
+
+def _insert(env: Any, rows: list[dict[str, Any]]) -> None:
+    expense.insert_expenses(env.device, rows)
+    expense.APP.force_stop(env.device)
+
+
+def _noise(params: dict[str, Any], count: int, names: set[str]) -> list[dict[str, Any]]:
+    """Noise expenses whose names differ from every target's (so the answer never changes)."""
+    rng = TaskRng(params["noise_seed"])
+    lowered = {name.lower() for name in names}
+    return expense.noise_expenses(rng, count, exclude=lambda row: row["name"].lower() in lowered)
+
+
+class ExpenseAddMultiple(TaskEval):
+    """Add several expenses with name, amount, category and note."""
+
+    app_names = _APP
+    complexity = 6
+    tags = ("data_entry", "expense")
+    count = 3
+    template = (
+        "Add the following expenses into Pro Expense:\n"
+        "{% for item in expenses %}- {{ item.name }}: {{ item.amount | money }}, category {{ item.category_name }}, "
+        "note '{{ item.note }}'\n{% endfor %}"
+    )
+    schema = {
+        "type": "object",
+        "properties": {"expenses": {"type": "array", "minItems": 1, "items": _EXPENSE}, "noise_seed": _NOISE_SEED},
+        "required": ["expenses", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        items: list[dict[str, Any]] = []
+        while len(items) < cls.count:
+            item = _expense_params(rng)
+            if all(item["name"] != other["name"] for other in items):
+                items.append(item)
+        return {"expenses": items, "noise_seed": rng.getrandbits(32)}
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        rng = TaskRng(self.params["noise_seed"])
+        _insert(env, _noise(self.params, rng.randint(0, 15), {e["name"] for e in self.params["expenses"]}))
+
+    def validator(self):
+        expected = [{f: item[f] for f in _FIELDS} for item in self.params["expenses"]]
+        return rows_added(EXPENSES, expected, fuzzy=("name", "note"))
+
+    def solve(self, env: Any) -> None:
+        _insert(env, [_row(item) for item in self.params["expenses"]])
+
+
+class ExpenseAddSingle(ExpenseAddMultiple):
+    """Add one expense."""
+
+    complexity = 2
+    count = 1
+    template = (
+        "Add the following expense into Pro Expense: {% for item in expenses %}name '{{ item.name }}', amount "
+        "{{ item.amount | money }}, category {{ item.category_name }}, note '{{ item.note }}'.{% endfor %}"
+    )
+
+
+class ExpenseDeleteMultiple(TaskEval):
+    """Delete the named expenses; every other expense stays."""
+
+    app_names = _APP
+    complexity = 3
+    tags = ("data_edit", "expense")
+    count = 3
+    template = "Delete the following expenses from Pro Expense: {{ names | join(', ') }}."
+    schema = {
+        "type": "object",
+        "properties": {
+            "names": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}},
+            "targets": {"type": "array", "items": _EXPENSE},
+            "noise_seed": _NOISE_SEED,
+        },
+        "required": ["names", "targets", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        targets: list[dict[str, Any]] = []
+        while len(targets) < cls.count:
+            item = _expense_params(rng)
+            if all(item["name"].lower() != other["name"].lower() for other in targets):
+                targets.append(item)
+        return {"names": [t["name"] for t in targets], "targets": targets, "noise_seed": rng.getrandbits(32)}
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        noise = _noise(self.params, 12, set(self.params["names"]))
+        _insert(env, noise[:6] + [_row(t) for t in self.params["targets"]] + noise[6:])
+
+    def _is_target(self, row: dict[str, Any]) -> bool:
+        return row["name"] in self.params["names"]
+
+    def validator(self):
+        return rows_deleted(EXPENSES, self._is_target)
+
+    def solve(self, env: Any) -> None:
+        names = ", ".join(sql_literal(name) for name in self.params["names"])
+        env.device.sqlite.execute(expense.DB_PATH, f"DELETE FROM expense WHERE name IN ({names});")
+        expense.APP.force_stop(env.device)
+
+
+class ExpenseDeleteSingle(ExpenseDeleteMultiple):
+    """Delete one named expense."""
+
+    complexity = 1.5
+    count = 1
+    template = "Delete the expense '{{ names[0] }}' from Pro Expense."
+
+
+class ExpenseDeleteDuplicates(TaskEval):
+    """Delete all but one of each group of identical expenses."""
+
+    app_names = _APP
+    complexity = 4
+    tags = ("data_edit", "expense", "requires_reasoning")
+    template = (
+        "Delete all but one of any expenses in Pro Expense that are exact duplicates, "
+        "ensuring at least one instance of each unique expense remains."
+    )
+    schema = {
+        "type": "object",
+        "properties": {
+            "duplicated": {"type": "array", "minItems": 1, "items": _EXPENSE},
+            "copies": {"type": "array", "items": {"type": "integer", "minimum": 2, "maximum": 4}},
+            "noise_seed": _NOISE_SEED,
+        },
+        "required": ["duplicated", "copies", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        duplicated: list[dict[str, Any]] = []
+        groups = rng.randint(1, 3)
+        while len(duplicated) < groups:
+            item = _expense_params(rng)
+            if all(item["name"] != other["name"] for other in duplicated):
+                duplicated.append(item)
+        return {
+            "duplicated": duplicated,
+            "copies": [rng.randint(2, 3) for _ in duplicated],
+            "noise_seed": rng.getrandbits(32),
+        }
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        noise = _noise(self.params, 10, {d["name"] for d in self.params["duplicated"]})
+        copies = [_row(item) for item, n in zip(self.params["duplicated"], self.params["copies"]) for _ in range(n)]
+        rows = noise + copies
+        TaskRng(self.params["noise_seed"] + 1).shuffle(rows)
+        _insert(env, rows)
+
+    def validator(self):
+        return duplicates_removed(EXPENSES, _FIELDS)
+
+    def solve(self, env: Any) -> None:
+        env.device.sqlite.execute(
+            expense.DB_PATH,
+            "DELETE FROM expense WHERE expense_id NOT IN "
+            "(SELECT MIN(expense_id) FROM expense GROUP BY name, amount, category, note);",
+        )
+        expense.APP.force_stop(env.device)

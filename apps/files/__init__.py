@@ -1,0 +1,40 @@
+"""Files (DocumentsUI): shared-storage files that file-management tasks move and delete.
+
+AndroidWorld's seed files hold 20 random characters (reference android-apps.md §4.14).
+"""
+from __future__ import annotations
+
+import string
+
+from apps.base import App
+from apps.common import random_name_stem
+from taskkit.rng import TaskRng
+
+PACKAGE = "com.google.android.documentsui"
+ACTIVITY = "com.android.documentsui.files.FilesActivity"
+STORAGE_ROOT = "/storage/emulated/0"
+DOWNLOAD_DIR = f"{STORAGE_ROOT}/Download"
+DOCUMENTS_DIR = f"{STORAGE_ROOT}/Documents"
+# The top-level shared-storage folders file tasks pick from.
+FOLDERS = (
+    "Alarms", "Audiobooks", "DCIM", "Documents", "Download", "Movies", "Music", "Notifications",
+    "Pictures", "Podcasts", "Recordings", "Ringtones",
+)  # fmt: skip
+EXTENSIONS = (".txt", ".pdf", ".jpg", ".png", ".mp3", ".docx", ".csv", ".zip")
+CONTENT_LENGTH = 20
+_CONTENT_CHARS = string.ascii_letters + string.digits
+
+
+def random_file(rng: TaskRng, ext: str | None = None) -> dict[str, str]:
+    """{"name": "calm_river_final.pdf", "content": <20 random letters and digits>}."""
+    ext = rng.choice(EXTENSIONS) if ext is None else ext
+    content = "".join(rng.choice(_CONTENT_CHARS) for _ in range(CONTENT_LENGTH))
+    return {"name": random_name_stem(rng) + ext, "content": content}
+
+
+APP = App(
+    name="files",
+    package=PACKAGE,
+    activity=ACTIVITY,
+    data_paths=(DOWNLOAD_DIR, DOCUMENTS_DIR),
+)

@@ -1,0 +1,140 @@
+"""Markor tasks: create, edit and delete notes (AndroidWorld's Markor* family)."""
+from __future__ import annotations
+
+from typing import Any
+
+from apps import markor
+from taskkit.rng import TaskRng
+from taskkit.task import TaskEval
+from validators import all_of, file_absent, file_content, file_exists
+
+_APP = ("markor",)
+_NAME = {"type": "string", "pattern": r"^[A-Za-z0-9_\-]+\.(md|txt)$"}
+_NOISE_SEED = {"type": "integer", "minimum": 0}
+
+
+def _noise_notes(env: Any, params: dict[str, Any], avoid: str, count: int) -> list[str]:
+    """Write `count` other notes (never named `avoid`) and return their names."""
+    rng = TaskRng(params["noise_seed"])
+    names: list[str] = []
+    while len(names) < count:
+        name = markor.random_file_name(rng, rng.choice(markor.EXTENSIONS))
+        if name != avoid and name not in names:
+            names.append(name)
+            markor.create_note(env.device, name, markor.random_note_text(rng))
+    return names
+
+
+class MarkorCreateNote(TaskEval):
+    """Create a note with a given name and text."""
+
+    app_names = _APP
+    complexity = 1.6
+    tags = ("data_entry", "markor")
+    template = "Create a new note in Markor named {{ file_name }} with the following text: {{ text }}"
+    schema = {
+        "type": "object",
+        "properties": {"file_name": _NAME, "text": {"type": "string", "minLength": 1}, "noise_seed": _NOISE_SEED},
+        "required": ["file_name", "text", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        return {
+            "file_name": markor.random_file_name(rng),
+            "text": rng.faker.paragraph(nb_sentences=2),
+            "noise_seed": rng.getrandbits(32),
+        }
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        _noise_notes(env, self.params, self.params["file_name"], TaskRng(self.params["noise_seed"]).randint(0, 4))
+
+    def validator(self):
+        return file_content(markor.note_path(self.params["file_name"]), self.params["text"], fuzzy=True)
+
+    def solve(self, env: Any) -> None:
+        markor.create_note(env.device, self.params["file_name"], self.params["text"])
+
+
+class MarkorEditNote(TaskEval):
+    """Add a header or a footer to a note, or replace its text."""
+
+    app_names = _APP
+    complexity = 2
+    tags = ("data_edit", "markor")
+    template = (
+        "{% if variant == 'header' %}Edit {{ file_name }} in Markor. Add to the top of the note: {{ new_text }}"
+        "{% elif variant == 'footer' %}Edit {{ file_name }} in Markor. Add to the bottom of the note: {{ new_text }}"
+        "{% else %}Edit {{ file_name }} in Markor. Replace its whole text with: {{ new_text }}{% endif %}"
+    )
+    schema = {
+        "type": "object",
+        "properties": {
+            "file_name": _NAME,
+            "original": {"type": "string"},
+            "variant": {"enum": ["header", "footer", "replace"]},
+            "new_text": {"type": "string", "minLength": 1},
+            "noise_seed": _NOISE_SEED,
+        },
+        "required": ["file_name", "original", "variant", "new_text", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        return {
+            "file_name": markor.random_file_name(rng),
+            "original": markor.random_note_text(rng),
+            "variant": rng.choice(["header", "footer", "replace"]),
+            "new_text": rng.faker.sentence(nb_words=8),
+            "noise_seed": rng.getrandbits(32),
+        }
+
+    def expected_text(self) -> str:
+        original, new, variant = self.params["original"], self.params["new_text"], self.params["variant"]
+        if variant == "header":
+            return f"{new}\n{original}"
+        if variant == "footer":
+            return f"{original.rstrip()}\n{new}"
+        return new
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        _noise_notes(env, self.params, self.params["file_name"], 3)
+        markor.create_note(env.device, self.params["file_name"], self.params["original"])
+
+    def validator(self):
+        return file_content(markor.note_path(self.params["file_name"]), self.expected_text(), fuzzy=True, threshold=0.95)
+
+    def solve(self, env: Any) -> None:
+        markor.create_note(env.device, self.params["file_name"], self.expected_text())
+
+
+class MarkorDeleteNote(TaskEval):
+    """Delete one note; the other notes stay."""
+
+    app_names = _APP
+    complexity = 1.5
+    tags = ("data_edit", "markor")
+    template = "Delete the note in Markor named {{ file_name }}."
+    schema = {
+        "type": "object",
+        "properties": {"file_name": _NAME, "noise_seed": _NOISE_SEED},
+        "required": ["file_name", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        return {"file_name": markor.random_file_name(rng), "noise_seed": rng.getrandbits(32)}
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        self.others = _noise_notes(env, self.params, self.params["file_name"], 4)
+        markor.create_note(env.device, self.params["file_name"], markor.random_note_text(TaskRng(self.params["noise_seed"] + 1)))
+
+    def validator(self):
+        keep = [file_exists(markor.note_path(name)) for name in self.others]
+        return all_of(file_absent(markor.note_path(self.params["file_name"])), *keep)
+
+    def solve(self, env: Any) -> None:
+        env.device.files.remove(markor.note_path(self.params["file_name"]))

@@ -1,0 +1,85 @@
+"""System settings tasks: Wi-Fi, Bluetooth, brightness, airplane and dark mode (AndroidWorld's System*)."""
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar
+
+from apps import settings
+from taskkit.device.base import Device
+from taskkit.task import TaskEval
+from validators import setting_equals
+
+
+class SettingTask(TaskEval):
+    """Bring one setting to a target value; `initialize_state` first sets the opposite."""
+
+    abstract = True
+    app_names = ("settings",)
+    complexity = 1
+    tags = ("system",)
+    namespace: ClassVar[str]
+    key: ClassVar[str]
+    accepted: ClassVar[tuple[str, ...]]  # values that count as done
+    start: ClassVar[Callable[[Device], None]]  # puts the device in the opposite state
+    reference: ClassVar[Callable[[Device], None]]  # the reference solution
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        type(self).start(env.device)
+
+    def validator(self):
+        return setting_equals(self.namespace, self.key, self.accepted)
+
+    def solve(self, env: Any) -> None:
+        type(self).reference(env.device)
+
+
+def _setter(func: Callable[[Device, Any], None], value: Any) -> Callable[[Device], None]:
+    return staticmethod(lambda device: func(device, value))  # type: ignore[return-value]
+
+
+class SystemWifiTurnOn(SettingTask):
+    template = "Turn wifi on."
+    namespace, key, accepted = "global", "wifi_on", ("1", "2")
+    start, reference = _setter(settings.set_wifi, False), _setter(settings.set_wifi, True)
+
+
+class SystemWifiTurnOff(SettingTask):
+    template = "Turn wifi off."
+    namespace, key, accepted = "global", "wifi_on", ("0", "3")
+    start, reference = _setter(settings.set_wifi, True), _setter(settings.set_wifi, False)
+
+
+class SystemBluetoothTurnOn(SettingTask):
+    template = "Turn bluetooth on."
+    namespace, key, accepted = "global", "bluetooth_on", ("1",)
+    start, reference = _setter(settings.set_bluetooth, False), _setter(settings.set_bluetooth, True)
+
+
+class SystemBluetoothTurnOff(SettingTask):
+    template = "Turn bluetooth off."
+    namespace, key, accepted = "global", "bluetooth_on", ("0",)
+    start, reference = _setter(settings.set_bluetooth, True), _setter(settings.set_bluetooth, False)
+
+
+class SystemBrightnessMax(SettingTask):
+    template = "Turn brightness to the max value."
+    namespace, key, accepted = "system", "screen_brightness", (str(settings.BRIGHTNESS_MAX),)
+    start, reference = _setter(settings.set_brightness, 102), _setter(settings.set_brightness, settings.BRIGHTNESS_MAX)
+
+
+class SystemBrightnessMin(SettingTask):
+    template = "Turn brightness to the min value."
+    namespace, key, accepted = "system", "screen_brightness", (str(settings.BRIGHTNESS_MIN),)
+    start, reference = _setter(settings.set_brightness, 102), _setter(settings.set_brightness, settings.BRIGHTNESS_MIN)
+
+
+class SystemAirplaneModeOn(SettingTask):
+    template = "Turn on airplane mode."
+    namespace, key, accepted = "global", "airplane_mode_on", ("1",)
+    start, reference = _setter(settings.set_airplane_mode, False), _setter(settings.set_airplane_mode, True)
+
+
+class SystemDarkModeOn(SettingTask):
+    template = "Turn on dark theme."
+    namespace, key, accepted = "secure", "ui_night_mode", (str(settings.NIGHT_MODE_DARK),)
+    start, reference = _setter(settings.set_dark_mode, False), _setter(settings.set_dark_mode, True)

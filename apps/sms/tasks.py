@@ -1,0 +1,88 @@
+"""Simple SMS Messenger tasks: send and reply (AndroidWorld's SimpleSms* family)."""
+from __future__ import annotations
+
+from typing import Any
+
+from apps import sms
+from apps.common import normalize_phone, random_phone_number
+from taskkit.rng import TaskRng
+from taskkit.task import TaskEval
+from validators import ProviderUri, rows_added
+
+SENT = ProviderUri(sms.BOX_URIS["sent"], projection=("address", "body", "type"))
+_APP = ("simple sms messenger",)
+_NUMBER = {"type": "string", "pattern": r"^\+?[0-9]{7,15}$"}
+_NOISE_SEED = {"type": "integer", "minimum": 0}
+_MINUTE_MS = 60_000
+
+
+def sent_to(number: str, message: str):
+    """Exactly one new sent message, to `number` (digits compared) with `message` (fuzzy)."""
+    return rows_added(SENT, [{"address": number, "body": message}], fuzzy=("body",),
+                      normalize={"address": normalize_phone})
+
+
+def _conversations(env: Any, rng: TaskRng, count: int, avoid: str) -> None:
+    """Seed `count` older exchanges with other numbers (received and sent)."""
+    now = env.device.clock.now_ms()
+    for i in range(count):
+        number = random_phone_number(rng)
+        if normalize_phone(number) == normalize_phone(avoid):
+            continue
+        sms.receive(env.device, number, sms.random_message(rng), date_ms=now - (i + 2) * 90 * _MINUTE_MS)
+        if rng.random() < 0.5:
+            sms.send(env.device, number, sms.random_message(rng), date_ms=now - (i + 2) * 90 * _MINUTE_MS + _MINUTE_MS)
+
+
+class SimpleSmsSend(TaskEval):
+    """Send a text message to a number."""
+
+    app_names = _APP
+    complexity = 1.2
+    tags = ("communication", "sms")
+    template = "Send a text message using Simple SMS Messenger to {{ number }} with message: {{ message }}"
+    schema = {
+        "type": "object",
+        "properties": {"number": _NUMBER, "message": {"type": "string", "minLength": 1}, "noise_seed": _NOISE_SEED},
+        "required": ["number", "message", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        return {"number": random_phone_number(rng), "message": sms.random_message(rng), "noise_seed": rng.getrandbits(32)}
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        rng = TaskRng(self.params["noise_seed"])
+        _conversations(env, rng, rng.randint(0, 4), self.params["number"])
+
+    def validator(self):
+        return sent_to(self.params["number"], self.params["message"])
+
+    def solve(self, env: Any) -> None:
+        sms.send(env.device, self.params["number"], self.params["message"])
+
+
+class SimpleSmsReply(SimpleSmsSend):
+    """Reply to the message just received from a number."""
+
+    complexity = 1.5
+    template = "Reply to {{ number }} with message: {{ message }} in Simple SMS Messenger"
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        rng = TaskRng(self.params["noise_seed"] + 1)
+        sms.receive(env.device, self.params["number"], sms.random_message(rng))
+
+
+class SimpleSmsReplyMostRecent(SimpleSmsSend):
+    """Reply to whoever sent the most recent message (the goal does not name the number)."""
+
+    complexity = 2
+    template = "Reply to the most recent text message using Simple SMS Messenger with message: {{ message }}"
+
+    def initialize_state(self, env: Any) -> None:
+        TaskEval.initialize_state(self, env)
+        rng = TaskRng(self.params["noise_seed"])
+        _conversations(env, rng, rng.randint(1, 4), self.params["number"])
+        sms.receive(env.device, self.params["number"], sms.random_message(rng))

@@ -1,0 +1,78 @@
+"""How fast the simulated device runs a whole suite.
+
+    python benchmarks/sim_suite.py [--combinations 10] [--agent oracle] [--json]
+
+Runs every built-in task `--combinations` times on one fresh simulator and prints, per task,
+episodes, mean device round trips and mean milliseconds per episode, then the totals.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import statistics
+import sys
+import time
+
+from taskkit import agents, registry, suite
+from taskkit.env import Env
+from taskkit.report import table
+from taskkit.runner import run_episode
+from taskkit.sim.device import SimDevice
+
+
+def measure(combinations: int, agent_name: str, seed: int) -> dict:
+    registry.load_builtin()
+    instances = suite.build_suite(seed, n_task_combinations=combinations)
+    device = SimDevice()
+    env, agent = Env(device), agents.load(agent_name)
+    per_task: dict[str, list[tuple[float, int]]] = collections.defaultdict(list)
+    scores = []
+    started = time.perf_counter()
+    try:
+        for instance in instances:
+            device.stats.reset()
+            t0 = time.perf_counter()
+            result = run_episode(env, instance, agent, seed)
+            per_task[instance.task.name].append((time.perf_counter() - t0, device.stats.round_trips))
+            scores.append(result.score)
+    finally:
+        device.close()
+    total = time.perf_counter() - started
+    return {
+        "episodes": len(instances),
+        "agent": agent_name,
+        "total_s": round(total, 3),
+        "episodes_per_s": round(len(instances) / total, 1),
+        "mean_score": round(statistics.fmean(scores), 4),
+        "tasks": {
+            name: {
+                "episodes": len(rows),
+                "mean_ms": round(1000 * statistics.fmean(t for t, _ in rows), 2),
+                "mean_round_trips": round(statistics.fmean(n for _, n in rows), 1),
+            }
+            for name, rows in sorted(per_task.items())
+        },
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--combinations", type=int, default=10)
+    parser.add_argument("--agent", default="oracle")
+    parser.add_argument("--seed", type=int, default=30)
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args()
+    data = measure(args.combinations, args.agent, args.seed)
+    if args.json:
+        json.dump(data, sys.stdout, indent=1)
+        print()
+        return
+    rows = [[name, str(t["episodes"]), f"{t['mean_round_trips']:.1f}", f"{t['mean_ms']:.1f}"] for name, t in data["tasks"].items()]
+    print(table(["task", "episodes", "round trips/episode", "ms/episode"], rows))
+    print(f"\n{data['episodes']} episodes ({data['agent']}) in {data['total_s']:.2f} s = "
+          f"{data['episodes_per_s']} episodes/s, mean score {data['mean_score']}")
+
+
+if __name__ == "__main__":
+    main()

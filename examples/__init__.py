@@ -1,0 +1,1 @@
+"""Worked examples: user tasks and a user agent, runnable with `python -m taskkit.run`."""

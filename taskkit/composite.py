@@ -1,0 +1,119 @@
+"""Composite tasks: several existing tasks as weighted sub-goals, with partial reward.
+
+`compose` builds a `TaskEval` class from parts. Each part's params live under its label
+(`{{ note.file_name }}` in the goal); `bindings` make one part's param equal another's (the SMS
+body is the note's text). The composite initializes the parts in order, scores the weighted
+mean of their scores, solves them in order and tears them down in reverse.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from taskkit.rng import TaskRng
+from taskkit.task import TaskEval
+
+
+class CompositeTask(TaskEval):
+    """Base of classes made by `compose`; not registered itself."""
+
+    abstract = True
+    parts: tuple[tuple[str, type[TaskEval], float], ...] = ()
+    bindings: Mapping[str, str] = {}
+
+    def __init__(self, params: dict[str, Any] | None = None, *, seed: int | None = None):
+        super().__init__(params, seed=seed)
+        self.subtasks = [(label, cls(self.params[label]), weight) for label, cls, weight in self.parts]
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        params = {label: part.generate_random_params(rng.child(label)) for label, part, _ in cls.parts}
+        for target, source in cls.bindings.items():
+            value = _lookup(params, source)
+            label, field = target.split(".", 1)
+            params[label][field] = value
+        return params
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        started = []
+        try:
+            for label, task, _ in self.subtasks:
+                task.initialize_state(env)
+                started.append(task)
+        except BaseException:
+            for task in reversed(started):
+                task.teardown(env)
+            raise
+
+    def is_successful(self, env: Any) -> float:
+        total = sum(weight for _, _, weight in self.subtasks)
+        reasons: list[str] = []
+        score = 0.0
+        for label, task, weight in self.subtasks:
+            part_score = task.is_successful(env)
+            score += weight * part_score
+            if task.last_result is not None:
+                reasons += [f"{label}: {reason}" for reason in task.last_result.reasons]
+        from validators.base import CheckResult
+
+        self.last_result = CheckResult(score / total, tuple(reasons))
+        return self.last_result.score
+
+    def solve(self, env: Any) -> None:
+        for _, task, _ in self.subtasks:
+            task.solve(env)
+
+    def teardown(self, env: Any) -> None:
+        try:
+            for _, task, _ in reversed(self.subtasks):
+                if task.initialized:
+                    task.teardown(env)
+        finally:
+            super().teardown(env)
+
+
+def _lookup(params: Mapping[str, Any], dotted: str) -> Any:
+    value: Any = params
+    for part in dotted.split("."):
+        value = value[part]
+    return value
+
+
+def compose(
+    name: str,
+    parts: Sequence[tuple[str, type[TaskEval]] | tuple[str, type[TaskEval], float]],
+    template: str,
+    *,
+    bindings: Mapping[str, str] | None = None,
+    complexity: float | None = None,
+    tags: Sequence[str] = ("composite",),
+    module: str | None = None,
+) -> type[CompositeTask]:
+    """A registered composite task class called `name` made of labelled parts."""
+    normalized = tuple((p[0], p[1], float(p[2]) if len(p) > 2 else 1.0) for p in parts)  # type: ignore[misc]
+    app_names = tuple(dict.fromkeys(app for _, part, _ in normalized for app in part.app_names))
+    schema = {
+        "type": "object",
+        "properties": {label: {"type": "object", **_object_schema(part)} for label, part, _ in normalized},
+        "required": [label for label, _, _ in normalized],
+        "additionalProperties": False,
+    }
+    namespace = {
+        "name": name,
+        "abstract": False,
+        "parts": normalized,
+        "bindings": dict(bindings or {}),
+        "app_names": app_names,
+        "template": template,
+        "schema": schema,
+        "complexity": complexity if complexity is not None else sum(p.complexity for _, p, _ in normalized),
+        "tags": tuple(tags),
+        "__module__": module or CompositeTask.__module__,
+        "__doc__": f"Composite of {', '.join(p.name for _, p, _ in normalized)}.",
+    }
+    return type(name, (CompositeTask,), namespace)
+
+
+def _object_schema(part: type[TaskEval]) -> dict[str, Any]:
+    """The part's own schema minus its top-level `type` (already 'object')."""
+    return {k: v for k, v in part.schema.items() if k != "type"}

@@ -1,0 +1,204 @@
+"""SQLite databases on the device, through the device's `sqlite3` command-line shell.
+
+Every read is one `sqlite3 -header -quote DB SQL` round trip whose output `parse_quote_output`
+turns back into exact Python values: quote mode prints NULL, integers, REALs with 20 significant
+digits (`%!.20g`, enough to read back the same double), text in `'...'` with `''` doubling, and
+blobs as `X'hex'`. Writes are one round trip too, or two for scripts over 64 KiB (pushed to a
+file and fed to the shell on stdin, so no argument is ever longer than that).
+
+Limits of the CLI, and therefore of this service:
+
+- A TEXT value is printed up to its first NUL character (the shell prints C strings).
+- `query` expects one statement that returns rows: the header row of a second statement would
+  read as data.
+- Scripts over 64 KiB run in the shell's line mode: a line that starts with `.` or `#` between
+  statements is a dot command or a comment there (inside a statement every line is SQL).
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+from taskkit.device.base import CommandFailed
+from taskkit.device.quoting import SqlValue, shell_join, shell_quote, sql_identifier, sql_literal
+
+if TYPE_CHECKING:  # pragma: no cover
+    from taskkit.device.base import Device
+
+LONG_SCRIPT = 64 * 1024  # bytes: longer scripts travel as a file, not as an argument
+SCRIPT_DIR = "/data/local/tmp"
+TABLES_SQL = ("SELECT name FROM sqlite_master WHERE type = 'table' "
+              "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+_BARE = re.compile(r"[^,\n]*")
+_INTEGER = re.compile(r"-?[0-9]+")
+
+Row = tuple[SqlValue, ...]
+
+
+# --- commands ---------------------------------------------------------------------------------
+def _db_arg(db: str) -> str:
+    """The database argument: a name starting with `-` would read as an option."""
+    return "./" + db if db.startswith("-") else db
+
+
+def _sql_arg(sql: str) -> str:
+    """The SQL argument: leading `-` (an option) or `.` (a dot command) get a space first."""
+    return " " + sql if sql[:1] in ("-", ".") else sql
+
+
+def build_query(db: str, sql: str) -> str:
+    """`sqlite3 -header -quote DB SQL`: rows in quote mode under a quoted header row."""
+    return shell_join(["sqlite3", "-header", "-quote", _db_arg(db), _sql_arg(sql)])
+
+
+def build_execute(db: str, script: str) -> str:
+    """`sqlite3 DB SCRIPT`: runs the statements in order and stops at the first error."""
+    return shell_join(["sqlite3", _db_arg(db), _sql_arg(script)])
+
+
+def script_path(script: str) -> str:
+    """Where a long script is pushed: named by its SHA-1, so equal scripts share a name."""
+    return f"{SCRIPT_DIR}/taskkit-{hashlib.sha1(script.encode('utf-8')).hexdigest()}.sql"
+
+
+def script_file(script: str) -> bytes:
+    """The bytes to push for `script`: the shell's line reader drops a `\\r` before `\\n`, so
+    every CR-LF is written CR-CR-LF and reads back as CR-LF."""
+    return script.replace("\r\n", "\r\r\n").encode("utf-8")
+
+
+def build_execute_file(db: str, path: str) -> str:
+    """`sqlite3 -bail DB < FILE; rm -f FILE`: run a pushed script, stop at an error, clean up."""
+    return (shell_join(["sqlite3", "-bail", _db_arg(db)]) + " < " + shell_quote(path) + "; "
+            + shell_join(["rm", "-f", path]))
+
+
+def build_insert_script(table: str, rows: Sequence[Mapping[str, SqlValue]]) -> str:
+    """One transaction inserting `rows` (each a column -> value mapping) into `table`."""
+    target = sql_identifier(table)
+    lines = ["BEGIN;"]
+    for row in rows:
+        if not row:
+            lines.append(f"INSERT INTO {target} DEFAULT VALUES;")
+            continue
+        columns = ", ".join(sql_identifier(name) for name in row)
+        values = ", ".join(sql_literal(value) for value in row.values())
+        lines.append(f"INSERT INTO {target} ({columns}) VALUES ({values});")
+    lines.append("COMMIT;")
+    return "\n".join(lines) + "\n"
+
+
+# --- output -----------------------------------------------------------------------------------
+def _bare_value(token: str) -> SqlValue:
+    """NULL, an integer, or a REAL (`%!.20g`, `Inf`/`-Inf`, or `1e999` in newer shells)."""
+    if token == "NULL":
+        return None
+    if _INTEGER.fullmatch(token):
+        return int(token)
+    try:
+        return float(token)
+    except ValueError:
+        raise ValueError(f"not a value of sqlite3 quote mode: {token!r}") from None
+
+
+def _quoted(text: str, start: int) -> tuple[str, int]:
+    """The text of the `'...'` literal at `start` and the index just after it."""
+    parts: list[str] = []
+    pos = start + 1
+    while True:
+        end = text.find("'", pos)
+        if end < 0:
+            raise ValueError(f"unterminated string in sqlite3 output at offset {start}")
+        parts.append(text[pos:end])
+        if not text.startswith("'", end + 1):
+            return "".join(parts), end + 1
+        parts.append("'")
+        pos = end + 2
+
+
+def _parse_rows(text: str) -> list[Row]:
+    rows: list[Row] = []
+    row: list[SqlValue] = []
+    pos = 0
+    while pos < len(text):
+        value: SqlValue
+        if text.startswith("'", pos):
+            value, pos = _quoted(text, pos)
+        elif text.startswith("X'", pos):
+            end = text.find("'", pos + 2)
+            if end < 0:
+                raise ValueError(f"unterminated blob in sqlite3 output at offset {pos}")
+            value, pos = bytes.fromhex(text[pos + 2:end]), end + 1
+        else:
+            bare = _BARE.match(text, pos)
+            assert bare is not None
+            value, pos = _bare_value(bare.group()), bare.end()
+        row.append(value)
+        if pos < len(text) and text[pos] == ",":
+            pos += 1
+            continue
+        if pos < len(text) and text[pos] != "\n":
+            raise ValueError(f"unexpected {text[pos]!r} in sqlite3 output at offset {pos}")
+        rows.append(tuple(row))
+        row = []
+        pos += 1
+    return rows
+
+
+def parse_quote_output(text: str) -> tuple[list[str], list[Row]]:
+    """`sqlite3 -header -quote` output as (column names, rows of exact values).
+
+    Values are separated by `,` and rows by a newline, but both may also sit inside a quoted
+    string, so the text is scanned value by value. Nothing printed (no rows) gives `([], [])`.
+    """
+    rows = _parse_rows(text)
+    if not rows:
+        return [], []
+    header, *data = rows
+    if not all(isinstance(name, str) for name in header):
+        raise ValueError(f"the first line of sqlite3 -header output is not a header: {header!r}")
+    return [str(name) for name in header], data
+
+
+# --- the service ------------------------------------------------------------------------------
+class Sqlite:
+    """Query and change the SQLite databases of a device."""
+
+    def __init__(self, device: "Device"):
+        self.device = device
+
+    def query(self, db: str, sql: str) -> list[dict[str, SqlValue]]:
+        """The rows of one statement, as column -> value dicts (one round trip)."""
+        header, rows = parse_quote_output(self.device.check(build_query(db, sql)))
+        for row in rows:
+            if len(row) != len(header):
+                raise ValueError(f"sqlite3 printed a row of {len(row)} values under {len(header)} "
+                                 "columns: query() takes one statement")
+        return [dict(zip(header, row)) for row in rows]
+
+    def execute(self, db: str, script: str) -> None:
+        """Run `script`; raises `CommandFailed` with sqlite's error if a statement fails."""
+        if len(script.encode("utf-8")) <= LONG_SCRIPT:
+            self.device.check(build_execute(db, script))
+            return
+        path = script_path(script)
+        self.device.push(script_file(script), path)
+        command = build_execute_file(db, path)
+        result = self.device.shell(command)
+        if result.exit_code != 0 or result.stderr.strip():
+            raise CommandFailed(command, result)
+
+    def insert_rows(self, db: str, table: str, rows: Sequence[Mapping[str, SqlValue]]) -> None:
+        """Insert `rows` into `table` in one transaction (nothing to do for no rows)."""
+        if rows:
+            self.execute(db, build_insert_script(table, rows))
+
+    def tables(self, db: str) -> list[str]:
+        """The names of the database's tables (not views, not sqlite_* tables), sorted."""
+        return [str(row["name"]) for row in self.query(db, TABLES_SQL)]
+
+    def columns(self, db: str, table: str) -> list[str]:
+        """The column names of `table` in order ([] when there is no such table)."""
+        rows = self.query(db, f"PRAGMA table_info({sql_identifier(table)})")
+        return [str(row["name"]) for row in rows]

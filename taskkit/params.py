@@ -1,0 +1,158 @@
+"""Task params: plain JSON data, checked against the task's JSON Schema (offline).
+
+The supported subset is what task schemas need (AndroidWorld's style): `type`, `properties`,
+`required`, `additionalProperties`, `items`, `enum`, `const`, `minimum`, `maximum`,
+`exclusiveMinimum`, `exclusiveMaximum`, `minLength`, `maxLength`, `minItems`, `maxItems`,
+`pattern`, plus the annotations `title`, `description`, `default`, `examples`, `$schema`.
+A schema using anything else is rejected when the task class is defined, so a keyword is never
+silently ignored. Objects reject unknown keys unless `additionalProperties` says otherwise.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+_ANNOTATIONS = {"title", "description", "default", "examples", "$schema", "$comment"}
+_KEYWORDS = {
+    "type", "properties", "required", "additionalProperties", "items", "enum", "const",
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+    "minItems", "maxItems", "pattern",
+} | _ANNOTATIONS
+_TYPES = {"string", "integer", "number", "boolean", "array", "object", "null"}
+
+
+class SchemaError(ValueError):
+    """A task's `schema` itself is malformed."""
+
+
+class ParamError(ValueError):
+    """A task's params do not match its schema, or are not plain JSON data."""
+
+
+def check_schema(schema: Any, where: str = "schema") -> None:
+    """Raise SchemaError unless `schema` uses only the supported subset, correctly."""
+    if not isinstance(schema, dict):
+        raise SchemaError(f"{where}: a schema must be a dict, got {type(schema).__name__}")
+    unknown = set(schema) - _KEYWORDS
+    if unknown:
+        raise SchemaError(f"{where}: unsupported JSON Schema keyword(s) {sorted(unknown)}")
+    types = schema.get("type")
+    for name in [types] if isinstance(types, str) else (types or []):
+        if name not in _TYPES:
+            raise SchemaError(f"{where}: unknown type {name!r} (use one of {sorted(_TYPES)})")
+    for key, sub in (schema.get("properties") or {}).items():
+        check_schema(sub, f"{where}.properties.{key}")
+    if isinstance(schema.get("items"), dict):
+        check_schema(schema["items"], f"{where}.items")
+    if isinstance(schema.get("additionalProperties"), dict):
+        check_schema(schema["additionalProperties"], f"{where}.additionalProperties")
+    for key in schema.get("required", []):
+        if key not in (schema.get("properties") or {}):
+            raise SchemaError(f"{where}: required field {key!r} is not in properties")
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _matches_type(value: Any, name: str) -> bool:
+    actual = _type_name(value)
+    return actual == name or (name == "number" and actual == "integer")
+
+
+def check_plain(value: Any, path: str = "params") -> None:
+    """Raise ParamError unless `value` is plain JSON data (str/int/float/bool/None, lists, dicts)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ParamError(f"{path}: keys must be strings, got {key!r}")
+            check_plain(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            check_plain(item, f"{path}[{index}]")
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise ParamError(f"{path}: {value!r} is not valid JSON")
+    elif not (value is None or isinstance(value, (str, int, float, bool))):
+        raise ParamError(
+            f"{path}: {type(value).__name__} is not plain JSON data; store str/int/float/bool/None, "
+            "lists or dicts and derive objects from them"
+        )
+
+
+def validate(value: Any, schema: dict, path: str = "params") -> None:
+    """Raise ParamError naming the first field of `value` that breaks `schema`."""
+    types = schema.get("type")
+    if types is not None:
+        names = [types] if isinstance(types, str) else list(types)
+        if not any(_matches_type(value, name) for name in names):
+            raise ParamError(f"{path}: expected {' or '.join(names)}, got {_type_name(value)} {_short(value)}")
+    if "enum" in schema and value not in schema["enum"]:
+        raise ParamError(f"{path}: {_short(value)} is not one of {schema['enum']}")
+    if "const" in schema and value != schema["const"]:
+        raise ParamError(f"{path}: must be {_short(schema['const'])}, got {_short(value)}")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        _check_bounds(value, schema, path)
+    if isinstance(value, str):
+        if len(value) < schema.get("minLength", 0):
+            raise ParamError(f"{path}: shorter than {schema['minLength']} characters")
+        if "maxLength" in schema and len(value) > schema["maxLength"]:
+            raise ParamError(f"{path}: longer than {schema['maxLength']} characters")
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            raise ParamError(f"{path}: {_short(value)} does not match pattern {schema['pattern']!r}")
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0):
+            raise ParamError(f"{path}: fewer than {schema['minItems']} items")
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            raise ParamError(f"{path}: more than {schema['maxItems']} items")
+        if isinstance(schema.get("items"), dict):
+            for index, item in enumerate(value):
+                validate(item, schema["items"], f"{path}[{index}]")
+    if isinstance(value, dict):
+        _check_object(value, schema, path)
+
+
+def _check_bounds(value: float, schema: dict, path: str) -> None:
+    if "minimum" in schema and value < schema["minimum"]:
+        raise ParamError(f"{path}: {value} is below the minimum {schema['minimum']}")
+    if "maximum" in schema and value > schema["maximum"]:
+        raise ParamError(f"{path}: {value} is above the maximum {schema['maximum']}")
+    if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
+        raise ParamError(f"{path}: {value} must be greater than {schema['exclusiveMinimum']}")
+    if "exclusiveMaximum" in schema and value >= schema["exclusiveMaximum"]:
+        raise ParamError(f"{path}: {value} must be less than {schema['exclusiveMaximum']}")
+
+
+def _check_object(value: dict, schema: dict, path: str) -> None:
+    properties = schema.get("properties") or {}
+    for key in schema.get("required", []):
+        if key not in value:
+            raise ParamError(f"{path}: missing required field {key!r}")
+    extra = schema.get("additionalProperties", not properties)
+    for key, item in value.items():
+        if key in properties:
+            validate(item, properties[key], f"{path}.{key}")
+        elif extra is False:
+            raise ParamError(f"{path}: unknown field {key!r} (known: {sorted(properties)})")
+        elif isinstance(extra, dict):
+            validate(item, extra, f"{path}.{key}")
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,151 @@
+"""The episode loop: initialize → agent steps → check → teardown, one result row per episode.
+
+Three outcomes are kept apart: the agent failed (score < 1, no error), the task or its check
+is broken (`error_kind` "task"), or the infrastructure failed (`error_kind` "infrastructure":
+the device is gone or did not answer). An agent that raises is recorded as `error_kind` "agent".
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any, Callable, Iterable
+
+from taskkit.actions import ActionError, perform
+from taskkit.agents.base import Agent, Episode, Observation
+from taskkit.device.base import DeviceError
+from taskkit.env import Env
+from taskkit.suite import TaskInstance
+
+INFRASTRUCTURE, TASK, AGENT = "infrastructure", "task", "agent"
+
+
+@dataclasses.dataclass
+class EpisodeResult:
+    """One row of results.jsonl."""
+
+    task: str
+    instance_id: str
+    seed: int
+    run_seed: int
+    params: dict[str, Any]
+    goal: str
+    apps: list[str]
+    agent: str
+    score: float = 0.0
+    success: bool = False
+    steps: int = 0
+    max_steps: int = 0
+    status: str | None = None  # what the agent declared: complete, infeasible, or None (budget spent)
+    answer: str = ""
+    reasons: list[str] = dataclasses.field(default_factory=list)
+    duration_s: float = 0.0
+    error: str | None = None
+    error_kind: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+class _SolveFailed(Exception):
+    """The task's reference solution raised (a task bug, not an agent failure)."""
+
+
+def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int) -> EpisodeResult:
+    """Run one episode on `env` and return its result; never raises for a failing episode."""
+    task = instance.create()
+    result = EpisodeResult(
+        task=task.name, instance_id=instance.instance_id, seed=instance.seed, run_seed=run_seed,
+        params=task.params, goal=task.goal, apps=list(task.app_names), agent=agent.name,
+        max_steps=task.max_steps,
+    )
+    started = time.monotonic()
+    env.new_episode()
+    try:
+        task.initialize_state(env)
+    except Exception as error:  # noqa: BLE001 - every failure becomes a recorded error
+        _record_error(result, error, "initialize_state")
+        result.duration_s = round(time.monotonic() - started, 4)
+        return result
+    try:
+        _agent_loop(env, task, agent, result)
+        result.score = task.is_successful(env)
+        result.success = result.score >= 1.0
+        if task.last_result is not None:
+            result.reasons = list(task.last_result.reasons)
+    except Exception as error:  # noqa: BLE001
+        _record_error(result, error, "episode")
+    finally:
+        try:
+            task.teardown(env)
+        except Exception as error:  # noqa: BLE001
+            if result.error is None:
+                _record_error(result, error, "teardown")
+    result.answer = env.answer
+    result.duration_s = round(time.monotonic() - started, 4)
+    return result
+
+
+def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult) -> None:
+    def solve() -> None:
+        try:
+            task.solve(env)
+        except DeviceError:
+            raise
+        except Exception as error:
+            raise _SolveFailed(f"{type(error).__name__}: {error}") from error
+
+    agent.reset(Episode(task.goal, task.max_steps, tuple(task.app_names), task.name, solve))
+    last_error: str | None = None
+    while result.steps < task.max_steps:
+        observation = Observation(
+            goal=task.goal, step=result.steps, max_steps=task.max_steps,
+            foreground=env.device.activity.foreground(), last_action_error=last_error,
+        )
+        try:
+            action = agent.step(observation)
+        except (DeviceError, _SolveFailed):
+            raise
+        except Exception as error:
+            raise _AgentFailed(f"{type(error).__name__}: {error}") from error
+        result.steps += 1
+        if action.ends_episode:
+            result.status = action.goal_status
+            return
+        try:
+            perform(env, action)
+            last_error = None
+        except ActionError as error:
+            last_error = str(error)
+
+
+class _AgentFailed(Exception):
+    """The agent raised while choosing an action."""
+
+
+def _record_error(result: EpisodeResult, error: BaseException, phase: str) -> None:
+    result.score, result.success = 0.0, False
+    if isinstance(error, (DeviceError, TimeoutError, ConnectionError)):
+        result.error_kind = INFRASTRUCTURE
+    elif isinstance(error, _AgentFailed):
+        result.error_kind = AGENT
+    else:
+        result.error_kind = TASK
+    label = "agent" if isinstance(error, _AgentFailed) else "solve" if isinstance(error, _SolveFailed) else phase
+    message = str(error) if isinstance(error, (_AgentFailed, _SolveFailed)) else f"{type(error).__name__}: {error}"
+    result.error = f"{label} failed: {message}"
+
+
+def run_suite(
+    env: Env,
+    suite: Iterable[TaskInstance],
+    agent: Agent,
+    run_seed: int,
+    on_result: Callable[[EpisodeResult], None] = lambda result: None,
+) -> list[EpisodeResult]:
+    """Run every instance in order, handing each result to `on_result` as soon as it exists."""
+    results = []
+    for instance in suite:
+        result = run_episode(env, instance, agent, run_seed)
+        on_result(result)
+        results.append(result)
+    return results

@@ -1,0 +1,707 @@
+"""`am`, `pm`, `monkey` and `dumpsys window|activity|package` of the simulated device.
+
+The activity state is a stack of tasks in `state.config["tasks"]` (top first: one task per
+package, `{"id", "package", "component"}`) and `state.config["foreground"]`, the short component
+(`pkg/.Cls`) of the top task or None. Starting an activity brings its package's task to the top;
+`am force-stop` and `pm clear` remove the package's task, so the task below (often the launcher)
+comes to the front, as on a device. Other commands (e.g. `input keyevent HOME`) use
+`go_home(state)`, `set_foreground(state, component)` and `stop_package(state, package)`.
+
+Output follows ActivityManagerShellCommand / PackageManagerShellCommand (adb-and-shell.md §6.4–6.6).
+Hashes, pids, task ids and launch times are stable functions of the component, so outputs are
+deterministic. Installed packages come from `taskkit.sim.packages`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import re
+import shutil
+from typing import Callable, Iterator
+
+from taskkit.sim import packages, providers
+from taskkit.sim.commands import Invocation, command
+from taskkit.sim.packages import LAUNCHER, Package, short_component, split_component
+from taskkit.sim.state import SimState
+
+_ERROR = 255  # a Java shell command's -1
+FLAG_ACTIVITY_NEW_TASK = 0x10000000
+FLAG_RECEIVER_FROM_SHELL = 0x00400000
+RESULT_OK = -1
+_FIRST_TASK_ID = 10
+
+
+class CommandError(Exception):
+    """An exception a Java shell command lets escape: `Exception occurred while executing`."""
+
+    def __init__(self, message: str, exception: str = "java.lang.IllegalArgumentException"):
+        super().__init__(message)
+        self.exception = exception
+
+
+def _exception(inv: Invocation, verb: str, error: CommandError, shell: str) -> int:
+    """Print what ShellCommand prints for an escaping exception; exit 255."""
+    return inv.fail(f"Exception occurred while executing '{verb}':\n{error.exception}: {error}\n"
+                    f"\tat {shell}.onCommand({shell.rsplit('.', 1)[1]}.java)", _ERROR)
+
+
+def stable_hash(text: str, salt: str = "") -> str:
+    """A 7-hex-digit identity hash, stable for `text` (like Integer.toHexString output)."""
+    digest = int(hashlib.sha256(f"{salt}:{text}".encode()).hexdigest()[:8], 16)
+    return format(0x1000000 + digest % 0xF000000, "x")
+
+
+def _pid(package: str) -> int:
+    return 1500 + int(hashlib.sha256(package.encode()).hexdigest()[:4], 16) % 8000
+
+
+# --- the task stack -------------------------------------------------------------------------
+def _tasks(state: SimState) -> list[dict]:
+    """The task stack, reconciled with `config["foreground"]` if someone set that directly."""
+    tasks: list[dict] = state.config.setdefault("tasks", [])
+    foreground = state.config.get("foreground")
+    if foreground is None:
+        tasks.clear()
+    elif not tasks or tasks[0]["component"] != foreground:
+        _push_task(state, tasks, foreground)
+    return tasks
+
+
+def _push_task(state: SimState, tasks: list[dict], component: str) -> dict:
+    package = component.split("/", 1)[0]
+    existing = next((t for t in tasks if t["package"] == package), None)
+    if existing is None:
+        used = [t["id"] for t in tasks] + [state.config.get("next_task_id", _FIRST_TASK_ID) - 1]
+        existing = {"id": max(used) + 1, "package": package, "component": component}
+        state.config["next_task_id"] = existing["id"] + 1
+    else:
+        tasks.remove(existing)
+        existing["component"] = component
+    tasks.insert(0, existing)
+    return existing
+
+
+def foreground_component(state: SimState) -> str | None:
+    """The short component (`pkg/.Cls`) of the activity in front, or None."""
+    tasks = _tasks(state)
+    return tasks[0]["component"] if tasks else None
+
+
+def set_foreground(state: SimState, component: str) -> None:
+    """Bring `component` (`pkg/.Cls` or `pkg/full.Cls`) to the front and save the state."""
+    package, cls = split_component(component)
+    tasks = _tasks(state)
+    _ensure_home(tasks)  # the home task is always somewhere in the stack
+    _push_task(state, tasks, short_component(package, cls))
+    state.config["foreground"] = tasks[0]["component"]
+    state.save()
+
+
+def go_home(state: SimState) -> None:
+    """Press HOME: the launcher comes to the front."""
+    set_foreground(state, LAUNCHER.launch_component or "")
+
+
+def stop_package(state: SimState, package: str) -> None:
+    """Kill `package`: drop its task; the next task (or nothing) comes to the front."""
+    tasks = [t for t in _tasks(state) if t["package"] != package]
+    state.config["tasks"] = tasks
+    state.config["foreground"] = tasks[0]["component"] if tasks else None
+    state.save()
+
+
+def _ensure_home(tasks: list[dict]) -> None:
+    if not any(t["package"] == LAUNCHER.name for t in tasks):
+        tasks.append({"id": 1, "package": LAUNCHER.name, "component": LAUNCHER.launch_component})
+
+
+# --- intents ----------------------------------------------------------------------------------
+_FLAG_OPTIONS = {
+    "--grant-read-uri-permission": 0x1, "--grant-write-uri-permission": 0x2,
+    "--grant-persistable-uri-permission": 0x40, "--grant-prefix-uri-permission": 0x80,
+    "--debug-log-resolution": 0x8, "--exclude-stopped-packages": 0x10,
+    "--include-stopped-packages": 0x20, "--activity-brought-to-front": 0x400000,
+    "--activity-clear-top": 0x4000000, "--activity-clear-when-task-reset": 0x80000,
+    "--activity-exclude-from-recents": 0x800000, "--activity-launched-from-history": 0x100000,
+    "--activity-multiple-task": 0x8000000, "--activity-no-animation": 0x10000,
+    "--activity-no-history": 0x40000000, "--activity-no-user-action": 0x40000,
+    "--activity-previous-is-top": 0x1000000, "--activity-reorder-to-front": 0x20000,
+    "--activity-reset-task-if-needed": 0x200000, "--activity-single-top": 0x20000000,
+    "--activity-clear-task": 0x8000, "--activity-task-on-home": 0x4000,
+    "--activity-match-external": 0x800, "--receiver-registered-only": 0x40000000,
+    "--receiver-replace-pending": 0x20000000, "--receiver-foreground": 0x10000000,
+    "--receiver-no-abort": 0x8000000, "--receiver-include-background": 0x1000000,
+}
+# extra option -> number of values after the key
+_EXTRA_OPTIONS = {"--esn": 0, "-e": 1, "--es": 1, "--ei": 1, "--eu": 1, "--ecn": 1, "--eia": 1,
+                  "--eial": 1, "--el": 1, "--ela": 1, "--elal": 1, "--ef": 1, "--efa": 1, "--efal": 1,
+                  "--ed": 1, "--eda": 1, "--edal": 1, "--esa": 1, "--esal": 1, "--ez": 1}
+# am options (not part of the intent) -> whether they take a value
+_AM_OPTIONS = {"-D": False, "-N": False, "-W": False, "-S": False, "--streaming": False,
+               "--track-allocation": False, "--task-overlay": False, "--lock-task": False,
+               "--allow-background-activity-starts": False, "--dismiss-keyguard": False,
+               "-P": True, "--start-profiler": True, "--sampling": True, "--attach-agent": True,
+               "--attach-agent-bind": True, "-R": True, "--user": True, "--display": True,
+               "--windowingMode": True, "--activityType": True, "--task": True,
+               "--receiver-permission": True, "--async": False}
+
+
+@dataclasses.dataclass
+class Intent:
+    """The parts of an Intent that the simulator uses and prints."""
+
+    action: str | None = None
+    data: str | None = None
+    mime_type: str | None = None
+    categories: list[str] = dataclasses.field(default_factory=list)
+    component: tuple[str, str] | None = None  # (package, full class)
+    package: str | None = None
+    flags: int = 0
+    extras: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    @property
+    def scheme(self) -> str | None:
+        if self.data and ":" in self.data:
+            return self.data.split(":", 1)[0].lower()
+        return None
+
+    def to_string(self) -> str:
+        """Intent.toString(): `Intent { act=… cat=[…] dat=… typ=… flg=0x… pkg=… cmp=… }`."""
+        parts = []
+        if self.action is not None:
+            parts.append(f"act={self.action}")
+        if self.categories:
+            parts.append(f"cat=[{','.join(self.categories)}]")
+        if self.data is not None:
+            parts.append(f"dat={safe_uri(self.data)}")
+        if self.mime_type is not None:
+            parts.append(f"typ={self.mime_type}")
+        if self.flags:
+            parts.append(f"flg=0x{self.flags:x}")
+        if self.package is not None:
+            parts.append(f"pkg={self.package}")
+        if self.component is not None:
+            parts.append(f"cmp={short_component(*self.component)}")
+        if self.extras:
+            parts.append("(has extras)")
+        return "Intent { " + " ".join(parts) + " }"
+
+
+def safe_uri(uri: str) -> str:
+    """Uri.toSafeString: hide phone numbers and addresses, shorten web URLs."""
+    scheme, sep, rest = uri.partition(":")
+    if not sep or "/" in scheme:
+        return uri.split("#", 1)[0]
+    ssp = rest.split("#", 1)[0]
+    lowered = scheme.lower()
+    if lowered in ("tel", "sip", "sms", "smsto", "mailto", "nfc"):
+        return scheme + ":" + "".join(c if c in "-@." else "x" for c in ssp)
+    if lowered in ("http", "https", "ftp", "rtsp"):
+        authority = ssp[2:].split("/", 1)[0].split("?", 1)[0] if ssp.startswith("//") else ""
+        host = authority.rsplit("@", 1)[-1]
+        return f"{scheme}://{host}/..."
+    return f"{scheme}:{ssp}"
+
+
+def _parse_int(text: str) -> int:
+    """Integer.decode: optional sign, then `0x`/`#` hex, `0…` octal or decimal digits."""
+    match = re.fullmatch(r"([+-]?)(0[xX]|#|0(?=[0-7]))?([0-9a-fA-F]+)", text)
+    base = {None: 10, "0": 8}.get(match.group(2), 16) if match else 10
+    try:
+        if not match:
+            raise ValueError(text)
+        value = int(match.group(3), base)
+    except ValueError:
+        raise CommandError(f'For input string: "{text}"', "java.lang.NumberFormatException") from None
+    return -value if match.group(1) == "-" else value
+
+
+def parse_intent(args: list[str]) -> tuple[Intent, dict[str, str | bool]]:
+    """Intent.parseCommandArgs plus am's own options: (intent, options)."""
+    intent, options = Intent(), {}
+    tokens = iter(args)
+
+    def value(option: str) -> str:
+        found = next(tokens, None)
+        if found is None:
+            raise CommandError(f"Argument expected after \"{option}\"")
+        return found
+
+    positional: list[str] = []
+    for arg in tokens:
+        if arg == "--":
+            positional.extend(tokens)
+            break
+        if not arg.startswith("-") or arg == "-":
+            positional.append(arg)
+            continue
+        if arg == "-a":
+            intent.action = value(arg)
+        elif arg == "-d":
+            intent.data = value(arg)
+        elif arg == "-t":
+            intent.mime_type = value(arg)
+        elif arg == "-c":
+            intent.categories.append(value(arg))
+        elif arg == "-n":
+            text = value(arg)
+            try:
+                intent.component = split_component(text)
+            except ValueError:
+                raise CommandError(f"Bad component name: {text}") from None
+        elif arg == "-p":
+            intent.package = value(arg)
+        elif arg == "-f":
+            intent.flags |= _parse_int(value(arg))
+        elif arg in _FLAG_OPTIONS:
+            intent.flags |= _FLAG_OPTIONS[arg]
+        elif arg in _EXTRA_OPTIONS:
+            key = value(arg)
+            item = value(arg) if _EXTRA_OPTIONS[arg] else ""
+            if arg in ("--ei", "--el"):
+                _parse_int(item)
+            intent.extras[key] = item
+        elif arg in _AM_OPTIONS:
+            options[arg] = value(arg) if _AM_OPTIONS[arg] else True
+        else:
+            raise CommandError(f"Unknown option: {arg}")
+    for arg in positional:
+        if ":" in arg:
+            intent.data = arg
+            intent.action = intent.action or "android.intent.action.VIEW"
+        elif "/" in arg:
+            intent.component = split_component(arg)
+        else:
+            intent.package = arg
+    if intent == Intent():
+        raise CommandError("No intent supplied")
+    return intent, options
+
+
+def resolve_activity(intent: Intent) -> tuple[Package | None, str | None]:
+    """(package, full class) the intent starts; (None, None) when nothing matches."""
+    if intent.component is not None:
+        package = packages.get(intent.component[0])
+        if package is None or not package.has_activity(intent.component[1]):
+            return None, None
+        return package, intent.component[1]
+    found = packages.resolve_intent(intent.action, intent.scheme, intent.mime_type, intent.categories,
+                                    intent.package)
+    return found if found is not None else (None, None)
+
+
+# --- am ---------------------------------------------------------------------------------------
+def _launch_times(component: str, cold: bool) -> tuple[int, int]:
+    base = int(stable_hash(component, "launch"), 16)
+    total = (350 + base % 500) if cold else (60 + base % 120)
+    return total, total + 3 + base % 7
+
+
+def _am_start(inv: Invocation, args: list[str]) -> int:
+    intent, options = parse_intent(args)
+    wait = bool(options.get("-W"))
+    out = inv.out if wait else inv.err
+    inv.out(f"Starting: {intent.to_string()}\n")
+    intent.flags |= FLAG_ACTIVITY_NEW_TASK
+    package, cls = resolve_activity(intent)
+    if package is None or cls is None:
+        if intent.component is not None:
+            out(f"Error type 3\nError: Activity class {{{intent.component[0]}/{intent.component[1]}}} "
+                "does not exist.\n")
+        else:
+            out(f"Error: Activity not started, unable to resolve {intent.to_string()}\n")
+        return 0
+    state = inv.state
+    component = short_component(package.name, cls)
+    if options.get("-S"):
+        stop_package(state, package.name)
+    tasks = _tasks(state)
+    task = next((t for t in tasks if t["package"] == package.name), None)
+    to_front = task is not None and task["component"] == component
+    cold = task is None
+    set_foreground(state, component)
+    if to_front:
+        out("Warning: Activity not started, its current task has been brought to the front\n")
+    if wait:
+        inv.out("Status: ok\n")
+        if to_front:
+            inv.out(f"LaunchState: UNKNOWN (0)\nActivity: {component}\nWaitTime: 4\nComplete\n")
+        else:
+            total, waited = _launch_times(component, cold)
+            inv.out(f"LaunchState: {'COLD' if cold else 'WARM'}\nActivity: {component}\n"
+                    f"TotalTime: {total}\nWaitTime: {waited}\nComplete\n")
+    return 0
+
+
+# Broadcast receivers of the modelled apps: action -> handler(state, intent) -> (code, data).
+def _clipper_set(state: SimState, intent: Intent) -> tuple[int, str | None]:
+    state.config["clipboard"] = intent.extras.get("text", "")
+    state.save()
+    return RESULT_OK, "Text is copied into clipboard."
+
+
+def _clipper_get(state: SimState, intent: Intent) -> tuple[int, str | None]:
+    return RESULT_OK, state.config.get("clipboard") or ""
+
+
+RECEIVERS: dict[str, tuple[str, Callable[[SimState, Intent], tuple[int, str | None]]]] = {
+    "clipper.set": ("ca.zgrs.clipper", _clipper_set),
+    "clipper.get": ("ca.zgrs.clipper", _clipper_get),
+}
+
+
+def _am_broadcast(inv: Invocation, args: list[str]) -> int:
+    intent, _ = parse_intent(args)
+    intent.flags |= FLAG_RECEIVER_FROM_SHELL
+    inv.out(f"Broadcasting: {intent.to_string()}\n")
+    code, data = 0, None
+    receiver = RECEIVERS.get(intent.action or "")
+    if receiver and packages.get(receiver[0]) and intent.package in (None, receiver[0]):
+        code, data = receiver[1](inv.state, intent)
+    line = f"Broadcast completed: result={code}"
+    if data is not None:
+        line += f', data="{data}"'
+    inv.out(line + "\n")
+    return 0
+
+
+def _am_force_stop(inv: Invocation, args: list[str]) -> int:
+    names = [a for i, a in enumerate(args) if a != "--user" and (i == 0 or args[i - 1] != "--user")]
+    if len(names) != 1:
+        raise CommandError("Argument expected after \"force-stop\"")
+    stop_package(inv.state, names[0])
+    return 0
+
+
+_AM_HELP = """\
+Activity manager (activity) commands:
+  help
+      Print this help text.
+  start [-W] [-S] [--user <USER_ID> | current] <INTENT>
+      Start an Activity.
+  broadcast [--user <USER_ID> | all | current] <INTENT>
+      Send a broadcast Intent.
+  force-stop [--user <USER_ID> | all | current] <PACKAGE>
+      Stop every process and task of PACKAGE.
+  kill [--user <USER_ID> | all | current] <PACKAGE>
+      Kill PACKAGE's background processes.
+<INTENT> specifications include these flags and arguments:
+    [-a <ACTION>] [-d <DATA_URI>] [-t <MIME_TYPE>] [-c <CATEGORY> [-c <CATEGORY>] ...]
+    [-n <COMPONENT_NAME>] [-p <PACKAGE>] [-f <FLAG>]
+    [-e|--es <EXTRA_KEY> <EXTRA_STRING_VALUE> ...] [--esn <EXTRA_KEY> ...]
+    [--ez <EXTRA_KEY> <EXTRA_BOOLEAN_VALUE> ...] [--ei <EXTRA_KEY> <EXTRA_INT_VALUE> ...]
+    [--el <EXTRA_KEY> <EXTRA_LONG_VALUE> ...] [--ef <EXTRA_KEY> <EXTRA_FLOAT_VALUE> ...]
+    [<URI> | <PACKAGE> | <COMPONENT>]
+"""
+_AM_VERBS: dict[str, Callable[[Invocation, list[str]], int]] = {
+    "start": _am_start, "start-activity": _am_start, "broadcast": _am_broadcast,
+    "force-stop": _am_force_stop, "kill": lambda inv, args: 0,
+    "get-current-user": lambda inv, args: (inv.out("0\n"), 0)[1],
+}
+
+
+def _dispatch(inv: Invocation, verbs: dict[str, Callable[[Invocation, list[str]], int]], help_text: str,
+              shell: str) -> int:
+    """Run a ShellCommand-style verb: help, `Unknown command`, or the verb's handler."""
+    if not inv.args or inv.args[0] in ("help", "-h"):
+        inv.out(help_text)
+        return 0
+    verb, rest = inv.args[0], inv.args[1:]
+    handler = verbs.get(verb)
+    if handler is None:
+        inv.out(f"Unknown command: {verb}\n")
+        return _ERROR
+    try:
+        return handler(inv, rest)
+    except CommandError as error:
+        return _exception(inv, verb, error, shell)
+
+
+@command("am")
+def am(inv: Invocation) -> int:
+    """`am start|broadcast|force-stop|kill|get-current-user ...`."""
+    return _dispatch(inv, _AM_VERBS, _AM_HELP, "com.android.server.am.ActivityManagerShellCommand")
+
+
+# --- pm ---------------------------------------------------------------------------------------
+def _without_user(args: list[str]) -> list[str]:
+    """Drop `--user N` pairs (single-user device)."""
+    kept, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "--user":
+            skip = True
+        else:
+            kept.append(arg)
+    return kept
+
+
+def _pm_list(inv: Invocation, args: list[str]) -> int:
+    if not args or args[0] not in ("packages", "package"):
+        inv.out(f"Error: unknown list type '{args[0] if args else ''}'\n")
+        return _ERROR
+    flags, filters = set(), []
+    for arg in _without_user(args[1:]):
+        if arg.startswith("-"):
+            if arg not in ("-f", "-d", "-e", "-s", "-3", "-i", "-l", "-u", "-U", "-a",
+                           "--show-versioncode", "--apex-only"):
+                inv.out(f"Error: Unknown option: {arg}\n")
+                return _ERROR
+            flags.add(arg)
+        else:
+            filters.append(arg)
+    disabled = set(inv.state.config.get("disabled_packages", []))
+    for package in packages.CATALOG:
+        if ("-s" in flags and not package.system) or ("-3" in flags and package.system):
+            continue
+        if ("-d" in flags and package.name not in disabled) or ("-e" in flags and package.name in disabled):
+            continue
+        if "--apex-only" in flags or (filters and filters[0] not in package.name):
+            continue
+        line = "package:" + (f"{package.path}=" if "-f" in flags else "") + package.name
+        if "--show-versioncode" in flags:
+            line += f" versionCode:{package.version_code}"
+        if "-i" in flags:
+            line += "  installer=null"
+        if "-U" in flags:
+            line += f" uid:{package.uid}"
+        inv.out(line + "\n")
+    return 0
+
+
+def _pm_path(inv: Invocation, args: list[str]) -> int:
+    names = _without_user(args)
+    package = packages.get(names[0]) if names else None
+    if package is None:
+        return 1
+    inv.out(f"package:{package.path}\n")
+    return 0
+
+
+def clear_package_data(state: SimState, package: Package) -> None:
+    """What `pm clear` does to the filesystem: empty the package's data folders (keeping the
+    standard subfolders), then recreate the databases the image or a provider creates."""
+    stop_package(state, package.name)
+    for device_dir in (package.data_dir, package.de_data_dir):
+        root = state.host_path(device_dir)
+        if root.is_dir():
+            for child in root.iterdir():
+                if child.is_dir() and not child.is_symlink():
+                    shutil.rmtree(child)
+                else:
+                    child.unlink()
+    packages.create_data_dirs(state, package)
+    providers.reset_package_data(state, package.name)
+    from taskkit.sim.image import create_package_databases  # late: the image imports commands
+
+    create_package_databases(state, package.name)
+    t = state.clock_epoch
+    for device_dir in (package.data_dir, package.de_data_dir):
+        for path in _walk(state.host_path(device_dir)):
+            os.utime(path, (t, t), follow_symlinks=False)
+
+
+def _walk(root: os.PathLike[str]) -> Iterator[str]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        yield dirpath
+        for name in dirnames + filenames:
+            yield os.path.join(dirpath, name)
+
+
+def _pm_clear(inv: Invocation, args: list[str]) -> int:
+    names = _without_user(args)
+    package = packages.get(names[0]) if names else None
+    if package is None:
+        return inv.fail("Failed", 1)
+    clear_package_data(inv.state, package)
+    inv.out("Success\n")
+    return 0
+
+
+def _pm_grant(inv: Invocation, args: list[str]) -> int:
+    names = _without_user(args)
+    if len(names) < 2:
+        raise CommandError("Argument expected after \"grant\"" if not names else "no permission specified")
+    if packages.get(names[0]) is None:
+        raise CommandError(f"Unknown package: {names[0]}")
+    return 0
+
+
+def _pm_state(new_state: str) -> Callable[[Invocation, list[str]], int]:
+    def change(inv: Invocation, args: list[str]) -> int:
+        names = _without_user(args)
+        if not names or packages.get(names[0]) is None:
+            raise CommandError(f"Unknown package: {names[0] if names else ''}")
+        disabled = set(inv.state.config.get("disabled_packages", []))
+        if new_state == "enabled":
+            disabled.discard(names[0])
+        else:
+            disabled.add(names[0])
+            stop_package(inv.state, names[0])
+        inv.state.config["disabled_packages"] = sorted(disabled)
+        inv.state.save()
+        inv.out(f"Package {names[0]} new state: {new_state}\n")
+        return 0
+
+    return change
+
+
+_PM_HELP = """\
+Package manager (package) commands:
+  help
+      Print this help text.
+  path [--user USER_ID] PACKAGE
+      Print the path to the .apk of the given PACKAGE.
+  list packages [-f] [-d] [-e] [-s] [-3] [-i] [-U] [--show-versioncode] [--user USER_ID] [FILTER]
+      Prints all packages; optionally only those whose name contains the text in FILTER.
+  clear [--user USER_ID] PACKAGE
+      Deletes all data associated with a package.
+  grant|revoke [--user USER_ID] PACKAGE PERMISSION
+      Grant or revoke a permission.
+  enable|disable|disable-user [--user USER_ID] PACKAGE
+      Change the enabled state of a package.
+"""
+_PM_VERBS: dict[str, Callable[[Invocation, list[str]], int]] = {
+    "list": _pm_list, "path": _pm_path, "clear": _pm_clear, "grant": _pm_grant, "revoke": _pm_grant,
+    "enable": _pm_state("enabled"), "disable": _pm_state("disabled"),
+    "disable-user": _pm_state("disabled-user"),
+}
+
+
+@command("pm")
+def pm(inv: Invocation) -> int:
+    """`pm list packages|path|clear|grant|revoke|enable|disable|disable-user ...`."""
+    return _dispatch(inv, _PM_VERBS, _PM_HELP, "com.android.server.pm.PackageManagerShellCommand")
+
+
+# --- dumpsys -----------------------------------------------------------------------------------
+def _record(component: str, task_id: int) -> str:
+    return f"ActivityRecord{{{stable_hash(component, 'record')} u0 {component} t{task_id}}}"
+
+
+def _window(component: str) -> str:
+    package, cls = split_component(component)
+    return f"Window{{{stable_hash(component, 'window')} u0 {package}/{cls}}}"
+
+
+def _dump_window(inv: Invocation, args: list[str]) -> int:
+    tasks = _tasks(inv.state)
+    top = tasks[0] if tasks else None
+    lines = ["WINDOW MANAGER WINDOWS (dumpsys window windows)"]
+    windows = [f"Window{{{stable_hash(name, 'window')} u0 {name}}}" for name in ("NavigationBar0", "StatusBar")]
+    if top:
+        windows.append(_window(top["component"]))
+    for number, window in enumerate(windows):
+        lines.append(f"  Window #{number} {window}:")
+        lines.append("    mDisplayId=0 rootTaskId=" + (str(top["id"]) if top and window == windows[-1] else "1")
+                     + " mSession=Session{" + stable_hash(window, "session") + " 1234:u0a10123}")
+        lines.append("    isOnScreen=true isVisible=true")
+    lines += [
+        "",
+        "  mGlobalConfiguration={1.0 310mcc260mnc [en_US] ldltr sw411dp w411dp h914dp 420dpi nrml long port finger -keyb/v/h -nav/h}",
+        "  mHasPermanentDpad=false",
+        "  mTopFocusedDisplayId=0",
+        f"  mCurrentFocus={_window(top['component']) if top else 'null'}",
+        f"  mFocusedApp={_record(top['component'], top['id']) if top else 'null'}",
+    ]
+    inv.out("\n".join(lines) + "\n")
+    return 0
+
+
+def _dump_activity(inv: Invocation, args: list[str]) -> int:
+    tasks = _tasks(inv.state)
+    if args[:1] == ["top"]:
+        lines = []
+        if tasks:
+            top = tasks[0]
+            package = packages.get(top["package"])
+            lines.append(f"TASK {package.uid if package else 10000}:{top['package']} id={top['id']} userId=0")
+            lines.append(f"  ACTIVITY {top['component']} {stable_hash(top['component'], 'record')} "
+                         f"pid={_pid(top['package'])}")
+        inv.out("\n".join(lines) + "\n")
+        return 0
+    lines = ["ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)",
+             "Display #0 (activities from top to bottom):"]
+    for index, task in enumerate(tasks):
+        package = packages.get(task["package"])
+        kind = "home" if task["package"] == LAUNCHER.name else "standard"
+        record = _record(task["component"], task["id"])
+        lines.append(f"  * Task{{{stable_hash(str(task['id']), 'task')} #{task['id']} type={kind} "
+                     f"A={package.uid if package else 10000}:{task['package']} U=0 "
+                     f"visible={'true' if index == 0 else 'false'} "
+                     f"visibleRequested={'true' if index == 0 else 'false'} mode=fullscreen "
+                     "translucent=false sz=1}")
+        if index == 0:
+            lines.append(f"    topResumedActivity={record}")
+        lines.append(f"    * Hist  #0: {record}")
+        lines.append(f"      packageName={task['package']} processName={task['package']}")
+    if tasks:
+        record = _record(tasks[0]["component"], tasks[0]["id"])
+        lines += ["", "  Resumed activities in task display areas (from top to bottom):",
+                  f"    Resumed: {record}", "", f"  ResumedActivity: {record}",
+                  f"  mResumedActivity: {record}"]
+    inv.out("\n".join(lines) + "\n")
+    return 0
+
+
+def _dump_package(inv: Invocation, args: list[str]) -> int:
+    names = [a for a in args if not a.startswith("-")]
+    lines = ["Packages:"]
+    for package in packages.CATALOG:
+        if names and package.name != names[0]:
+            continue
+        lines += [f"  Package [{package.name}] ({stable_hash(package.name, 'package')}):",
+                  f"    userId={package.uid}",
+                  f"    codePath={os.path.dirname(package.path)}",
+                  f"    versionCode={package.version_code} minSdk=21 targetSdk=33",
+                  f"    dataDir={package.data_dir}",
+                  f"    flags=[ {'SYSTEM ' if package.system else ''}HAS_CODE ALLOW_CLEAR_USER_DATA ]"]
+    inv.out("\n".join(lines) + "\n")
+    return 0
+
+
+DUMPSYS_SERVICES: dict[str, Callable[[Invocation, list[str]], int]] = {
+    "window": _dump_window, "activity": _dump_activity, "package": _dump_package,
+}
+
+
+@command("dumpsys")
+def dumpsys(inv: Invocation) -> int:
+    """`dumpsys SERVICE [ARGS]` for the services in DUMPSYS_SERVICES; `dumpsys -l` lists them."""
+    if inv.args[:1] == ["-l"] or not inv.args:
+        inv.out("Currently running services:\n" + "".join(f"  {n}\n" for n in sorted(DUMPSYS_SERVICES)))
+        return 0
+    service = DUMPSYS_SERVICES.get(inv.args[0])
+    if service is None:
+        inv.err(f"Can't find service: {inv.args[0]}\n")
+        return 0
+    return service(inv, inv.args[1:])
+
+
+# --- monkey ------------------------------------------------------------------------------------
+@command("monkey")
+def monkey(inv: Invocation) -> int:
+    """`monkey -p PKG [-c CATEGORY] [-v] COUNT`: launches PKG's launcher activity (one event)."""
+    args = inv.args
+    for arg in args:
+        inv.out(f"  bash arg: {' '.join(arg.split())}\n")
+    allowed: list[str] = []
+    i = 0
+    while i < len(args):
+        if args[i] in ("-p", "-c", "-s", "--throttle", "--pct-touch", "--pct-motion") and i + 1 < len(args):
+            if args[i] == "-p":
+                allowed.append(args[i + 1])
+            i += 2
+        else:
+            i += 1
+    launchable = [p for p in (packages.get(n) for n in allowed) if p and p.launch_component]
+    if not launchable:
+        inv.err("** No activities found to run, monkey aborted.\n")
+        return 252
+    set_foreground(inv.state, launchable[0].launch_component or "")
+    elapsed = 12 + int(stable_hash(launchable[0].name, "monkey"), 16) % 40
+    inv.out(f"Events injected: 1\n## Network stats: elapsed time={elapsed}ms (0ms mobile, 0ms wifi, "
+            f"{elapsed}ms not connected)\n")
+    return 0

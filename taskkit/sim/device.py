@@ -1,0 +1,59 @@
+"""`SimDevice`: the embedded simulated Android device, in process."""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from taskkit.device.base import Device, ShellResult
+from taskkit.sim import image, shell
+from taskkit.sim.state import SimState
+
+
+class SimDevice(Device):
+    """An Android-13-like device whose whole state lives in one directory.
+
+    `SimDevice()` makes a fresh device in a temporary directory (removed by `close()`);
+    `SimDevice(path)` opens the device stored at `path`, building a fresh image there first if
+    the directory is empty.
+    """
+
+    def __init__(self, state_dir: str | Path | None = None):
+        super().__init__()
+        self._owns_dir = state_dir is None
+        root = Path(tempfile.mkdtemp(prefix="taskkit-sim-")) if state_dir is None else Path(state_dir)
+        self.state = SimState(root)
+        if not (root / "device.json").exists():
+            image.build(self.state)
+        self.serial = f"sim:{root}"
+
+    def _shell(self, command: str) -> ShellResult:
+        return shell.run(self.state, command)
+
+    def _push(self, data: bytes, path: str) -> None:
+        target = self.state.host_path(path)
+        if target.is_dir():
+            raise IsADirectoryError(f"remote object '{path}' is a directory")
+        created = []  # new directories, then the existing ancestor whose listing changed
+        ancestor = target.parent
+        while not ancestor.exists():
+            created.append(ancestor)
+            ancestor = ancestor.parent
+        if created or not target.exists():
+            created.append(ancestor)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        t = self.state.clock_epoch  # every write carries the device clock as its mtime
+        for path in [target, *created]:
+            os.utime(path, (t, t))
+
+    def _pull(self, path: str) -> bytes:
+        source = self.state.host_path(path)
+        if not source.is_file():
+            raise FileNotFoundError(f"remote object '{path}' does not exist")
+        return source.read_bytes()
+
+    def close(self) -> None:
+        if self._owns_dir:
+            shutil.rmtree(self.state.root, ignore_errors=True)

@@ -1,0 +1,49 @@
+"""A suite: task instances built reproducibly from (seed, task names, n_task_combinations)."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterable
+
+from taskkit import registry
+from taskkit.rng import TaskRng, instance_seed
+from taskkit.task import TaskEval
+
+
+@dataclasses.dataclass(frozen=True)
+class TaskInstance:
+    """One parameterized task: its class, index, instance seed and params."""
+
+    task: type[TaskEval]
+    index: int
+    seed: int
+    params: dict[str, Any]
+
+    @property
+    def instance_id(self) -> str:
+        return f"{self.task.name}_{self.index}"
+
+    def create(self) -> TaskEval:
+        """A fresh task object (each episode gets its own)."""
+        return self.task(self.params, seed=self.seed)
+
+
+def instantiate(task: type[TaskEval], run_seed: int, index: int) -> TaskInstance:
+    """Instance `index` of `task` for `run_seed`, seeded as AndroidWorld seeds it."""
+    seed = instance_seed(run_seed, task.name, index)
+    return TaskInstance(task, index, seed, task.from_seed(seed).params)
+
+
+def build_suite(seed: int, task_names: Iterable[str] | None = None, n_task_combinations: int = 1) -> list[TaskInstance]:
+    """Every requested task (all registered ones by default) × `n_task_combinations` instances."""
+    if n_task_combinations < 1:
+        raise ValueError(f"n_task_combinations must be at least 1, got {n_task_combinations}")
+    classes = [registry.get(name) for name in task_names] if task_names else registry.all_tasks()
+    return [instantiate(cls, seed, i) for cls in classes for i in range(n_task_combinations)]
+
+
+def describe_suite(instances: Iterable[TaskInstance]) -> list[dict[str, Any]]:
+    """Instance id, seed, params and goal of each instance: what a seed must always reproduce."""
+    return [
+        {"instance_id": i.instance_id, "seed": i.seed, "params": i.params, "goal": i.create().goal}
+        for i in instances
+    ]

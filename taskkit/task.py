@@ -1,0 +1,272 @@
+"""`TaskEval`: the base class of every task.
+
+A task is a pure function of a seed (seed → params → goal) plus three transformations of the
+device's state: `initialize_state` sets it up, `is_successful` reads it, `teardown` restores it;
+`solve` is the reference solution. Subclasses override those methods and call `super()` as
+AndroidWorld tasks do; the base class wraps every override so that the lifecycle holds no
+matter what a subclass does:
+
+* `is_successful` before `initialize_state` raises `LifecycleError`, and so does initializing twice;
+* the device's app data and settings are saved before `initialize_state` runs and put back by
+  `teardown` (or at once, if `initialize_state` itself fails);
+* a task whose `validator()` returns a validator gets its snapshot taken after initialization
+  and is scored by it, with the reasons kept in `last_result`.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+import inspect
+import itertools
+import re
+from datetime import datetime, timezone
+from typing import Any, Callable, ClassVar
+
+import jinja2
+
+import apps
+from apps import common as app_format
+from apps.expense import format_amount
+from taskkit import params as params_lib
+from taskkit.device import state as device_state
+from taskkit.rng import TaskRng
+from validators.base import CheckResult, Validator
+
+# AndroidWorld's fixed device time: 2023-10-15 15:34:00 UTC.
+DEVICE_TIME = datetime(2023, 10, 15, 15, 34, tzinfo=timezone.utc)
+
+_JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
+# Filters for goal templates: `{{ start_ts | date }}` → "October 22 2023", `| time` → "14:00",
+# `| when` → "October 22 2023 at 14:00", `| duration` (minutes) → "1 hour 30 minutes",
+# `| money` (cents) → "$123.45".
+_JINJA.filters.update(
+    date=app_format.format_date,
+    time=app_format.format_time,
+    when=app_format.format_datetime,
+    duration=app_format.format_minutes,
+    money=format_amount,
+)
+_RESTORE_LABELS = itertools.count(1)
+_LIFECYCLE = ("initialize_state", "is_successful", "teardown")
+_ALIASES = {"initialize_task": "initialize_state", "tear_down": "teardown"}
+
+
+class LifecycleError(RuntimeError):
+    """A task method was called out of order (a bug in the caller, not in the agent)."""
+
+
+class TaskDefinitionError(TypeError):
+    """A task class is malformed: bad schema, template, app name or complexity."""
+
+
+class TaskEval:
+    """Base class of all tasks. See the module docstring for the lifecycle guarantees."""
+
+    app_names: ClassVar[tuple[str, ...]] = ()
+    complexity: ClassVar[float] = 1
+    template: ClassVar[str] = ""
+    schema: ClassVar[dict[str, Any]] = {"type": "object", "properties": {}}
+    tags: ClassVar[tuple[str, ...]] = ()
+    #: The registry name; defaults to the class name.
+    name: ClassVar[str] = "TaskEval"
+    #: Abstract bases (shared helpers for a family) set this to stay out of the registry.
+    abstract: ClassVar[bool] = True
+    #: Where the task was defined (module or spec file), for `--list_tasks`.
+    source: ClassVar[str] = "taskkit"
+
+    # ------------------------------------------------------------------ class definition
+    def __init_subclass__(cls, register: bool = True, **kwargs: Any) -> None:
+        """Check and register each concrete subclass (`class T(TaskEval, register=False)` opts out)."""
+        super().__init_subclass__(**kwargs)
+        if "name" not in cls.__dict__:
+            cls.name = cls.__name__
+        if "abstract" not in cls.__dict__:
+            cls.abstract = inspect.isabstract(cls)
+        if "source" not in cls.__dict__:
+            cls.source = cls.__module__
+        for alias, method in _ALIASES.items():
+            if alias in cls.__dict__ and method not in cls.__dict__:
+                setattr(cls, method, cls.__dict__[alias])
+        for method in _LIFECYCLE:
+            if method in cls.__dict__:
+                setattr(cls, method, _guarded(method, cls.__dict__[method]))
+        for alias, method in _ALIASES.items():  # both names always reach the same override
+            setattr(cls, alias, getattr(cls, method))
+        if not cls.abstract:
+            _check_definition(cls)
+            from taskkit import registry  # registry imports this module: import late
+
+            if register:
+                registry.register(cls)
+
+    # ------------------------------------------------------------------ instances
+    def __init__(self, params: dict[str, Any] | None = None, *, seed: int | None = None):
+        params = {} if params is None else params
+        try:
+            params_lib.check_plain(params)
+            params_lib.validate(params, self.schema)
+        except params_lib.ParamError as error:
+            raise params_lib.ParamError(f"{self.name}: {error}") from None
+        self.params: dict[str, Any] = copy.deepcopy(params)
+        self.seed = seed
+        self.last_result: CheckResult | None = None
+        self._initialized = False
+        self._depth = 0
+        self._restore_point: device_state.RestorePoint | None = None
+        self._validator: Validator | None = None
+        self._validator_snapshot: Any = None
+
+    @classmethod
+    def from_seed(cls, seed: int) -> "TaskEval":
+        """The instance whose params `generate_random_params` draws from `seed`."""
+        return cls(cls.generate_random_params(TaskRng(seed)), seed=seed)
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        """Draw params with `rng` (a seeded random.Random carrying a seeded `rng.faker`)."""
+        if (cls.schema.get("properties") or {}) and cls.schema.get("required"):
+            raise NotImplementedError(f"{cls.name} must implement generate_random_params")
+        return {}
+
+    @property
+    def goal(self) -> str:
+        """The template rendered with the params."""
+        return _JINJA.from_string(self.template).render(**self.params).strip()
+
+    @property
+    def max_steps(self) -> int:
+        """The step budget: 10 × complexity, as in AndroidWorld."""
+        return max(1, int(round(10 * self.complexity)))
+
+    @property
+    def initialized(self) -> bool:
+        return self._initialized
+
+    def apps(self) -> list[apps.App]:
+        return [apps.get(name) for name in self.app_names]
+
+    # ------------------------------------------------------------------ the lifecycle
+    def initialize_state(self, env: Any) -> None:
+        """Set the device clock and bring every app in `app_names` to its clean state."""
+        env.device.clock.set(DEVICE_TIME)
+        for app in self.apps():
+            app.force_stop(env.device)
+            app.reset(env.device)
+
+    def is_successful(self, env: Any) -> float:
+        """Score the device state in [0, 1]; the default asks `validator()`."""
+        if self._validator is None:
+            raise NotImplementedError(f"{self.name} must implement is_successful or validator")
+        self.last_result = self._validator.evaluate(env, self._validator_snapshot)
+        return self.last_result.score
+
+    def teardown(self, env: Any) -> None:
+        """Undo what the task did; the base class restores app data and settings afterwards."""
+
+    def validator(self) -> Validator | None:
+        """The check this task is scored by, built from its params (or None)."""
+        return None
+
+    def solve(self, env: Any) -> None:
+        """The reference solution: device operations that would also work on a rooted emulator."""
+        raise NotImplementedError(f"{self.name} has no reference solution")
+
+    # AndroidWorld's names, so its tasks port with few edits.
+    initialize_task = initialize_state
+    tear_down = teardown
+
+    def __repr__(self) -> str:
+        return f"{self.name}({self.params!r})"
+
+
+# ---------------------------------------------------------------------- lifecycle guards
+def _guarded(method: str, func: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap one override so the outermost call runs the lifecycle checks around it."""
+
+    @functools.wraps(func)
+    def wrapper(self: TaskEval, env: Any, *args: Any, **kwargs: Any) -> Any:
+        if self._depth:  # a super() call from inside an override
+            return func(self, env, *args, **kwargs)
+        self._depth += 1
+        try:
+            return _PHASES[method](self, env, lambda: func(self, env, *args, **kwargs))
+        finally:
+            self._depth -= 1
+
+    wrapper.__taskkit_guarded__ = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _run_initialize(task: TaskEval, env: Any, body: Callable[[], Any]) -> None:
+    if task._initialized:
+        raise LifecycleError(f"{task.name}: initialize_state called twice; call teardown first")
+    paths = tuple(path for app in task.apps() for path in app.data_paths)
+    packages = tuple(app.package for app in task.apps())
+    task._restore_point = device_state.save_restore_point(
+        env.device, f"{task.name}.{next(_RESTORE_LABELS)}", paths, packages
+    )
+    try:
+        body()
+        task._validator = task.validator()
+        task._validator_snapshot = task._validator.snapshot(env) if task._validator else None
+    except BaseException:
+        device_state.restore(env.device, task._restore_point)
+        task._restore_point = None
+        raise
+    task._initialized = True
+
+
+def _run_is_successful(task: TaskEval, env: Any, body: Callable[[], Any]) -> float:
+    if not task._initialized:
+        raise LifecycleError(f"{task.name}: is_successful called before initialize_state")
+    score = body()
+    if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0.0 <= score <= 1.0:
+        raise TaskDefinitionError(f"{task.name}: is_successful must return a float in [0, 1], got {score!r}")
+    return float(score)
+
+
+def _run_teardown(task: TaskEval, env: Any, body: Callable[[], Any]) -> None:
+    if not task._initialized:
+        raise LifecycleError(f"{task.name}: teardown called before initialize_state")
+    try:
+        body()
+    finally:
+        point, task._restore_point = task._restore_point, None
+        task._initialized = False
+        if point is not None:
+            device_state.restore(env.device, point)
+
+
+_PHASES = {
+    "initialize_state": _run_initialize,
+    "is_successful": _run_is_successful,
+    "teardown": _run_teardown,
+}
+for _method in _LIFECYCLE:
+    setattr(TaskEval, _method, _guarded(_method, TaskEval.__dict__[_method]))
+TaskEval.initialize_task = TaskEval.initialize_state
+TaskEval.tear_down = TaskEval.teardown
+
+
+def _check_definition(cls: type[TaskEval]) -> None:
+    """Reject a malformed task class when it is defined, naming the class and the problem."""
+    where = f"{cls.__module__}.{cls.__qualname__}"
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.\-]*", cls.name):
+        raise TaskDefinitionError(f"{where}: task name {cls.name!r} must be an identifier-like string")
+    try:
+        params_lib.check_schema(cls.schema)
+    except params_lib.SchemaError as error:
+        raise TaskDefinitionError(f"{where}: {error}") from None
+    if not isinstance(cls.complexity, (int, float)) or cls.complexity <= 0:
+        raise TaskDefinitionError(f"{where}: complexity must be a positive number, got {cls.complexity!r}")
+    if isinstance(cls.app_names, str):
+        raise TaskDefinitionError(f"{where}: app_names must be a tuple of names, not a string")
+    for app_name in cls.app_names:
+        try:
+            apps.get(app_name)
+        except KeyError as error:
+            raise TaskDefinitionError(f"{where}: {error.args[0]}") from None
+    try:
+        _JINJA.parse(cls.template)
+    except jinja2.TemplateSyntaxError as error:
+        raise TaskDefinitionError(f"{where}: template line {error.lineno}: {error.message}") from None

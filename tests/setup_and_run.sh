@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Install everything the tests need (Debian packages, then the project with its test extras)
+# and run the whole suite. This is the README's test command; .ci/run calls it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v sqlite3 >/dev/null 2>&1 || need+=(sqlite3)
+if [ ${#need[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
+fi
+
+python3 -m pip install -q -e ".[test]"
+HYPOTHESIS_PROFILE=ci python3 -m pytest -q -p no:cacheprovider tests "$@"

@@ -1,0 +1,100 @@
+"""The episode loop: oracle scores 1, noop scores 0, errors are recorded and kept apart."""
+from __future__ import annotations
+
+import pytest
+
+from taskkit import TaskEval, registry, suite
+from taskkit.agents import Action, Agent, load, AgentLoadError
+from taskkit.runner import run_episode, run_suite
+from taskkit.suite import TaskInstance
+
+registry.load_builtin()
+
+
+def test_oracle_solves_and_noop_fails_every_builtin_task(env):
+    instances = suite.build_suite(30)
+    oracle = run_suite(env, instances, load("oracle"), 30)
+    noop = run_suite(env, instances, load("noop"), 30)
+    assert [r.score for r in oracle] == [1.0] * len(instances), [(r.task, r.reasons, r.error) for r in oracle if r.score < 1]
+    assert [r.score for r in noop] == [0.0] * len(instances), [(r.task, r.score) for r in noop if r.score > 0]
+    assert all(r.error is None for r in oracle + noop)
+    assert all(r.steps == 1 and r.status == "complete" for r in oracle)
+
+
+class Tapper(Agent):
+    name = "tapper"
+
+    def step(self, observation):
+        return Action("click", x=10, y=20)
+
+
+def test_budget_ends_an_agent_that_never_stops(env):
+    instance = suite.instantiate(registry.get("SystemWifiTurnOn"), 30, 0)
+    result = run_episode(env, instance, Tapper(), 30)
+    assert result.steps == result.max_steps == 10
+    assert result.status is None and result.score == 0.0 and result.error is None
+
+
+class Crashes(Agent):
+    name = "crashes"
+
+    def step(self, observation):
+        raise KeyError("model returned garbage")
+
+
+def test_agent_exception_is_an_agent_error_and_teardown_runs(env):
+    from taskkit.device.state import state_digest
+
+    before = state_digest(env.device)
+    instance = suite.instantiate(registry.get("MarkorCreateNote"), 30, 0)
+    result = run_episode(env, instance, Crashes(), 30)
+    assert result.error_kind == "agent" and "model returned garbage" in result.error
+    assert state_digest(env.device) == before
+
+
+class BrokenSolve(TaskEval, register=False):
+    app_names = ("markor",)
+
+    def is_successful(self, env):
+        return 0.0
+
+    def solve(self, env):
+        raise ValueError("reference solution bug")
+
+
+def test_broken_reference_solution_is_a_task_error(env):
+    result = run_episode(env, TaskInstance(BrokenSolve, 0, 1, {}), load("oracle"), 30)
+    assert result.error_kind == "task" and result.error.startswith("solve failed: ValueError")
+
+
+def test_answer_action_reaches_the_env(env):
+    class Answers(Agent):
+        name = "answers"
+
+        def step(self, observation):
+            if observation.step == 0:
+                return Action("answer", text="42")
+            return Action("status", goal_status="complete")
+
+    result = run_episode(env, suite.instantiate(registry.get("SystemWifiTurnOn"), 30, 0), Answers(), 30)
+    assert result.answer == "42" and result.steps == 2
+
+
+def test_agent_specs():
+    assert load("oracle").name == "oracle" and load("noop").name == "noop"
+    assert load("tests.test_runner:Tapper").name == "tapper"
+    with pytest.raises(AgentLoadError, match="unknown agent 'gpt'"):
+        load("gpt")
+    with pytest.raises(AgentLoadError, match="has no Nope"):
+        load("tests.test_runner:Nope")
+    with pytest.raises(AgentLoadError, match="not a taskkit.agents.Agent subclass"):
+        load("tests.test_runner:BrokenSolve")
+
+
+def test_action_validation():
+    with pytest.raises(ValueError, match="unknown action_type"):
+        Action("fly")
+    with pytest.raises(ValueError, match="goal_status"):
+        Action("status", goal_status="done")
+    assert Action.from_dict({"action_type": "scroll", "direction": "down"}).to_dict() == {
+        "action_type": "scroll", "direction": "down"}

@@ -1,0 +1,63 @@
+"""Combinators and fuzzy matching, with stub validators (no device)."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given, strategies as st
+
+from validators import all_of, any_of, fuzzy_match, not_, weighted
+from validators.base import CheckResult, Stateless
+from validators.rows import FieldMatcher, match_rows
+
+
+@dataclasses.dataclass(frozen=True)
+class Fixed(Stateless):
+    score: float
+    reason: str = "nope"
+
+    def evaluate(self, env, snapshot):
+        return CheckResult(self.score, () if self.score >= 1 else (self.reason,))
+
+
+def test_all_any_not_weighted():
+    yes, no = Fixed(1.0), Fixed(0.0, "missing row")
+    assert all_of(yes, yes).evaluate(None, all_of(yes, yes).snapshot(None)).score == 1.0
+    result = all_of(yes, no).evaluate(None, (None, None))
+    assert result.score == 0.0 and result.reasons == ("missing row",)
+    assert any_of(no, yes).evaluate(None, (None, None)).score == 1.0
+    assert any_of(no, no).evaluate(None, (None, None)).score == 0.0
+    assert not_(no).evaluate(None, None).score == 1.0
+    assert not_(yes, "wifi on").evaluate(None, None).reasons == ("wifi on holds but must not",)
+    half = weighted((yes, 1), (no, 1)).evaluate(None, (None, None))
+    assert half.score == 0.5 and half.reasons == ("missing row",)
+    assert weighted((yes, 3), (no, 1)).evaluate(None, (None, None)).score == 0.75
+    with pytest.raises(ValueError):
+        weighted((yes, -1))
+
+
+@given(st.lists(st.tuples(st.floats(0, 1), st.floats(0.1, 10)), min_size=1, max_size=5))
+def test_weighted_mean_stays_in_unit_interval(parts):
+    check = weighted(*[(Fixed(score), weight) for score, weight in parts])
+    score = check.evaluate(None, tuple(None for _ in parts)).score
+    assert 0.0 <= score <= 1.0 + 1e-9
+
+
+def test_fuzzy_match_is_androidworlds_rule():
+    assert fuzzy_match("Meeting with Bob", "meeting with bob")
+    assert fuzzy_match("Meeting with Bob.", "Meeting with Bob")
+    assert not fuzzy_match("Meeting with Bob", "Lunch with Alice")
+
+
+def test_matching_is_one_to_one():
+    matcher = FieldMatcher()
+    expected = [{"name": "a"}, {"name": "a"}]
+    assert match_rows(expected, [{"name": "a"}], matcher).count(None) == 1
+    assert None not in match_rows(expected, [{"name": "a"}, {"name": "a"}], matcher)
+
+
+def test_augmenting_matching_finds_a_perfect_assignment():
+    matcher = FieldMatcher(fuzzy=frozenset({"t"}))
+    expected = [{"t": "Team standup"}, {"t": "Team standups"}]
+    actual = [{"t": "Team standups"}, {"t": "Xylophone"}]
+    assert match_rows(expected, actual, matcher).count(None) == 1

@@ -1,0 +1,120 @@
+"""The validator protocol and its combinators.
+
+A validator is a small object with two calls: `snapshot(env)`, taken right after
+`initialize_state`, and `evaluate(env, snapshot) -> CheckResult`, at check time. Validators
+compose with `all_of`, `any_of`, `not_` and `weighted` for partial reward.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Protocol, Sequence
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckResult:
+    """A score in [0, 1] and, when it is below 1, the reasons a person can act on."""
+
+    score: float
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        return self.score >= 1.0
+
+    @classmethod
+    def verdict(cls, reasons: Sequence[str]) -> "CheckResult":
+        """1.0 when there are no reasons to fail, else 0.0 with those reasons."""
+        return cls(0.0 if reasons else 1.0, tuple(reasons))
+
+
+class Validator(Protocol):
+    """What a task's check is made of."""
+
+    def snapshot(self, env: Any) -> Any: ...
+
+    def evaluate(self, env: Any, snapshot: Any) -> CheckResult: ...
+
+
+class Stateless:
+    """Base for validators that read only the state at check time."""
+
+    def snapshot(self, env: Any) -> Any:
+        return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Weighted(Stateless):
+    """The weighted mean of the parts' scores (partial reward)."""
+
+    parts: tuple[tuple[Validator, float], ...]
+
+    def snapshot(self, env: Any) -> Any:
+        return tuple(part.snapshot(env) for part, _ in self.parts)
+
+    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+        total = sum(weight for _, weight in self.parts)
+        score, reasons = 0.0, []
+        for (part, weight), part_snapshot in zip(self.parts, snapshot):
+            result = part.evaluate(env, part_snapshot)
+            score += weight * result.score
+            reasons.extend(result.reasons)
+        return CheckResult(score / total if total else 0.0, tuple(reasons))
+
+
+@dataclasses.dataclass(frozen=True)
+class AllOf(Weighted):
+    """1.0 only when every part passes; otherwise 0.0 with every part's reasons."""
+
+    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+        results = [part.evaluate(env, s) for (part, _), s in zip(self.parts, snapshot)]
+        reasons = [reason for result in results for reason in result.reasons]
+        return CheckResult(1.0 if all(r.passed for r in results) else 0.0, tuple(reasons))
+
+
+@dataclasses.dataclass(frozen=True)
+class AnyOf(Weighted):
+    """The best part's score; reasons only when no part passes."""
+
+    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+        results = [part.evaluate(env, s) for (part, _), s in zip(self.parts, snapshot)]
+        best = max(results, key=lambda result: result.score)
+        if best.passed:
+            return CheckResult(1.0)
+        reasons = ["none of the alternatives holds:"] + [f"  {r}" for result in results for r in result.reasons]
+        return CheckResult(best.score, tuple(reasons))
+
+
+@dataclasses.dataclass(frozen=True)
+class Not(Stateless):
+    """Passes exactly when `part` does not pass fully."""
+
+    part: Validator
+    description: str = "the forbidden state"
+
+    def snapshot(self, env: Any) -> Any:
+        return self.part.snapshot(env)
+
+    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+        if self.part.evaluate(env, snapshot).passed:
+            return CheckResult(0.0, (f"{self.description} holds but must not",))
+        return CheckResult(1.0)
+
+
+def all_of(*parts: Validator) -> AllOf:
+    return AllOf(tuple((part, 1.0) for part in parts))
+
+
+def any_of(*parts: Validator) -> AnyOf:
+    return AnyOf(tuple((part, 1.0) for part in parts))
+
+
+def not_(part: Validator, description: str = "the forbidden state") -> Not:
+    return Not(part, description)
+
+
+def weighted(*parts: Validator | tuple[Validator, float]) -> Weighted:
+    """Weighted mean; a bare validator has weight 1."""
+    pairs = tuple(part if isinstance(part, tuple) else (part, 1.0) for part in parts)
+    if any(weight < 0 for _, weight in pairs):
+        raise ValueError("weights must be non-negative")
+    return Weighted(pairs)
