@@ -109,15 +109,14 @@ class ExpenseDeleteMultiple(TaskEval):
     complexity = 3
     tags = ("data_edit", "expense")
     count = 3
-    template = "Delete the following expenses from Pro Expense: {{ names | join(', ') }}."
+    template = "Delete the following expenses from Pro Expense: {{ targets | map(attribute='name') | join(', ') }}."
     schema = {
         "type": "object",
         "properties": {
-            "names": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}},
-            "targets": {"type": "array", "items": _EXPENSE},
+            "targets": {"type": "array", "minItems": 1, "items": _EXPENSE},
             "noise_seed": _NOISE_SEED,
         },
-        "required": ["names", "targets", "noise_seed"],
+        "required": ["targets", "noise_seed"],
     }
 
     @classmethod
@@ -127,21 +126,25 @@ class ExpenseDeleteMultiple(TaskEval):
             item = _expense_params(rng)
             if all(item["name"].lower() != other["name"].lower() for other in targets):
                 targets.append(item)
-        return {"names": [t["name"] for t in targets], "targets": targets, "noise_seed": rng.getrandbits(32)}
+        return {"targets": targets, "noise_seed": rng.getrandbits(32)}
+
+    @property
+    def names(self) -> list[str]:
+        return [target["name"] for target in self.params["targets"]]
 
     def initialize_state(self, env: Any) -> None:
         super().initialize_state(env)
-        noise = _noise(self.params, 12, set(self.params["names"]))
+        noise = _noise(self.params, 12, set(self.names))
         _insert(env, noise[:6] + [_row(t) for t in self.params["targets"]] + noise[6:])
 
     def _is_target(self, row: dict[str, Any]) -> bool:
-        return row["name"] in self.params["names"]
+        return row["name"] in self.names
 
     def validator(self):
         return rows_deleted(EXPENSES, self._is_target)
 
     def solve(self, env: Any) -> None:
-        names = ", ".join(sql_literal(name) for name in self.params["names"])
+        names = ", ".join(sql_literal(name) for name in self.names)
         env.device.sqlite.execute(expense.DB_PATH, f"DELETE FROM expense WHERE name IN ({names});")
         expense.APP.force_stop(env.device)
 
@@ -151,7 +154,7 @@ class ExpenseDeleteSingle(ExpenseDeleteMultiple):
 
     complexity = 1.5
     count = 1
-    template = "Delete the expense '{{ names[0] }}' from Pro Expense."
+    template = "Delete the expense '{{ targets[0].name }}' from Pro Expense."
 
 
 class ExpenseDeleteDuplicates(TaskEval):
