@@ -120,6 +120,11 @@ def _changes(before: Rows, after: Rows, source: RowSource, allowed: set[Any]) ->
     return reasons
 
 
+def _additions(before: Rows, after: Rows, source: RowSource) -> list[str]:
+    """Reasons for every row that appeared since the snapshot."""
+    return [f"{source.describe()}: unexpected new row {_brief(row)}" for key, row in after.items() if key not in before]
+
+
 def match_rows(expected: Sequence[Row], actual: Sequence[Row], matcher: FieldMatcher) -> list[int | None]:
     """A maximum one-to-one matching: for each expected row, the index of its actual row or None."""
     owner: dict[int, int] = {}
@@ -165,6 +170,12 @@ class RowsAdded:
         return CheckResult.verdict(reasons)
 
 
+def _snapshot_targets(source: RowSource, targets: Callable[[Row], bool], env: Any) -> tuple[Rows, frozenset[Any]]:
+    """The rows now, and the keys of those `targets` picks out: resolved at initialize time."""
+    before = source.read(env.device)
+    return before, frozenset(key for key, row in before.items() if targets(row))
+
+
 @dataclasses.dataclass(frozen=True)
 class RowsDeleted:
     """Exactly the target rows are gone; every other row is untouched and none was added."""
@@ -174,8 +185,7 @@ class RowsDeleted:
     description: str
 
     def snapshot(self, env: Any) -> tuple[Rows, frozenset[Any]]:
-        before = self.source.read(env.device)
-        return before, frozenset(key for key, row in before.items() if self.targets(row))
+        return _snapshot_targets(self.source, self.targets, env)
 
     def evaluate(self, env: Any, snapshot: tuple[Rows, frozenset[Any]]) -> CheckResult:
         before, targets = snapshot
@@ -183,7 +193,7 @@ class RowsDeleted:
         reasons = [f"{self.source.describe()}: {self.description}: row {self.source.key}={k!r} still exists"
                    for k in sorted(targets, key=repr) if k in after]
         reasons += _changes(before, after, self.source, allowed=set(targets))
-        reasons += [f"{self.source.describe()}: unexpected new row {_brief(row)}" for k, row in after.items() if k not in before]
+        reasons += _additions(before, after, self.source)
         return CheckResult.verdict(reasons)
 
 
@@ -197,14 +207,13 @@ class RowsUpdated:
     matcher: FieldMatcher
 
     def snapshot(self, env: Any) -> tuple[Rows, frozenset[Any]]:
-        before = self.source.read(env.device)
-        return before, frozenset(key for key, row in before.items() if self.targets(row))
+        return _snapshot_targets(self.source, self.targets, env)
 
     def evaluate(self, env: Any, snapshot: tuple[Rows, frozenset[Any]]) -> CheckResult:
         before, targets = snapshot
         after = self.source.read(env.device)
         reasons = _changes(before, after, self.source, allowed=set(targets))
-        reasons += [f"{self.source.describe()}: unexpected new row {_brief(row)}" for k, row in after.items() if k not in before]
+        reasons += _additions(before, after, self.source)
         for key in sorted(targets, key=repr):
             if key not in after:
                 reasons.append(f"{self.source.describe()}: row {self.source.key}={key!r} was deleted but should be updated")
@@ -234,7 +243,7 @@ class DuplicatesRemoved:
         groups: dict[tuple, list[Any]] = {}
         for key, row in before.items():
             groups.setdefault(tuple(row.get(f) for f in self.fields), []).append(key)
-        reasons = [f"{self.source.describe()}: unexpected new row {_brief(row)}" for k, row in after.items() if k not in before]
+        reasons = _additions(before, after, self.source)
         duplicated = set()
         for signature, keys in groups.items():
             kept = [k for k in keys if k in after]

@@ -47,17 +47,11 @@ def _insert(env: Any, rows: list[dict[str, Any]]) -> None:
     calendar.APP.force_stop(env.device)
 
 
-class SimpleCalendarAddOneEvent(TaskEval):
-    """Create one event with a title, description, start and duration among noise events."""
+class OneEventTask(TaskEval):
+    """Base for tasks about one event given by its title, description, start and duration."""
 
+    abstract = True
     app_names = _APP
-    complexity = 2
-    tags = ("data_entry", "calendar")
-    template = (
-        "In Simple Calendar Pro, create a calendar event on {{ start_ts | date }} at {{ start_ts | time }} "
-        "with the title '{{ title }}' and the description '{{ description }}'. "
-        "The event should last for {{ duration_min | duration }}."
-    )
     schema = {
         "type": "object",
         "properties": {**_EVENT_PROPERTIES, "noise_seed": _NOISE_SEED},
@@ -67,6 +61,18 @@ class SimpleCalendarAddOneEvent(TaskEval):
     @classmethod
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
         return _event_params(rng)
+
+
+class SimpleCalendarAddOneEvent(OneEventTask):
+    """Create one event with a title, description, start and duration among noise events."""
+
+    complexity = 2
+    tags = ("data_entry", "calendar")
+    template = (
+        "In Simple Calendar Pro, create a calendar event on {{ start_ts | date }} at {{ start_ts | time }} "
+        "with the title '{{ title }}' and the description '{{ description }}'. "
+        "The event should last for {{ duration_min | duration }}."
+    )
 
     def expected_columns(self) -> dict[str, Any]:
         """The columns the check compares, beyond start, end, title and description."""
@@ -161,22 +167,12 @@ class SimpleCalendarDeleteEventsOnDay(TaskEval):
         calendar.APP.force_stop(env.device)
 
 
-class SimpleCalendarDeleteOneEvent(TaskEval):
+class SimpleCalendarDeleteOneEvent(OneEventTask):
     """Delete the one event with a given title."""
 
-    app_names = _APP
     complexity = 1.5
     tags = ("data_edit", "calendar")
     template = "In Simple Calendar Pro, delete the calendar event titled '{{ title }}' on {{ start_ts | date }}."
-    schema = {
-        "type": "object",
-        "properties": {**_EVENT_PROPERTIES, "noise_seed": _NOISE_SEED},
-        "required": ["title", "description", "start_ts", "duration_min", "noise_seed"],
-    }
-
-    @classmethod
-    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
-        return _event_params(rng)
 
     def initialize_state(self, env: Any) -> None:
         super().initialize_state(env)
