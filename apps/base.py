@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from taskkit.device.base import Device
+
+if TYPE_CHECKING:  # pragma: no cover
+    from apps.common import AppTable
 
 
 @dataclasses.dataclass(frozen=True)
@@ -15,7 +18,8 @@ class App:
     device paths (directories or files) whose contents are the app's state: `TaskEval`
     snapshots them before `initialize_state` and restores them in `teardown`. `settings` lists
     the settings namespaces the app's tasks change (snapshotted the same way). `reset` brings
-    the app's data to its clean first-run state.
+    the app's data to its clean first-run state. `tables` lists the app's SQLite tables (with
+    their database, key and columns) so declarative specs can name them and be checked.
     """
 
     name: str
@@ -25,6 +29,15 @@ class App:
     settings: tuple[str, ...] = ()
     reset: Callable[[Device], None] = lambda device: None
     aliases: tuple[str, ...] = ()
+    tables: tuple["AppTable", ...] = ()
+
+    def table(self, name: str) -> "AppTable":
+        """The table called `name`; KeyError names the app's tables."""
+        for table in self.tables:
+            if table.name == name:
+                return table
+        known = ", ".join(t.name for t in self.tables) or "none"
+        raise KeyError(f"app {self.name!r} has no table {name!r} (tables: {known})")
 
     @property
     def component(self) -> str:

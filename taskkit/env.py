@@ -14,6 +14,8 @@ class Env:
     def __init__(self, device: Device):
         self.device = device
         self.interaction_cache = ""
+        #: A device directory for this episode's scratch files (snapshots); the task sets it.
+        self.scratch_dir: str | None = None
 
     @property
     def answer(self) -> str:

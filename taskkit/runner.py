@@ -89,6 +89,7 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult) -> Non
     def solve() -> None:
         try:
             task.solve(env)
+            env.device.flush()
         except DeviceError:
             raise
         except Exception as error:

@@ -46,6 +46,13 @@ _JINJA.filters.update(
     duration=app_format.format_minutes,
     money=format_amount,
 )
+
+
+def jinja_environment() -> jinja2.Environment:
+    """The jinja2 environment (options and filters) goal templates are rendered with."""
+    return _JINJA
+
+
 _RESTORE_LABELS = itertools.count(1)
 _LIFECYCLE = ("initialize_state", "is_successful", "teardown")
 _ALIASES = {"initialize_task": "initialize_state", "tear_down": "teardown"}
@@ -205,10 +212,12 @@ def _run_initialize(task: TaskEval, env: Any, body: Callable[[], Any]) -> None:
     task._restore_point = device_state.save_restore_point(
         env.device, f"{task.name}.{next(_RESTORE_LABELS)}", paths, packages
     )
+    env.scratch_dir = task._restore_point.directory  # removed again by the restore
     try:
         body()
         task._validator = task.validator()
         task._validator_snapshot = task._validator.snapshot(env) if task._validator else None
+        env.device.flush()  # setup errors surface here, inside initialize_state
     except BaseException:
         device_state.restore(env.device, task._restore_point)
         task._restore_point = None

@@ -8,12 +8,13 @@ from validators.base import CheckResult, Validator, all_of, any_of, not_, weight
 from validators.files import file_absent, file_content, file_exists
 from validators.fuzzy import fuzzy_match, similarity
 from validators.providers import provider_row_exists
-from validators.rows import ProviderUri, SqliteTable, duplicates_removed, rows_added, rows_deleted, rows_updated
+from validators.rows import duplicates_removed, rows_added, rows_deleted, rows_updated
+from validators.sources import ProviderUri, RowDiff, SqliteTable
 from validators.settings import setting_equals
 
 __all__ = [
     "CheckResult", "ProviderUri", "SqliteTable", "Validator", "all_of", "answer_equals", "any_of",
     "duplicates_removed", "file_absent", "file_content", "file_exists", "fuzzy_match", "not_",
-    "provider_row_exists", "rows_added", "rows_deleted", "rows_updated", "setting_equals", "similarity",
+    "provider_row_exists", "RowDiff", "rows_added", "rows_deleted", "rows_updated", "setting_equals", "similarity",
     "weighted",
 ]

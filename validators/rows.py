@@ -1,64 +1,20 @@
 """Row validators: rows added, deleted or updated in an SQLite table or a content provider.
 
-Each takes a `RowSource` (an SQLite table or a provider URI, keyed by its primary key),
-snapshots the rows at initialize time, and compares them with the rows at check time.
+Each takes a `RowSource` (validators.sources: an SQLite table or a provider URI, keyed by its
+primary key), snapshots it at initialize time and judges the `RowDiff` at check time: only the
+target rows (for deletes and updates) and the changed rows ever leave the device.
 """
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from taskkit.device.base import Device
 from taskkit.device.quoting import sql_identifier
 from validators.base import CheckResult
 from validators.fuzzy import DEFAULT_THRESHOLD, fuzzy_match
+from validators.sources import ProviderUri, Row, RowDiff, Rows, RowSource, SqliteTable, Where
 
-Row = dict[str, Any]
-Rows = dict[Any, Row]
-
-
-class RowSource(Protocol):
-    """Somewhere rows live, readable in one round trip as {key: row}."""
-
-    key: str
-
-    def read(self, device: Device) -> Rows: ...
-
-    def describe(self) -> str: ...
-
-
-@dataclasses.dataclass(frozen=True)
-class SqliteTable:
-    """A table in an app's SQLite database, keyed by its primary key column."""
-
-    db: str
-    table: str
-    key: str
-
-    def read(self, device: Device) -> Rows:
-        rows = device.sqlite.query(self.db, f"SELECT * FROM {sql_identifier(self.table)}")
-        return {row[self.key]: row for row in rows}
-
-    def describe(self) -> str:
-        return f"table {self.table}"
-
-
-@dataclasses.dataclass(frozen=True)
-class ProviderUri:
-    """Rows of a content provider URI, keyed by `_id` (values come back as strings)."""
-
-    uri: str
-    key: str = "_id"
-    projection: tuple[str, ...] | None = None
-
-    def read(self, device: Device) -> Rows:
-        projection = list(self.projection) if self.projection else None
-        if projection and self.key not in projection:
-            projection = [self.key] + projection
-        return {row[self.key]: row for row in device.content.query(self.uri, projection=projection)}
-
-    def describe(self) -> str:
-        return self.uri
+__all__ = ["ProviderUri", "SqliteTable", "duplicates_removed", "rows_added", "rows_deleted", "rows_updated"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,23 +62,19 @@ def _brief(row: Row, fields: Iterable[str] | None = None) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
-def _changes(before: Rows, after: Rows, source: RowSource, allowed: set[Any]) -> list[str]:
-    """Reasons for every row outside `allowed` that was removed or changed."""
-    reasons = []
-    for key, row in before.items():
-        if key in allowed:
-            continue
-        if key not in after:
-            reasons.append(f"{source.describe()}: row {source.key}={key!r} was deleted but must stay")
-        elif after[key] != row:
-            changed = [f for f in row if after[key].get(f) != row[f]]
-            reasons.append(f"{source.describe()}: row {source.key}={key!r} changed ({', '.join(changed)}) but must stay")
+def _unexpected(diff: RowDiff, source: RowSource, allowed_removed: frozenset[Any] = frozenset(),
+                allowed_changed: frozenset[Any] = frozenset(), added_ok: bool = False) -> list[str]:
+    """Reasons for every change in `diff` outside what the check allows."""
+    name = source.describe()
+    reasons = [f"{name}: row {source.key}={k!r} was deleted but must stay"
+               for k in sorted(diff.removed, key=repr) if k not in allowed_removed]
+    for k, (old, new) in sorted(diff.changed.items(), key=lambda item: repr(item[0])):
+        if k not in allowed_changed:
+            fields = [f for f in old if new.get(f) != old[f]]
+            reasons.append(f"{name}: row {source.key}={k!r} changed ({', '.join(fields)}) but must stay")
+    if not added_ok:
+        reasons += [f"{name}: unexpected new row {_brief(row)}" for row in diff.added.values()]
     return reasons
-
-
-def _additions(before: Rows, after: Rows, source: RowSource) -> list[str]:
-    """Reasons for every row that appeared since the snapshot."""
-    return [f"{source.describe()}: unexpected new row {_brief(row)}" for key, row in after.items() if key not in before]
 
 
 def match_rows(expected: Sequence[Row], actual: Sequence[Row], matcher: FieldMatcher) -> list[int | None]:
@@ -155,13 +107,13 @@ class RowsAdded:
     expected: tuple[Row, ...]
     matcher: FieldMatcher
 
-    def snapshot(self, env: Any) -> Rows:
-        return self.source.read(env.device)
+    def snapshot(self, env: Any) -> Any:
+        return self.source.snapshot(env)
 
-    def evaluate(self, env: Any, before: Rows) -> CheckResult:
-        after = self.source.read(env.device)
-        reasons = _changes(before, after, self.source, allowed=set())
-        new_rows = [row for key, row in after.items() if key not in before]
+    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+        diff = self.source.diff(env, snapshot)
+        reasons = _unexpected(diff, self.source, added_ok=True)
+        new_rows = list(diff.added.values())
         if len(new_rows) != len(self.expected):
             reasons.append(f"{self.source.describe()}: expected {len(self.expected)} new row(s), found {len(new_rows)}")
         for exp, index in zip(self.expected, match_rows(self.expected, new_rows, self.matcher)):
@@ -170,10 +122,16 @@ class RowsAdded:
         return CheckResult.verdict(reasons)
 
 
-def _snapshot_targets(source: RowSource, targets: Callable[[Row], bool], env: Any) -> tuple[Rows, frozenset[Any]]:
-    """The rows now, and the keys of those `targets` picks out: resolved at initialize time."""
-    before = source.read(env.device)
-    return before, frozenset(key for key, row in before.items() if targets(row))
+@dataclasses.dataclass(frozen=True)
+class TargetSnapshot:
+    """A source snapshot plus the target rows as they were at initialize time."""
+
+    source: Any
+    targets: Rows
+
+
+def _snapshot_targets(source: RowSource, where: Where, env: Any) -> TargetSnapshot:
+    return TargetSnapshot(source.snapshot(env), source.select(env.device, where))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -181,19 +139,18 @@ class RowsDeleted:
     """Exactly the target rows are gone; every other row is untouched and none was added."""
 
     source: RowSource
-    targets: Callable[[Row], bool]
+    targets: Where
     description: str
 
-    def snapshot(self, env: Any) -> tuple[Rows, frozenset[Any]]:
+    def snapshot(self, env: Any) -> TargetSnapshot:
         return _snapshot_targets(self.source, self.targets, env)
 
-    def evaluate(self, env: Any, snapshot: tuple[Rows, frozenset[Any]]) -> CheckResult:
-        before, targets = snapshot
-        after = self.source.read(env.device)
+    def evaluate(self, env: Any, snapshot: TargetSnapshot) -> CheckResult:
+        diff = self.source.diff(env, snapshot.source)
+        targets = frozenset(snapshot.targets)
         reasons = [f"{self.source.describe()}: {self.description}: row {self.source.key}={k!r} still exists"
-                   for k in sorted(targets, key=repr) if k in after]
-        reasons += _changes(before, after, self.source, allowed=set(targets))
-        reasons += _additions(before, after, self.source)
+                   for k in sorted(targets, key=repr) if k not in diff.removed]
+        reasons += _unexpected(diff, self.source, allowed_removed=targets)
         return CheckResult.verdict(reasons)
 
 
@@ -202,29 +159,29 @@ class RowsUpdated:
     """The target rows' named fields hold the expected values; nothing else changed."""
 
     source: RowSource
-    targets: Callable[[Row], bool]
+    targets: Where
     changes: Row
     matcher: FieldMatcher
 
-    def snapshot(self, env: Any) -> tuple[Rows, frozenset[Any]]:
+    def snapshot(self, env: Any) -> TargetSnapshot:
         return _snapshot_targets(self.source, self.targets, env)
 
-    def evaluate(self, env: Any, snapshot: tuple[Rows, frozenset[Any]]) -> CheckResult:
-        before, targets = snapshot
-        after = self.source.read(env.device)
-        reasons = _changes(before, after, self.source, allowed=set(targets))
-        reasons += _additions(before, after, self.source)
-        for key in sorted(targets, key=repr):
-            if key not in after:
-                reasons.append(f"{self.source.describe()}: row {self.source.key}={key!r} was deleted but should be updated")
+    def evaluate(self, env: Any, snapshot: TargetSnapshot) -> CheckResult:
+        diff = self.source.diff(env, snapshot.source)
+        targets = frozenset(snapshot.targets)
+        name, key = self.source.describe(), self.source.key
+        reasons = _unexpected(diff, self.source, allowed_changed=targets)
+        for k in sorted(targets, key=repr):
+            if k in diff.removed:
+                reasons.append(f"{name}: row {key}={k!r} was deleted but should be updated")
                 continue
+            old, new = diff.changed.get(k, (snapshot.targets[k], snapshot.targets[k]))
             for field, value in self.changes.items():
-                if not self.matcher.field_matches(field, value, after[key].get(field)):
-                    reasons.append(f"{self.source.describe()}: row {self.source.key}={key!r}: {field} is "
-                                   f"{after[key].get(field)!r}, expected {value!r}")
-            untouched = [f for f in before[key] if f not in self.changes and after[key].get(f) != before[key][f]]
+                if not self.matcher.field_matches(field, value, new.get(field)):
+                    reasons.append(f"{name}: row {key}={k!r}: {field} is {new.get(field)!r}, expected {value!r}")
+            untouched = [f for f in old if f not in self.changes and new.get(f) != old[f]]
             if untouched:
-                reasons.append(f"{self.source.describe()}: row {self.source.key}={key!r}: {', '.join(untouched)} changed but must stay")
+                reasons.append(f"{name}: row {key}={k!r}: {', '.join(untouched)} changed but must stay")
         return CheckResult.verdict(reasons)
 
 
@@ -235,32 +192,46 @@ class DuplicatesRemoved:
     source: RowSource
     fields: tuple[str, ...]
 
-    def snapshot(self, env: Any) -> Rows:
-        return self.source.read(env.device)
+    def snapshot(self, env: Any) -> TargetSnapshot:
+        return TargetSnapshot(self.source.snapshot(env), self._duplicated(env))
 
-    def evaluate(self, env: Any, before: Rows) -> CheckResult:
-        after = self.source.read(env.device)
+    def _duplicated(self, env: Any) -> Rows:
+        """The rows that have at least one duplicate, read at initialize time."""
+        if isinstance(self.source, SqliteTable):
+            ident = sql_identifier
+            t = ident(self.source.table)
+            cols = ", ".join(ident(f) for f in self.fields)
+            same = " AND ".join(f"t.{ident(f)} IS d.{ident(f)}" for f in self.fields)
+            sql = (f"SELECT t.* FROM {t} AS t JOIN (SELECT {cols} FROM {t} GROUP BY {cols} "
+                   f"HAVING count(*) > 1) AS d ON {same}")
+            return {row[self.source.key]: row for row in env.device.sqlite.query(self.source.db, sql)}
+        rows = self.source.read(env.device)
+        counts: dict[tuple, int] = {}
+        for row in rows.values():
+            signature = tuple(row.get(f) for f in self.fields)
+            counts[signature] = counts.get(signature, 0) + 1
+        return {k: row for k, row in rows.items() if counts[tuple(row.get(f) for f in self.fields)] > 1}
+
+    def evaluate(self, env: Any, snapshot: TargetSnapshot) -> CheckResult:
+        diff = self.source.diff(env, snapshot.source)
         groups: dict[tuple, list[Any]] = {}
-        for key, row in before.items():
-            groups.setdefault(tuple(row.get(f) for f in self.fields), []).append(key)
-        reasons = _additions(before, after, self.source)
-        duplicated = set()
+        for k, row in snapshot.targets.items():
+            groups.setdefault(tuple(row.get(f) for f in self.fields), []).append(k)
+        reasons = _unexpected(diff, self.source, allowed_removed=frozenset(snapshot.targets))
         for signature, keys in groups.items():
-            kept = [k for k in keys if k in after]
+            kept = [k for k in keys if k not in diff.removed]
             if len(kept) != 1:
                 what = dict(zip(self.fields, signature))
                 reasons.append(f"{self.source.describe()}: {len(kept)} of {len(keys)} rows like {_brief(what)} remain, expected 1")
-            if len(keys) > 1:
-                duplicated.update(keys)
-        reasons += _changes(before, after, self.source, allowed=duplicated)
         return CheckResult.verdict(reasons)
 
 
-def _where(where: Mapping[str, Any] | Callable[[Row], bool]) -> tuple[Callable[[Row], bool], str]:
+def _describe_where(where: Where) -> str:
     if callable(where):
-        return where, getattr(where, "__name__", "target rows")
-    conditions = dict(where)
-    return (lambda row: all(same_value(v, row.get(f)) for f, v in conditions.items())), f"rows with {_brief(conditions)}"
+        return getattr(where, "__name__", "target rows")
+    if isinstance(where, str):
+        return f"rows where {where}"
+    return f"rows with {_brief(dict(where))}"
 
 
 def rows_added(source: RowSource, expected: Sequence[Row], *, fuzzy: Iterable[str] = (),
@@ -270,18 +241,20 @@ def rows_added(source: RowSource, expected: Sequence[Row], *, fuzzy: Iterable[st
     return RowsAdded(source, tuple(dict(row) for row in expected), _matcher(fuzzy, normalize, threshold))
 
 
-def rows_deleted(source: RowSource, where: Mapping[str, Any] | Callable[[Row], bool]) -> RowsDeleted:
-    """The rows matching `where` at initialize time are gone; everything else is untouched."""
-    predicate, description = _where(where)
-    return RowsDeleted(source, predicate, description)
+def rows_deleted(source: RowSource, where: Where) -> RowsDeleted:
+    """The rows matching `where` at initialize time are gone; everything else is untouched.
+
+    `where` is a dict of column values, an SQL condition, or a Python predicate (which reads
+    the whole table at initialize time: prefer the first two for big tables).
+    """
+    return RowsDeleted(source, where, _describe_where(where))
 
 
-def rows_updated(source: RowSource, where: Mapping[str, Any] | Callable[[Row], bool], changes: Row, *,
+def rows_updated(source: RowSource, where: Where, changes: Row, *,
                  fuzzy: Iterable[str] = (), normalize: Mapping[str, Callable[[Any], Any]] | None = None,
                  threshold: float = DEFAULT_THRESHOLD) -> RowsUpdated:
     """The rows matching `where` now hold `changes`; every other field and row is untouched."""
-    predicate, _ = _where(where)
-    return RowsUpdated(source, predicate, dict(changes), _matcher(fuzzy, normalize, threshold))
+    return RowsUpdated(source, where, dict(changes), _matcher(fuzzy, normalize, threshold))
 
 
 def duplicates_removed(source: RowSource, fields: Sequence[str]) -> DuplicatesRemoved:

@@ -215,5 +215,6 @@ APP = App(
     activity=ACTIVITY,
     data_paths=(DB_DIR,),
     reset=reset,
+    tables=(EVENTS,),
     aliases=("calendar", "simple calendar"),
 )

@@ -156,7 +156,8 @@ class SimpleCalendarDeleteEventsOnDay(TaskEval):
         _insert(env, noise[:10] + targets + noise[10:])
 
     def validator(self):
-        return rows_deleted(EVENTS, self._on_day)
+        day = self.params["day_ts"]
+        return rows_deleted(EVENTS, f"start_ts >= {sql_literal(day)} AND start_ts < {sql_literal(day + DAY_SECONDS)}")
 
     def solve(self, env: Any) -> None:
         day = self.params["day_ts"]

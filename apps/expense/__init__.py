@@ -139,5 +139,6 @@ APP = App(
     activity=ACTIVITY,
     data_paths=(DB_DIR,),
     reset=reset,
+    tables=(EXPENSES,),
     aliases=("expense",),
 )

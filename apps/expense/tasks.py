@@ -137,11 +137,8 @@ class ExpenseDeleteMultiple(TaskEval):
         noise = _noise(self.params, 12, set(self.names))
         _insert(env, noise[:6] + [_row(t) for t in self.params["targets"]] + noise[6:])
 
-    def _is_target(self, row: dict[str, Any]) -> bool:
-        return row["name"] in self.names
-
     def validator(self):
-        return rows_deleted(EXPENSES, self._is_target)
+        return rows_deleted(EXPENSES, f"name IN ({', '.join(sql_literal(name) for name in self.names)})")
 
     def solve(self, env: Any) -> None:
         names = ", ".join(sql_literal(name) for name in self.names)

@@ -65,26 +65,64 @@ class DeviceStats:
         self.round_trips = self.bytes_sent = self.bytes_received = 0
 
 
+# Printed between commands run for effect and the command whose output the caller wants.
+_BATCH_MARK = "--taskkit-batch-done--"
+# Keep one batched command line well under Android's 128 KiB limit for one argument.
+_MAX_BATCH_BYTES = 48 * 1024
+
+
 class Device(abc.ABC):
     """A phone, an emulator or the simulator: a shell plus file transfer.
 
     Subclasses implement `_shell`, `_push` and `_pull`; the public methods count traffic.
+
+    Commands run for their effect only (`run`) are held back and sent in front of the next
+    command that needs an answer (`shell`, `check`), or by `flush`, so a task's setup costs one
+    round trip instead of one per step. They are chained with `&&`: the first one that fails
+    stops the rest and raises `CommandFailed` at the call that sent it.
     """
 
     serial: str = "unknown"
 
     def __init__(self) -> None:
         self.stats = DeviceStats()
+        self._pending: list[str] = []
 
     # --- the transport -------------------------------------------------------------------
     def shell(self, command: str) -> ShellResult:
-        """Run `command` with the device's `/system/bin/sh -c`."""
+        """Run `command` with the device's `/system/bin/sh -c` (after any held-back commands)."""
+        if self._pending:
+            return self._send_with_pending(command)
+        return self._counted_shell(command)
+
+    def run(self, command: str) -> None:
+        """Run `command` for its effect; it may travel with the next command (see the class doc)."""
+        self._pending.append(command)
+        if sum(len(c) for c in self._pending) > _MAX_BATCH_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        """Send the held-back commands now; raises CommandFailed if one of them failed."""
+        if self._pending:
+            self._send_with_pending("true")
+
+    def _counted_shell(self, command: str) -> ShellResult:
         result = self._shell(command)
         self.stats.round_trips += 1
         self.stats.bytes_sent += len(command.encode("utf-8"))
         self.stats.bytes_received += len(result.stdout.encode("utf-8", "surrogateescape"))
         self.stats.bytes_received += len(result.stderr.encode("utf-8", "surrogateescape"))
         return result
+
+    def _send_with_pending(self, command: str) -> ShellResult:
+        pending, self._pending = self._pending, []
+        steps = [f"{{ {step}\n}}" for step in pending]
+        line = " && ".join(steps + [f"echo {_BATCH_MARK}", f"{{ {command}\n}}"])
+        result = self._counted_shell(line)
+        head, mark, tail = result.stdout.partition(_BATCH_MARK + "\n")
+        if not mark:
+            raise CommandFailed(" && ".join(pending), result)
+        return ShellResult(tail, result.stderr, result.exit_code)
 
     def check(self, command: str) -> str:
         """Run `command`, raise `CommandFailed` unless it exits 0, and return its stdout."""
@@ -95,19 +133,22 @@ class Device(abc.ABC):
 
     def push(self, data: bytes, path: str) -> None:
         """Write `data` to the device file `path`, creating parent directories."""
+        self.flush()
         self._push(data, path)
         self.stats.round_trips += 1
         self.stats.bytes_sent += len(data)
 
     def pull(self, path: str) -> bytes:
         """Read the whole device file `path`; raises FileNotFoundError if it is missing."""
+        self.flush()
         data = self._pull(path)
         self.stats.round_trips += 1
         self.stats.bytes_received += len(data)
         return data
 
     def close(self) -> None:
-        """Release the connection; the default has nothing to release."""
+        """Release the connection; held-back commands are dropped."""
+        self._pending = []
 
     @abc.abstractmethod
     def _shell(self, command: str) -> ShellResult: ...

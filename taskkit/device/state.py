@@ -33,7 +33,7 @@ def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packa
     commands = [f"rm -rf {shell_quote(directory)}", f"mkdir -p {shell_quote(directory)}"]
     for index, path in enumerate(paths):
         commands.append(f"[ -e {shell_quote(path)} ] && cp -a {shell_quote(path)} {shell_quote(f'{directory}/{index}')}")
-    device.check("; ".join(commands) + "; true")
+    device.run("; ".join(commands) + "; true")
     return RestorePoint(directory, tuple(paths), tuple(packages), device.settings.snapshot())
 
 
@@ -45,7 +45,7 @@ def restore(device: Device, point: RestorePoint) -> None:
         commands.append(f"rm -rf {shell_quote(path)}")
         commands.append(f"[ -e {saved} ] && cp -a {saved} {shell_quote(path)}")
     commands.append(f"rm -rf {shell_quote(point.directory)}")
-    device.check("; ".join(commands))
+    device.run("; ".join(commands))
     device.settings.restore(point.settings)
 
 

@@ -122,11 +122,14 @@ def test_each_operation_is_one_round_trip(bare_sim_device):
     for action in (lambda: files.exists("/sdcard/a.txt"), lambda: files.is_dir("/sdcard"),
                    lambda: files.read_text("/sdcard/a.txt"), lambda: files.listdir("/sdcard"),
                    lambda: files.find("/sdcard"), lambda: files.stat("/sdcard/a.txt"),
-                   lambda: files.md5(["/sdcard/a.txt", "/sdcard/b"]), lambda: files.mkdir("/sdcard/d"),
+                   lambda: files.md5(["/sdcard/a.txt", "/sdcard/b"]),
                    lambda: files.copy("/sdcard/a.txt", "/sdcard/b"), lambda: files.move("/sdcard/b", "/sdcard/c"),
-                   lambda: files.remove("/sdcard/c"), lambda: files.ls("/sdcard"),
-                   lambda: files.read_bytes("/sdcard/a.txt")):
+                   lambda: files.ls("/sdcard"), lambda: files.read_bytes("/sdcard/a.txt")):
         assert calls(bare_sim_device, action)[1] == 1
+    # mkdir and remove are run for effect: held back, then sent with the next command
+    assert calls(bare_sim_device, lambda: (files.mkdir("/sdcard/d"), files.remove("/sdcard/c")))[1] == 0
+    assert calls(bare_sim_device, lambda: files.is_dir("/sdcard/d"))[1] == 1
+    assert files.is_dir("/sdcard/d") and not files.exists("/sdcard/c")
 
 
 def test_read_write_exists(bare_sim_device):
@@ -193,8 +196,9 @@ def test_copy_move_remove(bare_sim_device):
     assert files.listdir("/sdcard/b") == [] and files.read_text("/sdcard/q.jpg") == "img"
     with pytest.raises(FileNotFoundError):
         files.copy("/sdcard/none", "/sdcard/x")
-    with pytest.raises(IsADirectoryError):
-        files.remove("/sdcard/DCIM/a")
+    files.remove("/sdcard/DCIM/a")  # a directory without recursive: fails when the batch is sent
+    with pytest.raises(CommandFailed, match="Is a directory"):
+        bare_sim_device.flush()
     files.remove("/sdcard/DCIM/a", recursive=True)
     files.remove("/sdcard/never-existed")
     assert files.listdir("/sdcard/DCIM") == []

@@ -128,15 +128,15 @@ def test_parse_snapshot_needs_three_parts() -> None:
 
 # --- the service with a scripted device -----------------------------------------------------
 def test_service_calls_build_and_parse() -> None:
-    device = fake_device("102\n", "", "Deleted 1 rows\n", "a=1\nb=2\n")
+    device = fake_device("102\n", "Deleted 1 rows\n", "a=1\nb=2\n")
     settings = Settings(device)
     assert settings.get("system", "screen_brightness") == "102"
     settings.put("system", "k", "v v")
     assert settings.delete("system", "k") is True
     assert settings.list("global") == {"a": "1", "b": "2"}
     assert [c.args[0] for c in device.check.call_args_list] == [
-        "settings get system screen_brightness", "settings put system k 'v v'",
-        "settings delete system k", "settings list global"]
+        "settings get system screen_brightness", "settings delete system k", "settings list global"]
+    assert [c.args[0] for c in device.run.call_args_list] == ["settings put system k 'v v'"]
 
 
 def test_bad_namespace_never_reaches_the_device() -> None:

@@ -145,7 +145,7 @@ class Activity:
         check_start(self._device.shell(build_start_intent(action, data, extras)))
 
     def force_stop(self, package: str) -> None:
-        self._device.check(build_force_stop(package))
+        self._device.run(build_force_stop(package))
 
     def foreground(self) -> str | None:
         """The focused activity as `pkg/full.Cls`, or None."""

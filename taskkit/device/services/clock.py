@@ -58,4 +58,4 @@ class Clock:
 
     def set(self, when: datetime) -> None:
         """Set the device clock to `when` (whole seconds; needs root)."""
-        self.device.check(build_set(when))
+        self.device.run(build_set(when))

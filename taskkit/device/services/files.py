@@ -237,12 +237,12 @@ class Files:
         self.write_bytes(path, text.encode("utf-8"))
 
     def remove(self, path: str, recursive: bool = False) -> None:
-        """`rm -f` (or `rm -rf`): a missing path is fine, a directory needs `recursive`."""
-        self._run(build_remove(path, recursive), path)
+        """`rm -f` (or `rm -rf`): a missing path is fine, a directory needs `recursive` (batched)."""
+        self.device.run(build_remove(path, recursive))
 
     def mkdir(self, path: str) -> None:
-        """`mkdir -p`."""
-        self._run(build_mkdir(path), path)
+        """`mkdir -p` (batched)."""
+        self.device.run(build_mkdir(path))
 
     def listdir(self, path: str) -> list[str]:
         """Entry names of a directory (without . and ..), sorted."""

@@ -144,7 +144,7 @@ class Settings:
         return parse_get(self.device.check(build_get(ns, key)))
 
     def put(self, ns: str, key: str, value: str) -> None:
-        self.device.check(build_put(ns, key, value))
+        self.device.run(build_put(ns, key, value))
 
     def delete(self, ns: str, key: str) -> bool:
         """Delete `key`; whether it existed."""

@@ -69,9 +69,10 @@ def script_file(script: str) -> bytes:
 
 
 def build_execute_file(db: str, path: str) -> str:
-    """`sqlite3 -bail DB < FILE; rm -f FILE`: run a pushed script, stop at an error, clean up."""
-    return (shell_join(["sqlite3", "-bail", _db_arg(db)]) + " < " + shell_quote(path) + "; "
-            + shell_join(["rm", "-f", path]))
+    """Run a pushed script (stopping at an error), remove it, and exit non-zero if it failed."""
+    remove = shell_join(["rm", "-f", path])
+    return (shell_join(["sqlite3", "-bail", _db_arg(db)]) + " < " + shell_quote(path)
+            + f" && {remove} || {{ {remove}; false; }}")
 
 
 def build_insert_script(table: str, rows: Sequence[Mapping[str, SqlValue]]) -> str:
@@ -178,16 +179,16 @@ class Sqlite:
         return [dict(zip(header, row)) for row in rows]
 
     def execute(self, db: str, script: str) -> None:
-        """Run `script`; raises `CommandFailed` with sqlite's error if a statement fails."""
+        """Run `script` for its effect (batched with the next command: see `Device.run`).
+
+        A failing statement raises `CommandFailed` with sqlite's error when the batch is sent.
+        """
         if len(script.encode("utf-8")) <= LONG_SCRIPT:
-            self.device.check(build_execute(db, script))
+            self.device.run(build_execute(db, script))
             return
         path = script_path(script)
         self.device.push(script_file(script), path)
-        command = build_execute_file(db, path)
-        result = self.device.shell(command)
-        if result.exit_code != 0 or result.stderr.strip():
-            raise CommandFailed(command, result)
+        self.device.run(build_execute_file(db, path))
 
     def insert_rows(self, db: str, table: str, rows: Sequence[Mapping[str, SqlValue]]) -> None:
         """Insert `rows` into `table` in one transaction (nothing to do for no rows)."""

@@ -509,10 +509,25 @@ class _Shell:
                 pos += 1
         return None
 
+    def _attach_on_device(self, stmt: str) -> str:
+        """`ATTACH 'device/path' AS x`: point the file name at the host file backing that path."""
+        words = [t for t in _tokens(stmt) if t.lastgroup != "space"]
+        index = 1 + (len(words) > 1 and words[1].group().upper() == "DATABASE")
+        if not words or words[0].group().upper() != "ATTACH" or len(words) <= index:
+            return stmt
+        literal = words[index]
+        if literal.lastgroup != "string" or not literal.group().endswith("'") or len(literal.group()) < 2:
+            return stmt
+        name = literal.group()[1:-1].replace("''", "'")
+        if name in ("", ":memory:") or name.startswith("file:"):
+            return stmt
+        host = str(self.inv.host_path(name)).replace("'", "''")
+        return stmt[:literal.start()] + f"'{host}'" + stmt[literal.end():]
+
     def _run_statement(self, sql: str, start: int, end: int) -> _StatementError | None:
         """Run the statement sql[start:end]; errors show the SQL from `start` on as context."""
         conn = self.conn
-        stmt = sql[start:end]
+        stmt = self._attach_on_device(sql[start:end])
         try:
             conn(stmt)  # prepare only (sqlite3.Connection.__call__)
         except sqlite3.Error as exc:

@@ -1,0 +1,165 @@
+"""Where rows live, and how a check learns what changed since initialize time.
+
+A `RowSource` takes a snapshot at initialize time and later returns a `RowDiff`: the rows
+added, removed and changed since. `SqliteTable` keeps its snapshot on the device (a copy of the
+table in a scratch database, made for free as part of the setup batch) and computes the diff
+with one SQL query there, so a check moves only the changed rows, whatever the table's size.
+`ProviderUri` (content providers cannot be copied) reads the rows and compares on the host.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from typing import Any, Callable, Mapping, Protocol, Union
+
+from taskkit.device.base import Device
+from taskkit.device.quoting import shell_quote, sql_identifier, sql_literal
+
+Row = dict[str, Any]
+Rows = dict[Any, Row]
+#: Which rows a check is about: column equalities, an SQL condition, or a Python predicate.
+Where = Union[Mapping[str, Any], str, Callable[[Row], bool]]
+
+_CHANGE = "__taskkit_change__"
+_SCRATCH = "/data/local/tmp/taskkit/scratch"
+_COUNTER = itertools.count(1)
+
+
+@dataclasses.dataclass(frozen=True)
+class RowDiff:
+    """What happened to a source's rows between a snapshot and now."""
+
+    added: Rows
+    removed: Rows
+    changed: dict[Any, tuple[Row, Row]]  # key -> (old, new)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.changed)
+
+
+class RowSource(Protocol):
+    """Rows keyed by a primary key, with snapshots and diffs."""
+
+    key: str
+
+    def read(self, device: Device) -> Rows: ...
+
+    def select(self, device: Device, where: Where) -> Rows: ...
+
+    def snapshot(self, env: Any) -> Any: ...
+
+    def diff(self, env: Any, snapshot: Any) -> RowDiff: ...
+
+    def describe(self) -> str: ...
+
+
+def where_sql(where: Mapping[str, Any] | str) -> str:
+    """An SQL condition from equalities (`IS`, so None matches NULL) or from SQL text."""
+    if isinstance(where, str):
+        return where
+    if not where:
+        return "1"
+    return " AND ".join(f"{sql_identifier(column)} IS {sql_literal(value)}" for column, value in where.items())
+
+
+def scratch_path(env: Any, name: str) -> str:
+    """A fresh device path for a snapshot file, removed with the episode's restore point."""
+    directory = getattr(env, "scratch_dir", None) or _SCRATCH
+    return f"{directory}/{name}-{next(_COUNTER)}.db"
+
+
+def diff_rows(before: Rows, after: Rows) -> RowDiff:
+    """The diff of two full reads, computed on the host."""
+    return RowDiff(
+        added={k: row for k, row in after.items() if k not in before},
+        removed={k: row for k, row in before.items() if k not in after},
+        changed={k: (row, after[k]) for k, row in before.items() if k in after and after[k] != row},
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class SqliteTable:
+    """A table in an app's SQLite database, keyed by its primary key column."""
+
+    db: str
+    table: str
+    key: str
+
+    def read(self, device: Device) -> Rows:
+        """Every row (moves the whole table: for tests and small tables)."""
+        return self.select(device, {})
+
+    def select(self, device: Device, where: Where) -> Rows:
+        """The rows matching `where` (one round trip; a Python predicate reads every row)."""
+        if callable(where):
+            return {k: row for k, row in self.read(device).items() if where(row)}
+        sql = f"SELECT * FROM {sql_identifier(self.table)} WHERE {where_sql(where)}"
+        return {row[self.key]: row for row in device.sqlite.query(self.db, sql)}
+
+    def snapshot(self, env: Any) -> str:
+        """Copy the table into a scratch database on the device (run for effect: no round trip)."""
+        path = scratch_path(env, self.table)
+        table = sql_identifier(self.table)
+        env.device.run(f"mkdir -p {shell_quote(path.rsplit('/', 1)[0])}")
+        env.device.sqlite.execute(
+            self.db, f"ATTACH {sql_literal(path)} AS taskkit_snap; "
+            f"CREATE TABLE taskkit_snap.{table} AS SELECT * FROM main.{table}; DETACH taskkit_snap;"
+        )
+        return path
+
+    def diff(self, env: Any, snapshot: str) -> RowDiff:
+        """Added, removed and changed rows, computed on the device in one query."""
+        t, key = sql_identifier(self.table), sql_identifier(self.key)
+        now, then = f"main.{t}", f"taskkit_snap.{t}"
+        query = (
+            f"ATTACH {sql_literal(snapshot)} AS taskkit_snap; "
+            f"SELECT 'added' AS {_CHANGE}, * FROM {now} WHERE {key} NOT IN (SELECT {key} FROM {then}) "
+            f"UNION ALL SELECT 'removed', * FROM {then} WHERE {key} NOT IN (SELECT {key} FROM {now}) "
+            f"UNION ALL SELECT 'old', * FROM (SELECT * FROM {then} EXCEPT SELECT * FROM {now}) "
+            f"WHERE {key} IN (SELECT {key} FROM {now}) "
+            f"UNION ALL SELECT 'new', * FROM (SELECT * FROM {now} EXCEPT SELECT * FROM {then}) "
+            f"WHERE {key} IN (SELECT {key} FROM {then});"
+        )
+        groups: dict[str, Rows] = {"added": {}, "removed": {}, "old": {}, "new": {}}
+        for row in env.device.sqlite.query(self.db, query):
+            kind = row.pop(_CHANGE)
+            groups[kind][row[self.key]] = row
+        changed = {k: (old, groups["new"][k]) for k, old in groups["old"].items()}
+        return RowDiff(groups["added"], groups["removed"], changed)
+
+    def describe(self) -> str:
+        return f"table {self.table}"
+
+
+@dataclasses.dataclass(frozen=True)
+class ProviderUri:
+    """Rows of a content provider URI, keyed by `_id` (values come back as strings)."""
+
+    uri: str
+    key: str = "_id"
+    projection: tuple[str, ...] | None = None
+
+    def _projection(self) -> list[str] | None:
+        if not self.projection:
+            return None
+        return list(self.projection) if self.key in self.projection else [self.key, *self.projection]
+
+    def read(self, device: Device) -> Rows:
+        rows = device.content.query(self.uri, projection=self._projection())
+        return {row[self.key]: row for row in rows}
+
+    def select(self, device: Device, where: Where) -> Rows:
+        if callable(where):
+            return {k: row for k, row in self.read(device).items() if where(row)}
+        rows = device.content.query(self.uri, projection=self._projection(), where=where_sql(where))
+        return {row[self.key]: row for row in rows}
+
+    def snapshot(self, env: Any) -> Rows:
+        return self.read(env.device)
+
+    def diff(self, env: Any, snapshot: Rows) -> RowDiff:
+        return diff_rows(snapshot, self.read(env.device))
+
+    def describe(self) -> str:
+        return self.uri
