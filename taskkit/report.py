@@ -40,15 +40,18 @@ class Progress:
         self.stream.flush()
 
 
+def _row(name: str, group: list[EpisodeResult]) -> list[str]:
+    """Episodes, success rate and mean score over the scored ones ("n/a" if none), errors."""
+    scored = [r for r in group if r.error is None]
+    if not scored:
+        return [name, str(len(group)), "n/a", "n/a", str(len(group))]
+    rate = sum(r.success for r in scored) / len(scored)
+    mean = sum(r.score for r in scored) / len(scored)
+    return [name, str(len(group)), f"{rate:.1%}", f"{mean:.3f}", str(len(group) - len(scored))]
+
+
 def _rows(groups: dict[str, list[EpisodeResult]]) -> list[list[str]]:
-    rows = []
-    for name in sorted(groups):
-        group = groups[name]
-        scored = [r for r in group if r.error is None]
-        rate = sum(r.success for r in scored) / len(scored) if scored else 0.0
-        mean = sum(r.score for r in scored) / len(scored) if scored else 0.0
-        rows.append([name, str(len(group)), f"{rate:.1%}", f"{mean:.3f}", str(len(group) - len(scored))])
-    return rows
+    return [_row(name, groups[name]) for name in sorted(groups)]
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:
@@ -69,12 +72,7 @@ def summary(results: Iterable[EpisodeResult]) -> str:
         for app in result.apps or ["(none)"]:
             by_app[app].append(result)
     headers = ["task", "episodes", "success", "mean score", "errors"]
-    scored = [r for r in results if r.error is None]
-    total = [["ALL", str(len(results)),
-              f"{(sum(r.success for r in scored) / len(scored)) if scored else 0:.1%}",
-              f"{(sum(r.score for r in scored) / len(scored)) if scored else 0:.3f}",
-              str(len(results) - len(scored))]]
-    parts = [table(headers, _rows(by_task) + total), "", table(["app"] + headers[1:], _rows(by_app))]
+    parts = [table(headers, _rows(by_task) + [_row("ALL", results)]), "", table(["app"] + headers[1:], _rows(by_app))]
     errors = collections.Counter(r.error_kind for r in results if r.error_kind)
     if errors:
         parts += ["", "errors (not agent failures): " + ", ".join(f"{k} {v}" for k, v in sorted(errors.items()))]

@@ -38,6 +38,7 @@ class EpisodeResult:
     status: str | None = None  # what the agent declared: complete, infeasible, or None (budget spent)
     answer: str = ""
     reasons: list[str] = dataclasses.field(default_factory=list)
+    attempts: int = 1
     duration_s: float = 0.0
     error: str | None = None
     error_kind: str | None = None
@@ -142,11 +143,33 @@ def run_suite(
     agent: Agent,
     run_seed: int,
     on_result: Callable[[EpisodeResult], None] = lambda result: None,
+    retries: int = 1,
 ) -> list[EpisodeResult]:
-    """Run every instance in order, handing each result to `on_result` as soon as it exists."""
+    """Run every instance in order, handing each result to `on_result` as soon as it exists.
+
+    An episode that fails for infrastructure reasons is run again (up to `retries` times,
+    after asking the device to reconnect); if it still fails it is recorded with its error and
+    the run goes on with the next episode.
+    """
     results = []
     for instance in suite:
         result = run_episode(env, instance, agent, run_seed)
+        for attempt in range(2, retries + 2):
+            if result.error_kind != INFRASTRUCTURE:
+                break
+            _reconnect(env)
+            result = run_episode(env, instance, agent, run_seed)
+            result.attempts = attempt
         on_result(result)
         results.append(result)
     return results
+
+
+def _reconnect(env: Env) -> None:
+    """Give the device a chance to come back (a no-op for devices that cannot reconnect)."""
+    reconnect = getattr(env.device, "reconnect", None)
+    if reconnect is not None:
+        try:
+            reconnect()
+        except Exception:  # noqa: BLE001 - the retried episode will record what is wrong
+            pass

@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 
 need=()
 command -v sqlite3 >/dev/null 2>&1 || need+=(sqlite3)
+command -v adb >/dev/null 2>&1 || need+=(adb)
+command -v protoc >/dev/null 2>&1 || need+=(protobuf-compiler)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"

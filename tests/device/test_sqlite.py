@@ -271,3 +271,32 @@ def test_execute_long_path_pushes_the_script_then_runs_it_for_effect() -> None:
     assert path == svc.script_path("SELECT 1;\n" * 10000) and data == ("SELECT 1;\n" * 10000).encode()
     device.run.assert_called_once_with(svc.build_execute_file(DB, path))
     device.check.assert_not_called()
+
+
+def test_pull_copies_the_write_ahead_log_so_recent_rows_survive(sim_device, tmp_path) -> None:
+    """A WAL-mode database whose last rows live only in -wal: the pulled copy still has them."""
+    import sqlite3
+
+    source = tmp_path / "live"
+    source.mkdir()
+    conn = sqlite3.connect(source / "notes.db")
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA wal_autocheckpoint=0")
+    conn.execute("CREATE TABLE n(id INTEGER PRIMARY KEY, body TEXT)")
+    conn.executemany("INSERT INTO n(body) VALUES (?)", [("it's",), ("line\nbreak",), ("🙂",)])
+    conn.commit()  # committed to the -wal file, not yet checkpointed into notes.db
+    device_dir = "/data/data/com.example.notes/databases"
+    for name in ("notes.db", "notes.db-wal", "notes.db-shm"):
+        sim_device.push((source / name).read_bytes(), f"{device_dir}/{name}")
+    conn.close()
+
+    main_only = tmp_path / "main-only"
+    main_only.mkdir()
+    (main_only / "notes.db").write_bytes(sim_device.pull(f"{device_dir}/notes.db"))
+    assert sqlite3.connect(main_only / "notes.db").execute("SELECT count(*) FROM sqlite_master").fetchone() == (0,)
+
+    copy = sim_device.sqlite.pull(f"{device_dir}/notes.db", tmp_path / "pulled")
+    rows = sqlite3.connect(copy).execute("SELECT body FROM n ORDER BY id").fetchall()
+    assert rows == [("it's",), ("line\nbreak",), ("🙂",)]
+    with pytest.raises(FileNotFoundError):
+        sim_device.sqlite.pull("/data/data/none/databases/x.db", tmp_path / "none")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from taskkit.device.base import CommandFailed
@@ -73,6 +74,14 @@ def build_execute_file(db: str, path: str) -> str:
     remove = shell_join(["rm", "-f", path])
     return (shell_join(["sqlite3", "-bail", _db_arg(db)]) + " < " + shell_quote(path)
             + f" && {remove} || {{ {remove}; false; }}")
+
+
+DATABASE_FILES = ("", "-wal", "-shm")
+
+
+def build_existing(paths: Sequence[str]) -> str:
+    """Print, one a line, those of `paths` that exist (one round trip)."""
+    return "; ".join(f"[ -e {shell_quote(p)} ] && echo {shell_quote(p)}" for p in paths) + "; true"
 
 
 def build_insert_script(table: str, rows: Sequence[Mapping[str, SqlValue]]) -> str:
@@ -203,3 +212,22 @@ class Sqlite:
         """The column names of `table` in order ([] when there is no such table)."""
         rows = self.query(db, f"PRAGMA table_info({sql_identifier(table)})")
         return [str(row["name"]) for row in rows]
+
+    def pull(self, db: str, into: str | Path) -> Path:
+        """Copy `db` with its `-wal` and `-shm` files into the host directory `into`.
+
+        SQLite replays the write-ahead log when the copy is opened, so rows the app wrote since
+        its last checkpoint are there too (pulling the main file alone loses them). Stop the app
+        first for a copy that no writer is changing. One round trip to list, one per file.
+        """
+        files = [db + suffix for suffix in DATABASE_FILES]
+        listing = self.device.check(build_existing(files))
+        present = set(listing.splitlines())
+        if db not in present:
+            raise FileNotFoundError(f"no database at {db}")
+        target = Path(into)
+        target.mkdir(parents=True, exist_ok=True)
+        for path in files:
+            if path in present:
+                (target / path.rsplit("/", 1)[-1]).write_bytes(self.device.pull(path))
+        return target / db.rsplit("/", 1)[-1]
