@@ -1,9 +1,13 @@
 """Where rows live, and how a check learns what changed since initialize time.
 
 A `RowSource` takes a snapshot at initialize time and later returns a `RowDiff`: the rows
-added, removed and changed since. `SqliteTable` keeps its snapshot on the device (a copy of the
-table in a scratch database, made for free as part of the setup batch) and computes the diff
-with one SQL query there, so a check moves only the changed rows, whatever the table's size.
+added, removed and changed since. `SqliteTable` does both on the device, as part of the setup
+batch (no extra round trip): it copies the table into a scratch database (indexed by key) and
+installs three triggers that log the key of every row inserted, updated or deleted afterwards
+into a `taskkit_changes` table of the app's database. A check is then one query that returns the
+current and the saved versions of the logged keys only: its cost follows the number of changed
+rows, not the table's size. The triggers and the log live in the app's database directory,
+which the task's restore point puts back at teardown, so they leave nothing behind.
 `ProviderUri` (content providers cannot be copied) reads the rows and compares on the host.
 """
 from __future__ import annotations
@@ -21,6 +25,7 @@ Rows = dict[Any, Row]
 Where = Union[Mapping[str, Any], str, Callable[[Row], bool]]
 
 _CHANGE = "__taskkit_change__"
+_LOG = "taskkit_changes"  # in the app's database: triggers can only write to their own database
 _SCRATCH = "/data/local/tmp/taskkit/scratch"
 _COUNTER = itertools.count(1)
 
@@ -98,35 +103,46 @@ class SqliteTable:
         return {row[self.key]: row for row in device.sqlite.query(self.db, sql)}
 
     def snapshot(self, env: Any) -> str:
-        """Copy the table into a scratch database on the device (run for effect: no round trip)."""
+        """Save the table and start logging changed keys (run for effect: no round trip)."""
         path = scratch_path(env, self.table)
-        table = sql_identifier(self.table)
+        t, key, name = sql_identifier(self.table), sql_identifier(self.key), sql_literal(self.table)
+
+        def trigger(event: str, body: str) -> str:
+            trigger_name = sql_identifier(f"taskkit_{event.lower()}_{self.table}")
+            return f"CREATE TRIGGER IF NOT EXISTS {trigger_name} AFTER {event} ON {t} BEGIN {body} END;"
+
+        def log(row: str) -> str:
+            return f"INSERT INTO {_LOG}(tbl, key) VALUES ({name}, {row}.{key});"
+
         env.device.run(f"mkdir -p {shell_quote(path.rsplit('/', 1)[0])}")
-        env.device.sqlite.execute(
-            self.db, f"ATTACH {sql_literal(path)} AS taskkit_snap; "
-            f"CREATE TABLE taskkit_snap.{table} AS SELECT * FROM main.{table}; DETACH taskkit_snap;"
-        )
+        env.device.sqlite.execute(self.db, " ".join([
+            f"CREATE TABLE IF NOT EXISTS {_LOG}(tbl TEXT, key);",
+            trigger("INSERT", log("NEW")),
+            trigger("UPDATE", log("OLD") + " " + log("NEW")),
+            trigger("DELETE", log("OLD")),
+            f"ATTACH {sql_literal(path)} AS taskkit_snap;",
+            f"CREATE TABLE taskkit_snap.{t} AS SELECT * FROM main.{t};",
+            f"CREATE UNIQUE INDEX taskkit_snap.{sql_identifier('taskkit_key_' + self.table)} ON {t}({key});",
+            f"CREATE TABLE taskkit_snap.taskkit_since AS SELECT coalesce(max(rowid), 0) AS since FROM main.{_LOG};",
+            "DETACH taskkit_snap;",
+        ]))
         return path
 
     def diff(self, env: Any, snapshot: str) -> RowDiff:
-        """Added, removed and changed rows, computed on the device in one query."""
+        """Added, removed and changed rows: one query over the logged keys only."""
         t, key = sql_identifier(self.table), sql_identifier(self.key)
-        now, then = f"main.{t}", f"taskkit_snap.{t}"
+        changed_keys = (f"SELECT key FROM main.{_LOG} WHERE tbl = {sql_literal(self.table)} "
+                        "AND rowid > (SELECT since FROM taskkit_snap.taskkit_since)")
         query = (
             f"ATTACH {sql_literal(snapshot)} AS taskkit_snap; "
-            f"SELECT 'added' AS {_CHANGE}, * FROM {now} WHERE {key} NOT IN (SELECT {key} FROM {then}) "
-            f"UNION ALL SELECT 'removed', * FROM {then} WHERE {key} NOT IN (SELECT {key} FROM {now}) "
-            f"UNION ALL SELECT 'old', * FROM (SELECT * FROM {then} EXCEPT SELECT * FROM {now}) "
-            f"WHERE {key} IN (SELECT {key} FROM {now}) "
-            f"UNION ALL SELECT 'new', * FROM (SELECT * FROM {now} EXCEPT SELECT * FROM {then}) "
-            f"WHERE {key} IN (SELECT {key} FROM {then});"
+            f"SELECT 'now' AS {_CHANGE}, * FROM main.{t} WHERE {key} IN ({changed_keys}) "
+            f"UNION ALL SELECT 'then', * FROM taskkit_snap.{t} WHERE {key} IN ({changed_keys});"
         )
-        groups: dict[str, Rows] = {"added": {}, "removed": {}, "old": {}, "new": {}}
+        now: Rows = {}
+        then: Rows = {}
         for row in env.device.sqlite.query(self.db, query):
-            kind = row.pop(_CHANGE)
-            groups[kind][row[self.key]] = row
-        changed = {k: (old, groups["new"][k]) for k, old in groups["old"].items()}
-        return RowDiff(groups["added"], groups["removed"], changed)
+            (now if row.pop(_CHANGE) == "now" else then)[row[self.key]] = row
+        return diff_rows(then, now)
 
     def describe(self) -> str:
         return f"table {self.table}"
