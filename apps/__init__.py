@@ -1,19 +1,22 @@
 """The app registry: every app model by AndroidWorld's lowercase name or an alias."""
 from __future__ import annotations
 
-from apps import calendar, contacts, expense, files, markor, settings, sms
+from apps import calendar, contacts, expense, files, joplin, markor, opentracks, settings, sms, tasks_org
 from apps.base import App
 
-__all__ = ["App", "all_apps", "get"]
+__all__ = ["App", "all_apps", "get", "register"]
 
 _APPS: tuple[App, ...] = (
     calendar.APP,
     contacts.APP,
     expense.APP,
     files.APP,
+    joplin.APP,
     markor.APP,
+    opentracks.APP,
     settings.APP,
     sms.APP,
+    tasks_org.APP,
 )
 
 
@@ -43,3 +46,16 @@ def get(name: str) -> App:
 def all_apps() -> list[App]:
     """Every registered app, in name order."""
     return sorted(_APPS, key=lambda app: app.name)
+
+
+def register(app: App) -> App:
+    """Add an app model defined outside `apps/` (a user's package, `examples/`); returns it.
+
+    Registering again an app with the same name and package (its module imported twice)
+    replaces it; a name or alias another app already has raises ValueError.
+    """
+    global _APPS, _BY_NAME
+    others = tuple(a for a in _APPS if not (a.name == app.name and a.package == app.package))
+    _BY_NAME = _index(others + (app,))
+    _APPS = others + (app,)
+    return app

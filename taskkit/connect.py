@@ -1,20 +1,48 @@
 """Open a device from a `--device` spec."""
 from __future__ import annotations
 
-from taskkit.device.base import Device
+from typing import Sequence
 
-DEVICE_SPECS = "sim (a fresh simulated device) or sim:DIR (a simulated device stored in DIR)"
+from taskkit.device.base import Device, DeviceError
+
+DEVICE_SPECS = (
+    "sim (a fresh simulated device), sim:DIR (a simulated device stored in DIR), "
+    "adb (the only device of the adb server at --adb_host:--adb_port) or adb:SERIAL"
+)
 
 
 class DeviceSpecError(ValueError):
     """--device named no device taskkit can open."""
 
 
-def open_device(spec: str) -> Device:
-    """`sim` → a fresh simulator in a temp dir; `sim:DIR` → the simulator stored in DIR."""
+def open_device(spec: str, adb_host: str = "127.0.0.1", adb_port: int = 5037) -> Device:
+    """`sim` → a fresh simulator in a temp dir; `sim:DIR` → the simulator stored in DIR;
+    `adb` → the only device of the adb server at adb_host:adb_port; `adb:SERIAL` → that device."""
     kind, _, argument = spec.partition(":")
     if kind == "sim":
         from taskkit.sim.device import SimDevice
 
         return SimDevice(argument or None)
+    if kind == "adb":
+        from taskkit.device.adb import AdbDevice
+
+        try:
+            return AdbDevice(argument or None, host=adb_host, port=adb_port)
+        except DeviceError as error:
+            raise DeviceSpecError(f"cannot open device {spec!r}: {error}") from error
     raise DeviceSpecError(f"unknown device {spec!r}: use {DEVICE_SPECS}")
+
+
+def ensure_root(device: Device, tasks: Sequence[str]) -> None:
+    """Root a device that can be rooted (adb) before `tasks` run; a no-op for the simulator.
+
+    Every task sets the device clock and most read app databases under /data/data, so an adb
+    device whose adbd cannot run as root is refused here, naming the tasks.
+    """
+    ensure = getattr(device, "ensure_root", None)
+    if ensure is None:
+        return
+    try:
+        ensure(required=True, tasks=tasks)
+    except DeviceError as error:
+        raise DeviceSpecError(f"cannot use device {device.serial!r}: {error}") from error

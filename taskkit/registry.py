@@ -41,7 +41,23 @@ def load_builtin() -> None:
     for info in sorted(pkgutil.iter_modules(apps.__path__), key=lambda i: i.name):
         if info.ispkg and importlib.util.find_spec(f"apps.{info.name}.tasks") is not None:
             importlib.import_module(f"apps.{info.name}.tasks")
+    import task_protos
+
+    load_spec_dir(Path(task_protos.__file__).parent)  # the built-in declarative specs
     _BUILTINS_LOADED = True
+
+
+def load_spec_dir(directory: str | Path) -> None:
+    """Register the tasks of every `*.textproto` spec under `directory`.
+
+    Raises TaskLoadError whose message is the first bad spec's `file:line:col: field: message`.
+    """
+    from taskkit import specs  # specs compile into TaskEval classes: import late
+
+    result = specs.load_dir(directory)
+    if result.errors:
+        more = f" (and {len(result.errors) - 1} more error(s))" if len(result.errors) > 1 else ""
+        raise TaskLoadError(f"{result.errors[0]}{more}")
 
 
 def load_module(spec: str) -> None:

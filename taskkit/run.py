@@ -21,7 +21,10 @@ flags.DEFINE_list("tasks", [], "Task names to run (default: every registered tas
 flags.DEFINE_integer("n_task_combinations", 1, "Instances (parameter draws) per task.")
 flags.DEFINE_string("agent", "oracle", "oracle, noop, or package.module:Class.")
 flags.DEFINE_string("device", "sim", connect.DEVICE_SPECS + ".")
+flags.DEFINE_string("adb_host", "127.0.0.1", "Host of the adb server for --device adb[:SERIAL].")
+flags.DEFINE_integer("adb_port", 5037, "Port of the adb server for --device adb[:SERIAL].")
 flags.DEFINE_multi_string("task_module", [], "Extra tasks: a module name or a .py path (repeatable).")
+flags.DEFINE_multi_string("spec_dir", [], "Extra tasks: a directory of *.textproto task specs (repeatable).")
 flags.DEFINE_string("output_dir", None, "Directory that receives results.jsonl.")
 flags.DEFINE_bool("list_tasks", False, "Print the registered tasks (name, apps, source) and exit.")
 
@@ -34,6 +37,8 @@ def _load_tasks() -> None:
     registry.load_builtin()
     for spec in FLAGS.task_module:
         registry.load_module(spec)
+    for directory in FLAGS.spec_dir:
+        registry.load_spec_dir(directory)
 
 
 def _list_tasks() -> None:
@@ -50,7 +55,8 @@ def main(argv: list[str]) -> int:
         return 0
     instances = suite.build_suite(FLAGS.seed, FLAGS.tasks or None, FLAGS.n_task_combinations)
     agent = agents.load(FLAGS.agent)
-    device = connect.open_device(FLAGS.device)
+    device = connect.open_device(FLAGS.device, adb_host=FLAGS.adb_host, adb_port=FLAGS.adb_port)
+    connect.ensure_root(device, [instance.task.name for instance in instances])
     writer = report.ResultsWriter(FLAGS.output_dir) if FLAGS.output_dir else None
     progress = report.Progress(len(instances))
 

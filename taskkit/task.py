@@ -213,6 +213,7 @@ def _run_initialize(task: TaskEval, env: Any, body: Callable[[], Any]) -> None:
         env.device, f"{task.name}.{next(_RESTORE_LABELS)}", paths, packages
     )
     env.scratch_dir = task._restore_point.directory  # removed again by the restore
+    env.new_episode()  # no answer carries over from an earlier episode
     try:
         body()
         task._validator = task.validator()

@@ -14,14 +14,9 @@ settings.register_profile("dev", max_examples=40, deadline=None, suppress_health
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
-@pytest.fixture
-def sim_device(tmp_path):
-    """A fresh simulated device stored in a temp dir."""
-    from taskkit.sim.device import SimDevice
-
-    device = SimDevice(tmp_path / "device")
-    yield device
-    device.close()
+# `sim_device` (a fresh simulated device in the test's tmp dir) and `task_env` come from taskkit's
+# pytest plugin; imported here so the suite gets them whether or not the plugin is installed.
+from taskkit.testing.plugin import sim_device, task_env  # noqa: E402,F401
 
 
 @pytest.fixture

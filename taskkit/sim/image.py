@@ -17,6 +17,9 @@ from taskkit.sim.state import DEFAULT_CLOCK_EPOCH, SDCARD_BACKING, SETTINGS_DB, 
 
 CALENDAR_DB = "/data/data/com.simplemobiletools.calendar.pro/databases/events.db"
 EXPENSE_DB = "/data/data/com.arduia.expense/databases/accounting.db"
+TASKS_DB = "/data/data/org.tasks/databases/database"
+OPENTRACKS_DB = "/data/data/de.dennisguse.opentracks/databases/database.db"
+JOPLIN_DB = "/data/data/net.cozic.joplin/databases/joplin.sqlite"
 
 # The folders of shared storage (/sdcard) on a fresh device.
 SHARED_FOLDERS = (
@@ -172,6 +175,141 @@ CREATE TABLE expense (
     note TEXT,
     created_date INTEGER NOT NULL,
     modified_date INTEGER NOT NULL
+);
+""",
+    TASKS_DB: """
+CREATE TABLE android_metadata (locale TEXT);
+INSERT INTO android_metadata VALUES ('en_US');
+CREATE TABLE `tasks` (
+    `_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
+    `title` TEXT,
+    `importance` INTEGER NOT NULL,
+    `dueDate` INTEGER NOT NULL,
+    `hideUntil` INTEGER NOT NULL,
+    `created` INTEGER NOT NULL,
+    `modified` INTEGER NOT NULL,
+    `completed` INTEGER NOT NULL,
+    `deleted` INTEGER NOT NULL,
+    `notes` TEXT,
+    `estimatedSeconds` INTEGER NOT NULL,
+    `elapsedSeconds` INTEGER NOT NULL,
+    `timerStart` INTEGER NOT NULL,
+    `notificationFlags` INTEGER NOT NULL,
+    `lastNotified` INTEGER NOT NULL,
+    `recurrence` TEXT,
+    `repeat_from` INTEGER NOT NULL DEFAULT 0,
+    `calendarUri` TEXT,
+    `remoteId` TEXT,
+    `collapsed` INTEGER NOT NULL,
+    `parent` INTEGER NOT NULL,
+    `order` INTEGER,
+    `read_only` INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX `t_rid` ON `tasks` (`remoteId`);
+CREATE INDEX `active_and_visible` ON `tasks` (`completed`, `deleted`, `hideUntil`);
+""",
+    OPENTRACKS_DB: """
+CREATE TABLE android_metadata (locale TEXT);
+INSERT INTO android_metadata VALUES ('en_US');
+CREATE TABLE tracks (
+    _id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT,
+    description TEXT,
+    category TEXT,
+    starttime INTEGER,
+    stoptime INTEGER,
+    numpoints INTEGER,
+    totaldistance FLOAT,
+    totaltime INTEGER,
+    movingtime INTEGER,
+    avgspeed FLOAT,
+    avgmovingspeed FLOAT,
+    maxspeed FLOAT,
+    minelevation FLOAT,
+    maxelevation FLOAT,
+    elevationgain FLOAT,
+    icon TEXT,
+    uuid BLOB,
+    elevationloss FLOAT,
+    starttime_offset INTEGER,
+    activity_type TEXT
+);
+CREATE UNIQUE INDEX tracks_uuid_index ON tracks (uuid);
+""",
+    JOPLIN_DB: """
+CREATE TABLE folders (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL DEFAULT '',
+    parent_id TEXT NOT NULL DEFAULT '',
+    created_time INT NOT NULL,
+    updated_time INT NOT NULL,
+    user_created_time INT NOT NULL DEFAULT 0,
+    user_updated_time INT NOT NULL DEFAULT 0,
+    deleted_time INT NOT NULL DEFAULT 0,
+    encryption_cipher_text TEXT NOT NULL DEFAULT '',
+    encryption_applied INT NOT NULL DEFAULT 0,
+    is_shared INT NOT NULL DEFAULT 0,
+    share_id TEXT NOT NULL DEFAULT '',
+    master_key_id TEXT NOT NULL DEFAULT '',
+    icon TEXT NOT NULL DEFAULT '',
+    user_data TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE notes (
+    id TEXT PRIMARY KEY,
+    parent_id TEXT NOT NULL DEFAULT '',
+    title TEXT NOT NULL DEFAULT '',
+    body TEXT NOT NULL DEFAULT '',
+    created_time INT NOT NULL,
+    updated_time INT NOT NULL,
+    is_conflict INT NOT NULL DEFAULT 0,
+    latitude NUMERIC NOT NULL DEFAULT 0,
+    longitude NUMERIC NOT NULL DEFAULT 0,
+    altitude NUMERIC NOT NULL DEFAULT 0,
+    author TEXT NOT NULL DEFAULT '',
+    source_url TEXT NOT NULL DEFAULT '',
+    is_todo INT NOT NULL DEFAULT 0,
+    todo_due INT NOT NULL DEFAULT 0,
+    todo_completed INT NOT NULL DEFAULT 0,
+    source TEXT NOT NULL DEFAULT '',
+    source_application TEXT NOT NULL DEFAULT '',
+    application_data TEXT NOT NULL DEFAULT '',
+    `order` NUMERIC NOT NULL DEFAULT 0,
+    user_created_time INT NOT NULL DEFAULT 0,
+    user_updated_time INT NOT NULL DEFAULT 0,
+    encryption_cipher_text TEXT NOT NULL DEFAULT '',
+    encryption_applied INT NOT NULL DEFAULT 0,
+    markup_language INT NOT NULL DEFAULT 1,
+    is_shared INT NOT NULL DEFAULT 0,
+    share_id TEXT NOT NULL DEFAULT '',
+    conflict_original_id TEXT NOT NULL DEFAULT '',
+    master_key_id TEXT NOT NULL DEFAULT '',
+    user_data TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX notes_title ON notes (title);
+CREATE INDEX notes_updated_time ON notes (updated_time);
+CREATE INDEX notes_is_todo ON notes (is_todo);
+CREATE TABLE notes_normalized (
+    id TEXT NOT NULL,
+    parent_id TEXT NOT NULL DEFAULT '',
+    title TEXT NOT NULL DEFAULT '',
+    body TEXT NOT NULL DEFAULT '',
+    latitude NUMERIC NOT NULL DEFAULT 0,
+    longitude NUMERIC NOT NULL DEFAULT 0,
+    altitude NUMERIC NOT NULL DEFAULT 0,
+    source_url TEXT NOT NULL DEFAULT '',
+    is_todo INT NOT NULL DEFAULT 0,
+    todo_due INT NOT NULL DEFAULT 0,
+    todo_completed INT NOT NULL DEFAULT 0,
+    user_created_time INT NOT NULL DEFAULT 0,
+    user_updated_time INT NOT NULL DEFAULT 0
+);
+CREATE INDEX notes_normalized_id ON notes_normalized (id);
+CREATE TABLE item_changes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    item_type INT NOT NULL,
+    item_id TEXT NOT NULL,
+    type INT NOT NULL,
+    created_time INT NOT NULL
 );
 """,
 }

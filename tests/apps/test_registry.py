@@ -24,6 +24,11 @@ from apps.base import App
         ("settings", "com.android.settings"),
         ("System", "com.android.settings"),
         ("files", "com.google.android.documentsui"),
+        ("tasks", "org.tasks"),
+        ("Tasks.org", "org.tasks"),
+        ("open tracks sports tracker", "de.dennisguse.opentracks"),
+        ("OpenTracks", "de.dennisguse.opentracks"),
+        ("joplin", "net.cozic.joplin"),
     ],
 )
 def test_get_by_name_or_alias(name, package):
@@ -40,7 +45,7 @@ def test_unknown_name_lists_the_known_ones():
 def test_all_apps_are_distinct_apps_with_lowercase_names():
     listed = apps.all_apps()
     assert all(isinstance(app, App) for app in listed)
-    assert len({app.package for app in listed}) == len(listed) == 7
+    assert len({app.package for app in listed}) == len(listed) == 10
     assert all(app.name == app.name.lower() for app in listed)
     assert [app.name for app in listed] == sorted(app.name for app in listed)
     for app in listed:

@@ -39,6 +39,7 @@ def test_lifecycle_over_many_seeds(name, shared_env):
     def run(seed):
         task = cls.from_seed(seed)
         before = state_digest(env.device)
+        env.new_episode()  # as the runner does: no answer carries over from the previous episode
         task.initialize_state(env)
         try:
             start_score = task.is_successful(env)

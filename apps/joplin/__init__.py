@@ -1,0 +1,427 @@
+"""Joplin: notes and notebooks (folders) in joplin.sqlite, and realistic Markdown notes.
+
+Ids are 32 lowercase hex characters (drawn from the task's rng); times are epoch
+**milliseconds**. Joplin searches `notes_normalized`, a lower-cased, accent-free copy of each
+note that the app's search engine maintains: a note written from outside the app must be
+written there too, so `NOTES.insert` and `NOTES.clear` keep both tables in step (reference
+android-apps.md §4.10). A completed to-do holds its completion time in `todo_completed`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import unicodedata
+from typing import Any, Callable, Sequence
+
+from apps import tasks_org
+from apps.base import App
+from apps.common import (
+    DAY_SECONDS,
+    DEVICE_EPOCH,
+    AppTable,
+    format_date,
+    generate_excluding,
+    random_epoch,
+    to_ms,
+)
+from taskkit.device.base import Device
+from taskkit.device.quoting import sql_identifier
+from taskkit.device.services.sqlite import build_insert_script
+from taskkit.rng import TaskRng
+
+PACKAGE = "net.cozic.joplin"
+ACTIVITY = ".MainActivity"
+DB_DIR = f"/data/data/{PACKAGE}/databases"
+DB_PATH = f"{DB_DIR}/joplin.sqlite"
+NOTES_TABLE, NORMALIZED_TABLE, FOLDERS_TABLE = "notes", "notes_normalized", "folders"
+KEY = "id"
+
+# Columns in the order of the app's schema (reference §4.10).
+NOTE_COLUMNS: tuple[str, ...] = (
+    "id", "parent_id", "title", "body", "created_time", "updated_time", "is_conflict",
+    "latitude", "longitude", "altitude", "author", "source_url", "is_todo", "todo_due",
+    "todo_completed", "source", "source_application", "application_data", "order",
+    "user_created_time", "user_updated_time", "encryption_cipher_text", "encryption_applied",
+    "markup_language", "is_shared", "share_id", "conflict_original_id", "master_key_id", "user_data",
+)  # fmt: skip
+NORMALIZED_COLUMNS: tuple[str, ...] = (
+    "id", "parent_id", "title", "body", "latitude", "longitude", "altitude", "source_url",
+    "is_todo", "todo_due", "todo_completed", "user_created_time", "user_updated_time",
+)  # fmt: skip
+FOLDER_COLUMNS: tuple[str, ...] = (
+    "id", "title", "parent_id", "created_time", "updated_time", "user_created_time",
+    "user_updated_time", "deleted_time", "encryption_cipher_text", "encryption_applied",
+    "is_shared", "share_id", "master_key_id", "icon", "user_data",
+)  # fmt: skip
+
+MARKDOWN, HTML = 1, 2
+NOTE_DEFAULTS: dict[str, Any] = {
+    "is_conflict": 0, "latitude": 0.0, "longitude": 0.0, "altitude": 0.0, "author": "",
+    "source_url": "", "source": "joplin-mobile", "source_application": "net.cozic.joplin-mobile",
+    "application_data": "", "order": 0.0, "encryption_cipher_text": "", "encryption_applied": 0,
+    "markup_language": MARKDOWN, "is_shared": 0, "share_id": "", "conflict_original_id": "",
+    "master_key_id": "", "user_data": "",
+}  # fmt: skip
+FOLDER_DEFAULTS: dict[str, Any] = {
+    "deleted_time": 0, "encryption_cipher_text": "", "encryption_applied": 0, "is_shared": 0,
+    "share_id": "", "master_key_id": "", "icon": "", "user_data": "",
+}  # fmt: skip
+
+HISTORY_DAYS = 60  # generated notes were created at most this long before the device time
+
+FOLDER_TITLES = (
+    "Work", "Personal", "Recipes", "Travel", "Meeting notes", "Journal", "Projects",
+    "Reading list", "Ideas", "Fitness", "Home", "Shopping", "Study notes", "Finances",
+)  # fmt: skip
+
+# Recipes: title -> ingredients as (amount, unit, ingredient); units are spelled out, and a
+# countable ingredient has no unit ("3", "", "ripe bananas").
+Ingredient = tuple[str, str, str]
+RECIPES: dict[str, tuple[Ingredient, ...]] = {
+    "Banana bread": (("3", "", "ripe bananas"), ("2", "cups", "flour"), ("1", "teaspoon", "baking soda"),
+                     ("0.5", "cup", "sugar"), ("1", "", "egg"), ("0.25", "cup", "melted butter")),
+    "Pancakes": (("1.5", "cups", "flour"), ("1.25", "cups", "milk"), ("1", "", "egg"),
+                 ("2", "tablespoons", "sugar"), ("3.5", "teaspoons", "baking powder"), ("1", "pinch", "salt")),
+    "Tomato soup": (("800", "grams", "canned tomatoes"), ("1", "", "onion"), ("2", "cloves", "garlic"),
+                    ("500", "milliliters", "vegetable stock"), ("2", "tablespoons", "olive oil"),
+                    ("100", "milliliters", "cream")),
+    "Guacamole": (("3", "", "avocados"), ("1", "", "lime"), ("0.5", "teaspoon", "salt"),
+                  ("1", "", "tomato"), ("2", "tablespoons", "chopped cilantro")),
+    "Chili con carne": (("500", "grams", "ground beef"), ("400", "grams", "kidney beans"), ("1", "", "onion"),
+                        ("2", "teaspoons", "chili powder"), ("1", "teaspoon", "cumin"),
+                        ("400", "grams", "chopped tomatoes")),
+    "Overnight oats": (("0.5", "cup", "rolled oats"), ("0.5", "cup", "milk"), ("0.25", "cup", "yogurt"),
+                       ("1", "tablespoon", "chia seeds"), ("1", "teaspoon", "honey")),
+    "Lemon vinaigrette": (("3", "tablespoons", "olive oil"), ("1", "tablespoon", "lemon juice"),
+                          ("1", "teaspoon", "dijon mustard"), ("1", "pinch", "salt")),
+    "Pesto pasta": (("400", "grams", "pasta"), ("2", "cups", "basil leaves"), ("50", "grams", "parmesan"),
+                    ("0.5", "cup", "pine nuts"), ("0.5", "cup", "olive oil"), ("2", "cloves", "garlic")),
+}
+_MEETINGS = (
+    "Sprint planning", "Budget review", "Marketing sync", "Design critique", "Hiring committee",
+    "Quarterly roadmap", "Vendor call", "Team retrospective", "Board prep", "Client kickoff",
+)
+_DISCUSSION = (
+    "Agreed to move the launch by one week.", "Budget is on track for the quarter.",
+    "Need more data before deciding.", "Two open bugs block the release.",
+    "The new process will start next month.", "Feedback from the pilot was positive.",
+    "Hiring for the open role continues.", "Vendor contract is up for renewal.",
+)
+_ACTIONS = (
+    "Send the summary to everyone", "Update the project plan", "Book the next meeting",
+    "Share the draft with the team", "Collect the missing numbers", "Follow up with the client",
+)
+_IDEAS = (
+    "Start a weekly newsletter", "Learn to bake sourdough", "Plant herbs on the balcony",
+    "Build a bookshelf for the hallway", "Try a new running route", "Write a short story",
+    "Organize the photo library", "Plan a weekend trip to the coast", "Set up a budget spreadsheet",
+)
+_JOURNAL = (
+    "Woke up early and went for a walk before work.", "Long day, but the presentation went well.",
+    "Cooked dinner with {first} and watched a movie.", "Finally finished the book I started last month.",
+    "Rainy day, stayed in and cleaned the apartment.", "Called {first} to catch up about the trip.",
+)
+_BOOKS = (
+    "The Midnight Library", "Project Hail Mary", "Atomic Habits", "Educated", "The Overstory",
+    "Sapiens", "Circe", "The Martian", "Thinking Fast and Slow", "Station Eleven",
+)
+
+
+def random_id(rng: TaskRng) -> str:
+    """A Joplin item id: 32 lowercase hex characters from `rng`."""
+    return f"{rng.getrandbits(128):032x}"
+
+
+def normalize_text(text: str) -> str:
+    """What Joplin's search indexes: lower case, accents removed ("Café Crème" → "cafe creme")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+
+
+def _times(rng: TaskRng, created_ms: int | None) -> tuple[int, int]:
+    if created_ms is None:
+        created = random_epoch(rng, DEVICE_EPOCH - HISTORY_DAYS * DAY_SECONDS, DEVICE_EPOCH - 3600, step=60)
+        created_ms = to_ms(created)
+    updated_ms = created_ms + to_ms(random_epoch(rng, 0, max(1, (to_ms(DEVICE_EPOCH) - created_ms) // 1000)))
+    return created_ms, min(updated_ms, to_ms(DEVICE_EPOCH))
+
+
+# --- folders ----------------------------------------------------------------------------------
+def random_folder(
+    rng: TaskRng, *, title: str | None = None, parent_id: str = "", created_ms: int | None = None, **columns: Any
+) -> dict[str, Any]:
+    """A `folders` row (a notebook) with its id; top level unless `parent_id` is given."""
+    unknown = set(columns) - set(FOLDER_COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown folders column(s): {', '.join(sorted(unknown))}")
+    created_ms, updated_ms = _times(rng, created_ms)
+    row: dict[str, Any] = {
+        "id": random_id(rng),
+        "title": rng.choice(FOLDER_TITLES) if title is None else title,
+        "parent_id": parent_id,
+        "created_time": created_ms,
+        "updated_time": updated_ms,
+        "user_created_time": created_ms,
+        "user_updated_time": updated_ms,
+    }
+    row.update(FOLDER_DEFAULTS)
+    row.update(columns)
+    return {column: row[column] for column in FOLDER_COLUMNS}
+
+
+def random_folders(rng: TaskRng, n: int, exclude: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """`n` top-level notebooks with distinct titles from `FOLDER_TITLES`, none titled as in `exclude`."""
+    titles = [t for t in FOLDER_TITLES if t not in set(exclude)]
+    if n > len(titles):
+        raise ValueError(f"only {len(titles)} distinct notebook titles are available, {n} asked")
+    return [random_folder(rng, title=title) for title in rng.sample(titles, n)]
+
+
+# --- note bodies ------------------------------------------------------------------------------
+def meeting_body(rng: TaskRng, title: str, attendees: Sequence[str], day: int | None = None) -> str:
+    """Markdown minutes of a meeting, listing `attendees` one per bullet."""
+    day = random_epoch(rng, DEVICE_EPOCH - 30 * DAY_SECONDS, DEVICE_EPOCH) if day is None else day
+    people = "\n".join(f"- {name}" for name in attendees)
+    notes = "\n".join(f"- {line}" for line in rng.sample(_DISCUSSION, 3))
+    actions = "\n".join(f"- [ ] {line}" for line in rng.sample(_ACTIONS, 2))
+    return (f"# {title}\n\nDate: {format_date(day)}\n\n## Attendees\n\n{people}\n\n"
+            f"## Notes\n\n{notes}\n\n## Action items\n\n{actions}\n")
+
+
+def random_attendees(rng: TaskRng, n: int) -> list[str]:
+    """`n` distinct full names."""
+    names: list[str] = []
+    while len(names) < n:
+        name = rng.faker.name()
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def ingredient_quantity(ingredient: Ingredient) -> str:
+    """"2 cups", "3" (a countable ingredient): the amount and unit a recipe gives."""
+    amount, unit, _ = ingredient
+    return f"{amount} {unit}" if unit else amount
+
+
+def recipe_body(title: str, ingredients: Sequence[Ingredient] | None = None) -> str:
+    """Markdown recipe: the ingredients as "amount unit ingredient" bullets, then steps."""
+    items = RECIPES[title] if ingredients is None else ingredients
+    lines = "\n".join(f"- {ingredient_quantity(item)} {item[2]}" for item in items)
+    return (f"# {title}\n\n## Ingredients\n\n{lines}\n\n## Steps\n\n"
+            "1. Prepare the ingredients.\n2. Combine and cook as usual.\n3. Serve.\n")
+
+
+def _checklist(rng: TaskRng) -> str:
+    items = "\n".join(f"- [{'x' if rng.random() < 0.3 else ' '}] {tasks_org.random_title(rng)}"
+                      for _ in range(rng.randint(3, 6)))
+    return f"{items}\n"
+
+
+def _journal(rng: TaskRng) -> str:
+    lines = [rng.choice(_JOURNAL).format(first=rng.faker.first_name()) for _ in range(rng.randint(2, 4))]
+    return "\n\n".join(lines) + "\n"
+
+
+_WHY = (
+    "It would save time every week.", "{first} suggested it and it sounds fun.",
+    "Something to do on rainy weekends.", "Good way to learn something new.",
+    "It keeps coming up, so worth a try.", "Cheap to start and easy to drop.",
+)
+_STEPS = (
+    "look into it this week", "ask {first} for advice", "set a budget", "find a free evening",
+    "read one article about it", "make a list of what is needed",
+)
+
+
+def _idea(rng: TaskRng) -> str:
+    first = rng.faker.first_name()
+    why, step = rng.choice(_WHY).format(first=first), rng.choice(_STEPS).format(first=first)
+    return f"{why}\n\n- First step: {step}\n"
+
+
+def _meeting(rng: TaskRng) -> tuple[str, str]:
+    title = rng.choice(_MEETINGS)
+    return title, meeting_body(rng, title, random_attendees(rng, rng.randint(2, 6)))
+
+
+def _recipe(rng: TaskRng) -> tuple[str, str]:
+    title = rng.choice(sorted(RECIPES))
+    return title, recipe_body(title)
+
+
+def _journal_entry(rng: TaskRng) -> tuple[str, str]:
+    day = random_epoch(rng, DEVICE_EPOCH - 30 * DAY_SECONDS, DEVICE_EPOCH)
+    return f"Journal {format_date(day)}", _journal(rng)
+
+
+# Each maker returns (title, body) for one kind of ordinary note.
+_KINDS: tuple[Callable[[TaskRng], tuple[str, str]], ...] = (
+    _meeting,
+    _recipe,
+    _journal_entry,
+    lambda rng: (rng.choice(_IDEAS), _idea(rng)),
+    lambda rng: (f"Notes on {rng.choice(_BOOKS)}", _idea(rng)),
+    lambda rng: (rng.choice(("Packing list", "Shopping list", "Weekend chores", "Errands")), _checklist(rng)),
+)
+
+
+# --- notes ------------------------------------------------------------------------------------
+def random_note(
+    rng: TaskRng,
+    *,
+    parent_id: str,
+    title: str | None = None,
+    body: str | None = None,
+    is_todo: bool | None = None,
+    todo_completed: bool | int | None = None,
+    todo_due: int | None = None,
+    created_ms: int | None = None,
+    **columns: Any,
+) -> dict[str, Any]:
+    """A `notes` row with its id, in notebook `parent_id`.
+
+    Unset: one note in four is a to-do (a task title, a short body, due within a week of the
+    device time half the time, completed — `todo_completed` a time in ms — one time in three);
+    other notes are meeting minutes, recipes, journal entries, ideas or checklists. Creation is
+    up to 60 days before the device time. `todo_completed=True` stores a completion time, an int
+    stores itself.
+    """
+    unknown = set(columns) - set(NOTE_COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown notes column(s): {', '.join(sorted(unknown))}")
+    if is_todo is None:
+        is_todo = rng.random() < 0.25
+    if title is None or body is None:
+        if is_todo:
+            made_title, made_body = tasks_org.random_title(rng), tasks_org.random_notes(rng) + "\n"
+        else:
+            made_title, made_body = rng.choice(_KINDS)(rng)
+        title = made_title if title is None else title
+        body = made_body if body is None else body
+    created_ms, updated_ms = _times(rng, created_ms)
+    if is_todo and todo_due is None:
+        todo_due = tasks_org.random_due_ms(rng) if rng.random() < 0.5 else 0
+    if is_todo and todo_completed is None:
+        todo_completed = rng.random() < 1 / 3
+    done_ms = 0
+    if is_todo and todo_completed is True:
+        done_ms = updated_ms
+    elif is_todo and todo_completed:
+        done_ms = int(todo_completed)
+    row: dict[str, Any] = {
+        "id": random_id(rng),
+        "parent_id": parent_id,
+        "title": title,
+        "body": body,
+        "created_time": created_ms,
+        "updated_time": updated_ms,
+        "is_todo": int(bool(is_todo)),
+        "todo_due": int(todo_due or 0) if is_todo else 0,
+        "todo_completed": done_ms,
+        "user_created_time": created_ms,
+        "user_updated_time": updated_ms,
+    }
+    row.update(NOTE_DEFAULTS)
+    row.update(columns)
+    return {column: row[column] for column in NOTE_COLUMNS}
+
+
+def noise_notes(
+    rng: TaskRng,
+    n: int,
+    folder_ids: Sequence[str],
+    exclude: Callable[[dict[str, Any]], bool] | None = None,
+    **kwargs: Any,
+) -> list[dict[str, Any]]:
+    """`n` random notes spread over `folder_ids`, none of which `exclude` rejects."""
+    return generate_excluding(lambda: random_note(rng, parent_id=rng.choice(folder_ids), **kwargs), n, exclude)
+
+
+def normalized_row(note: dict[str, Any]) -> dict[str, Any]:
+    """The `notes_normalized` row that Joplin's search keeps for `note`: the columns the note
+    gives (the rest take the table's SQL defaults), title and body normalized."""
+    row = {column: note[column] for column in NORMALIZED_COLUMNS if column in note}
+    for column in ("title", "body"):
+        if column in row:
+            row[column] = normalize_text(str(row[column]))
+    return row
+
+
+def is_completed(note: dict[str, Any]) -> bool:
+    return bool(note["is_todo"]) and int(note["todo_completed"]) > 0
+
+
+# --- device access ----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class NotesTable(AppTable):
+    """The `notes` table, whose writes also keep `notes_normalized` (Joplin's search) in step."""
+
+    normalized: str = NORMALIZED_TABLE
+
+    def insert(self, device: Device, rows: list[dict[str, Any]]) -> None:
+        """Insert `rows` (with their ids) and their normalized copies in one command."""
+        if rows:
+            script = build_insert_script(self.name, rows)
+            script += build_insert_script(self.normalized, [normalized_row(r) for r in rows])
+            device.sqlite.execute(self.db, script)
+
+    def clear(self, device: Device) -> None:
+        """Delete every note and its normalized copy (one command)."""
+        device.sqlite.execute(
+            self.db, f"DELETE FROM {sql_identifier(self.name)}; DELETE FROM {sql_identifier(self.normalized)};"
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class TextKeyTable(AppTable):
+    """A table keyed by text ids (no key sequence to restart)."""
+
+    def clear(self, device: Device) -> None:
+        device.sqlite.execute(self.db, f"DELETE FROM {sql_identifier(self.name)};")
+
+
+NOTES = NotesTable(DB_PATH, NOTES_TABLE, KEY, NOTE_COLUMNS)
+NOTES_NORMALIZED = TextKeyTable(DB_PATH, NORMALIZED_TABLE, KEY, NORMALIZED_COLUMNS)
+FOLDERS = TextKeyTable(DB_PATH, FOLDERS_TABLE, KEY, FOLDER_COLUMNS)
+
+
+def insert_folders(device: Device, rows: list[dict[str, Any]]) -> None:
+    """Insert notebook rows (with their ids) in one command."""
+    FOLDERS.insert(device, rows)
+
+
+def insert_notes(device: Device, rows: list[dict[str, Any]]) -> None:
+    """Insert note rows and their `notes_normalized` copies in one command."""
+    NOTES.insert(device, rows)
+
+
+def read_folders(device: Device) -> list[dict[str, Any]]:
+    return FOLDERS.read(device)
+
+
+def read_notes(device: Device) -> list[dict[str, Any]]:
+    """Every note row, with exact values, in id order."""
+    return NOTES.read(device)
+
+
+def read_normalized(device: Device) -> list[dict[str, Any]]:
+    return NOTES_NORMALIZED.read(device)
+
+
+def reset(device: Device) -> None:
+    """Delete every note, normalized copy and notebook (one command)."""
+    device.sqlite.execute(
+        DB_PATH,
+        "".join(f"DELETE FROM {sql_identifier(t)}; " for t in (NOTES_TABLE, NORMALIZED_TABLE, FOLDERS_TABLE)),
+    )
+
+
+APP = App(
+    name="joplin",
+    package=PACKAGE,
+    activity=ACTIVITY,
+    data_paths=(DB_DIR,),
+    reset=reset,
+    tables=(NOTES, FOLDERS, NOTES_NORMALIZED),
+    aliases=("joplin notes", "net.cozic.joplin"),
+)

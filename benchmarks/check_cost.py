@@ -1,0 +1,176 @@
+"""What one success check costs over a real adb link, against the simulator served as adbd.
+
+    python benchmarks/check_cost.py [--sizes 1000,10000,100000] [--repeat 5] [--json]
+
+Starts the simulator's adbd on loopback and a private Debian `adb` server, connects them, and
+for an `expense` table of each size measures, per check: wall time, bytes over the adb link
+(counted by the simulator's adbd) and adb round trips (streams the host opened), for
+  (a) taskkit's check: `rows_added` on an on-device snapshot, diffed in SQL on the device;
+  (b) the AndroidWorld method: pull the app's databases folder file by file, read every row
+      on the host and diff it against the rows read at initialize time;
+  (c) the floor: a bare `adb shell true`.
+Then whole task lifecycles (initialize, solve, check, teardown): round trips and bytes.
+Needs Debian's `adb` on PATH.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from apps import expense
+from taskkit import registry, suite
+from taskkit.device.adb import AdbDevice
+from taskkit.env import Env
+from taskkit.report import table
+from taskkit.sim.adbd import AdbdServer
+from validators import SqliteTable, rows_added
+
+TABLE = SqliteTable(expense.DB_PATH, expense.TABLE, expense.KEY)
+LIFECYCLE_TASKS = ("ExpenseAddSingle", "ExpenseDeleteMultiple", "SimpleSmsSend", "MarkorCreateNote", "SystemWifiTurnOn")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Link:
+    """A simulator behind adbd, reached through a private adb server by `AdbDevice`."""
+
+    def __init__(self, state_dir: Path):
+        self.server = AdbdServer(state_dir, port=0)
+        self.server.start()
+        self.adb_port = free_port()
+        self.env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(self.adb_port)}
+        subprocess.run(["adb", "start-server"], env=self.env, check=True, capture_output=True)
+        self.device = AdbDevice(f"127.0.0.1:{self.server.port}", port=self.adb_port)
+
+    def measure(self, action: Callable[[], Any]) -> dict[str, float]:
+        """Wall time, link bytes (both directions) and round trips of one call."""
+        self.server.stats.reset()
+        started = time.perf_counter()
+        action()
+        elapsed = time.perf_counter() - started
+        stats = self.server.stats.snapshot()
+        return {"ms": 1000 * elapsed, "bytes": stats["bytes_sent"] + stats["bytes_received"],
+                "round_trips": stats["streams_opened"]}
+
+    def close(self) -> None:
+        self.device.close()
+        subprocess.run(["adb", "kill-server"], env=self.env, capture_output=True)
+        self.server.stop()
+
+
+def fill(device: AdbDevice, size: int) -> None:
+    rows = [{"name": f"Expense {i}", "amount": 1000 + i, "category": 1 + i % 11, "note": f"note {i}",
+             "created_date": 1696118400000 + i, "modified_date": 1696118400000 + i} for i in range(size)]
+    expense.reset(device)
+    expense.insert_expenses(device, rows)
+    device.flush()
+
+
+def androidworld_rows(device: AdbDevice, workdir: Path) -> list[tuple]:
+    """Pull every file of the databases folder, then read all rows on the host (AndroidWorld)."""
+    for name in device.files.listdir(expense.DB_DIR):
+        (workdir / name).write_bytes(device.pull(f"{expense.DB_DIR}/{name}"))
+    with sqlite3.connect(workdir / "accounting.db") as conn:
+        return conn.execute("SELECT * FROM expense ORDER BY expense_id").fetchall()
+
+
+def median(samples: list[dict[str, float]]) -> dict[str, float]:
+    return {key: statistics.median(s[key] for s in samples) for key in samples[0]}
+
+
+def check_costs(link: Link, sizes: list[int], repeat: int) -> list[dict[str, Any]]:
+    env, out = Env(link.device), []
+    for size in sizes:
+        fill(link.device, size)
+        samples: dict[str, list[dict[str, float]]] = {"taskkit": [], "androidworld": [], "floor": []}
+        for attempt in range(repeat):
+            check = rows_added(TABLE, [{"name": f"New {attempt}", "amount": 4242}])
+            snapshot = check.snapshot(env)
+            with tempfile.TemporaryDirectory() as before_dir, tempfile.TemporaryDirectory() as after_dir:
+                before = androidworld_rows(link.device, Path(before_dir))
+                expense.insert_expenses(link.device, [{"name": f"New {attempt}", "amount": 4242, "category": 1,
+                                                       "note": "", "created_date": 0, "modified_date": 0}])
+                link.device.flush()
+                result: dict[str, Any] = {}
+                samples["taskkit"].append(link.measure(lambda: result.update(r=check.evaluate(env, snapshot))))
+                assert result["r"].score == 1.0, result["r"].reasons
+                aw: dict[str, Any] = {}
+                samples["androidworld"].append(link.measure(
+                    lambda: aw.update(new=set(androidworld_rows(link.device, Path(after_dir))) - set(before))))
+                assert len(aw["new"]) == 1
+            samples["floor"].append(link.measure(lambda: link.device.shell("true")))
+        out.append({"rows": size, **{method: median(s) for method, s in samples.items()}})
+    return out
+
+
+def lifecycle_costs(link: Link) -> list[dict[str, Any]]:
+    env, out = Env(link.device), []
+    for name in LIFECYCLE_TASKS:
+        task = suite.instantiate(registry.get(name), 30, 0).create()
+        costs = {"initialize": link.measure(lambda: task.initialize_state(env))}
+        costs["solve"] = link.measure(lambda: (task.solve(env), link.device.flush()))
+        score: dict[str, float] = {}
+        costs["check"] = link.measure(lambda: score.update(s=task.is_successful(env)))
+        costs["teardown"] = link.measure(lambda: task.teardown(env))
+        assert score["s"] == 1.0, (name, task.last_result)
+        total = {key: sum(c[key] for c in costs.values()) for key in ("ms", "bytes", "round_trips")}
+        out.append({"task": name, **{phase: c for phase, c in costs.items()}, "total": total})
+    return out
+
+
+def print_tables(data: dict[str, Any]) -> None:
+    rows = []
+    for entry in data["checks"]:
+        floor = entry["floor"]["ms"]
+        for method in ("taskkit", "androidworld", "floor"):
+            m = entry[method]
+            rows.append([f"{entry['rows']:,}", method, f"{m['ms']:.1f}", f"{m['ms'] / floor:.1f}x",
+                         f"{m['bytes']:,.0f}", f"{m['round_trips']:.0f}"])
+    print(table(["rows", "check", "ms", "vs floor", "bytes over adb", "round trips"], rows))
+    print()
+    rows = [[e["task"]] + [f"{e[p]['round_trips']:.0f}" for p in ("initialize", "solve", "check", "teardown")]
+            + [f"{e['total']['round_trips']:.0f}", f"{e['total']['bytes']:,.0f}", f"{e['total']['ms']:.0f}"]
+            for e in data["lifecycles"]]
+    print(table(["task lifecycle", "init", "solve", "check", "teardown", "round trips", "bytes", "ms"], rows))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated table sizes")
+    parser.add_argument("--repeat", type=int, default=5, help="checks per size (the median is shown)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    args = parser.parse_args()
+    try:
+        sizes = [int(s) for s in args.sizes.split(",")]
+    except ValueError:
+        parser.error(f"--sizes takes whole numbers separated by commas, got {args.sizes!r}")
+    registry.load_builtin()
+    with tempfile.TemporaryDirectory() as state:
+        link = Link(Path(state) / "device")
+        try:
+            data = {"checks": check_costs(link, sizes, args.repeat), "lifecycles": lifecycle_costs(link)}
+        finally:
+            link.close()
+    if args.json:
+        json.dump(data, sys.stdout, indent=1)
+        print()
+    else:
+        print_tables(data)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+"""Reading spec files: parse, locate, validate, compile, register; every error as a `SpecError`.
+
+`load_file(path)` gives the task class of one `.textproto` file. `load_dir(dir)` loads every
+`*.textproto` under `dir` (recursively, in path order), compiling specs that include other
+specs of the same directory after them, and collects every error instead of stopping.
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+from google.protobuf import text_format
+
+from taskkit import registry
+from taskkit.specs import compiler, positions, validate
+from taskkit.specs.errors import SpecError, SpecRuntimeError
+from taskkit.task import TaskEval
+
+from task_protos import task_spec_pb2
+
+_PARSE_PREFIX = re.compile(r"^\d+:\d+ : ")
+_NO_FIELD = re.compile(r'Message type "([\w.]+)" has no field named "([^"]+)"\.?')
+_TWICE = re.compile(r'Message type "[\w.]+" should not have multiple "([^"]+)" fields')
+_ONEOF = re.compile(r'Field "(\w+)" is specified along with field "(\w+)", another member of oneof "(\w+)"')
+
+
+@dataclasses.dataclass
+class LoadResult:
+    """The classes compiled from a directory, and every error met on the way."""
+
+    classes: list[type[TaskEval]] = dataclasses.field(default_factory=list)
+    errors: list[SpecError] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class Parsed:
+    path: str
+    spec: Any
+    where: positions.Positions
+
+    def error(self, field: str, message: str, needle: str = "") -> SpecError:
+        found = self.where.locate_text(field, needle) if needle else None
+        line, col = found or self.where.locate(field)
+        return SpecError(self.path, line, col, field, message)
+
+
+def parse(path: str | Path) -> Parsed:
+    """Read and parse one spec file; a syntax error or unknown field is a SpecError."""
+    shown = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SpecError(shown, 1, 1, "", f"cannot read the spec: {error}") from None
+    where = positions.scan(text, task_spec_pb2.TaskSpec.DESCRIPTOR)
+    spec = task_spec_pb2.TaskSpec()
+    try:
+        text_format.Parse(text, spec)
+    except text_format.ParseError as error:
+        line, col = error.GetLine() or 1, error.GetColumn() or 1
+        raise SpecError(shown, line, col, where.field_at(line, col), _parse_message(str(error))) from None
+    return Parsed(shown, spec, where)
+
+
+def _parse_message(text: str) -> str:
+    """protobuf's message without its position prefix, worded for a spec author."""
+    text = _PARSE_PREFIX.sub("", text)
+    found = _NO_FIELD.match(text)
+    if found:
+        message_type, name = found.groups()
+        descriptor = task_spec_pb2.DESCRIPTOR.message_types_by_name.get(message_type.rsplit(".", 1)[-1])
+        known = [f.name for f in descriptor.fields] if descriptor is not None else []
+        if descriptor is None:  # a nested message type
+            for candidate in _all_messages():
+                if candidate.full_name == message_type:
+                    known = [f.name for f in candidate.fields]
+        close = difflib.get_close_matches(name, known, n=3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else f" (fields: {', '.join(known)})"
+        return f"unknown field {name!r} in {message_type.rsplit('.', 1)[-1]}{hint}"
+    twice = _TWICE.match(text)
+    if twice:
+        return f"{twice.group(1)!r} is given twice; it takes one value"
+    oneof = _ONEOF.match(text)
+    if oneof:
+        first, second, group = oneof.groups()
+        return f"{first!r} and {second!r} are both set; choose one {group} (they exclude each other)"
+    quoted_line = re.match(r"'.*?': (?=[A-Z])", text)  # protobuf repeats the whole line first
+    if quoted_line:
+        text = text[quoted_line.end():]
+    return f"syntax error: {text}"
+
+
+def _all_messages() -> list[Any]:
+    out, todo = [], list(task_spec_pb2.DESCRIPTOR.message_types_by_name.values())
+    while todo:
+        message = todo.pop()
+        out.append(message)
+        todo.extend(message.nested_types)
+    return out
+
+
+def _compile(parsed: Parsed, find_task: Callable[[str], Any], *, register: bool) -> type[TaskEval]:
+    """Validate, compile and dry-run one parsed spec; the first problem as a SpecError."""
+    spec = parsed.spec
+    model, problems = validate.validate(spec, find_task)
+    if problems:
+        raise parsed.error(problems[0].field, problems[0].message, problems[0].needle)
+    source = str(Path(parsed.path).resolve())
+    if register:
+        existing = _registered(spec.name)
+        if existing is not None and existing.source != source:
+            raise parsed.error("name", f"task name {spec.name!r} is already defined in {existing.source}")
+    try:
+        cls = compiler.compile_spec(spec, model, source, register=False, positions=parsed.where)
+        compiler.dry_run(cls)
+    except SpecRuntimeError as error:
+        raise parsed.error(error.field, error.message) from None
+    except Exception as error:  # a defect the validation missed: still one line, at the spec
+        raise parsed.error("", f"the spec does not compile: {type(error).__name__}: {error}") from None
+    if register:
+        try:
+            registry.register(cls)
+        except registry.TaskLoadError as error:
+            raise parsed.error("name", str(error)) from None
+    return cls
+
+
+def _registered(name: str) -> type[TaskEval] | None:
+    try:
+        return registry.get(name)
+    except registry.TaskLoadError:
+        return None
+
+
+def _find_registered(name: str) -> Any:
+    try:
+        return registry.get(name)
+    except registry.TaskLoadError as error:
+        raise LookupError(str(error)) from None
+
+
+def load_file(path: str | Path, *, register: bool = True) -> type[TaskEval]:
+    """The task class of one spec file (registered unless `register=False`); raises SpecError."""
+    return _compile(parse(path), _find_registered, register=register)
+
+
+def load_dir(directory: str | Path, *, register: bool = True) -> LoadResult:
+    """Every `*.textproto` under `directory`, compiled; every bad spec reported in `errors`.
+
+    A spec may include a spec of the same directory whatever their file order; two specs with
+    one name, and include cycles, are errors.
+    """
+    result = LoadResult()
+    root = Path(directory)
+    if not root.is_dir():
+        result.errors.append(SpecError(str(directory), 1, 1, "", "not a directory"))
+        return result
+    pending: dict[str, Parsed] = {}
+    for path in sorted(root.rglob("*.textproto")):
+        try:
+            parsed = parse(path)
+        except SpecError as error:
+            result.errors.append(error)
+            continue
+        name = parsed.spec.name
+        if name and name in pending:
+            result.errors.append(parsed.error("name", f"task name {name!r} is already defined in {pending[name].path}"))
+            continue
+        pending[name] = parsed
+    done: dict[str, type[TaskEval] | None] = {}  # None: failed
+    active: list[str] = []
+
+    def find(name: str) -> Any:
+        if name in pending and name not in done:
+            if name in active:
+                raise LookupError(f"include cycle: {' -> '.join(active[active.index(name):] + [name])}")
+            build(name)
+        if name in done:
+            if done[name] is None:
+                raise LookupError(f"task {name!r} is defined by a spec that failed to load ({pending[name].path})")
+            return done[name]
+        return _find_registered(name)
+
+    def build(name: str) -> None:
+        active.append(name)
+        try:
+            done[name] = _compile(pending[name], find, register=register)
+            result.classes.append(done[name])  # type: ignore[arg-type]
+        except SpecError as error:
+            done[name] = None
+            result.errors.append(error)
+        finally:
+            active.pop()
+
+    for name in pending:
+        if name not in done:
+            build(name)
+    return result

@@ -1,0 +1,266 @@
+"""Setup, oracle and teardown steps at run time: each a small plan with `run(env, run)`.
+
+A plan is built once per spec (at load time) from a validated `Step` message; `run` executes
+it against one task instance's params on a device. Every value that reaches a shell goes
+through `shell_quote` and every value that reaches SQL through `sql_literal`.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Mapping, Sequence
+
+from taskkit.device.quoting import sql_identifier, sql_literal
+from taskkit.specs import templates
+from taskkit.specs.errors import SpecRuntimeError
+from taskkit.specs.tables import TableInfo
+from taskkit.specs.values import PathLookupError, Predicate, all_match, coerce, lookup, operand
+
+Context = Mapping[str, Any]
+
+
+@dataclasses.dataclass
+class Run:
+    """What a step sees: the params, and (for the oracle's answer) the expected answer."""
+
+    params: Context
+    expected_answer: Callable[[], str]
+
+
+def _render(source: str, context: Context, field: str, *, shell: bool = False) -> str:
+    try:
+        return templates.render(source, dict(context), shell=shell)
+    except Exception as error:
+        raise SpecRuntimeError(field, f"{type(error).__name__}: {error}") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class Assigns:
+    """Column values (Assign messages) resolved against the params."""
+
+    field: str
+    items: tuple[Any, ...]
+    info: TableInfo | None
+
+    def values(self, context: Context) -> dict[str, Any]:
+        out = {}
+        for i, item in enumerate(self.items):
+            value = operand(item, context, f"{self.field}[{i}]")
+            column = self.info.column(item.column) if self.info else None
+            out[item.column] = coerce(value, column.affinity if column else "")
+        return out
+
+
+def rows_from(paths: Sequence[str], inline: Sequence[Assigns], context: Context, field: str) -> list[dict[str, Any]]:
+    """The rows named by param paths (each a row or a list of rows), then the inline rows."""
+    rows: list[dict[str, Any]] = []
+    for i, path in enumerate(paths):
+        try:
+            value = lookup(context, path)
+        except PathLookupError as error:
+            raise SpecRuntimeError(f"{field}.params[{i}]", f"{path}: {error}") from None
+        for row in value if isinstance(value, list) else [value]:
+            if not isinstance(row, Mapping):
+                raise SpecRuntimeError(f"{field}.params[{i}]", f"{path} holds {type(row).__name__}, not rows")
+            rows.append(dict(row))
+    rows += [assigns.values(context) for assigns in inline]
+    return rows
+
+
+@dataclasses.dataclass(frozen=True)
+class InsertRows:
+    field: str
+    info: TableInfo
+    params: tuple[str, ...]
+    rows: tuple[Assigns, ...]
+    overrides: Assigns
+
+    def rows_for(self, context: Context) -> list[dict[str, Any]]:
+        extra = self.overrides.values(context)
+        return [self.info.fill({**row, **extra}) for row in rows_from(self.params, self.rows, context, self.field)]
+
+    def run(self, env: Any, run: Run) -> None:
+        self.info.table.insert(env.device, self.rows_for(run.params))
+        self.info.app.force_stop(env.device)
+
+
+def _keys(env: Any, info: TableInfo, where: Sequence[Predicate], context: Context) -> list[Any]:
+    """Keys of the rows matching every condition (one query)."""
+    rows = info.table.read(env.device)
+    return [row[info.table.key] for row in rows if all_match(where, row, context)]
+
+
+def _key_list(keys: Sequence[Any]) -> str:
+    return ", ".join(sql_literal(key) for key in keys)
+
+
+@dataclasses.dataclass(frozen=True)
+class DeleteRows:
+    field: str
+    info: TableInfo
+    where: tuple[Predicate, ...]
+
+    def run(self, env: Any, run: Run) -> None:
+        keys = _keys(env, self.info, self.where, run.params)
+        if keys:
+            table, key = sql_identifier(self.info.name), sql_identifier(self.info.table.key)
+            env.device.sqlite.execute(self.info.table.db, f"DELETE FROM {table} WHERE {key} IN ({_key_list(keys)});")
+        self.info.app.force_stop(env.device)
+
+
+@dataclasses.dataclass(frozen=True)
+class UpdateRows:
+    field: str
+    info: TableInfo
+    where: tuple[Predicate, ...]
+    changes: Assigns
+
+    def run(self, env: Any, run: Run) -> None:
+        keys = _keys(env, self.info, self.where, run.params)
+        if keys:
+            sets = ", ".join(f"{sql_identifier(c)} = {sql_literal(v)}" for c, v in self.changes.values(run.params).items())
+            table, key = sql_identifier(self.info.name), sql_identifier(self.info.table.key)
+            env.device.sqlite.execute(self.info.table.db, f"UPDATE {table} SET {sets} WHERE {key} IN ({_key_list(keys)});")
+        self.info.app.force_stop(env.device)
+
+
+@dataclasses.dataclass(frozen=True)
+class WriteFile:
+    field: str
+    path: str
+    content: str
+
+    def run(self, env: Any, run: Run) -> None:
+        path = _render(self.path, run.params, f"{self.field}.path")
+        env.device.files.write_text(path, _render(self.content, run.params, f"{self.field}.content"))
+
+
+@dataclasses.dataclass(frozen=True)
+class RemoveFile:
+    field: str
+    path: str
+    recursive: bool
+
+    def run(self, env: Any, run: Run) -> None:
+        env.device.files.remove(_render(self.path, run.params, f"{self.field}.path"), recursive=self.recursive)
+
+
+@dataclasses.dataclass(frozen=True)
+class SetSetting:
+    field: str
+    namespace: str
+    key: str
+    value: str
+    delete: bool
+
+    def run(self, env: Any, run: Run) -> None:
+        if self.delete:
+            env.device.settings.delete(self.namespace, self.key)
+        else:
+            env.device.settings.put(self.namespace, self.key, _render(self.value, run.params, f"{self.field}.value"))
+
+
+@dataclasses.dataclass(frozen=True)
+class ClearApp:
+    field: str
+    app: Any
+    pm_clear: bool
+
+    def run(self, env: Any, run: Run) -> None:
+        self.app.force_stop(env.device)
+        if self.pm_clear:
+            env.device.packages.clear(self.app.package)
+        else:
+            self.app.reset(env.device)
+
+
+@dataclasses.dataclass(frozen=True)
+class Shell:
+    """A command whose every interpolated value is one shell-quoted word."""
+
+    field: str
+    command: str
+    allow_failure: bool
+
+    def render(self, context: Context) -> str:
+        return _render(self.command, context, f"{self.field}.command", shell=True)
+
+    def run(self, env: Any, run: Run) -> None:
+        command = self.render(run.params)
+        if self.allow_failure:
+            env.device.shell(command)
+        else:
+            env.device.check(command)
+
+
+@dataclasses.dataclass(frozen=True)
+class ProviderInsert:
+    field: str
+    uri: str
+    values: Assigns
+
+    def run(self, env: Any, run: Run) -> None:
+        env.device.content.insert(self.uri, self.values.values(run.params))
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    field: str
+    text: str
+
+    def run(self, env: Any, run: Run) -> None:
+        text = _render(self.text, run.params, f"{self.field}.text") if self.text else run.expected_answer()
+        env.submit_answer(text)
+
+
+@dataclasses.dataclass(frozen=True)
+class ForEach:
+    """Run `plan` once per item of the list at `path`, with `item` and `index` in scope."""
+
+    field: str
+    path: str
+    plan: Any
+
+    def run(self, env: Any, run: Run) -> None:
+        try:
+            items = lookup(run.params, self.path)
+        except PathLookupError as error:
+            raise SpecRuntimeError(f"{self.field}.for_each", f"{self.path}: {error}") from None
+        for index, item in enumerate(items if isinstance(items, list) else [items]):
+            self.plan.run(env, Run({**run.params, "item": item, "index": index}, run.expected_answer))
+
+
+def build(step: Any, field: str, tables: Mapping[str, TableInfo], apps_by_name: Callable[[str], Any],
+          predicates: Callable[[Sequence[Any], str, TableInfo | None], tuple[Predicate, ...]]) -> Any:
+    """The plan of one validated Step message."""
+    plan = _build(step, field, tables, apps_by_name, predicates)
+    return ForEach(field, step.for_each, plan) if step.for_each else plan
+
+
+def _build(step: Any, field: str, tables: Mapping[str, TableInfo], apps_by_name: Callable[[str], Any],
+           predicates: Callable[[Sequence[Any], str, TableInfo | None], tuple[Predicate, ...]]) -> Any:
+    kind = step.WhichOneof("kind")
+    msg, field = getattr(step, kind), f"{field}.{kind}"
+    info = tables.get(field)
+    if kind == "insert_rows":
+        inline = tuple(Assigns(f"{field}.rows[{i}].set", tuple(row.set), info) for i, row in enumerate(msg.rows))
+        return InsertRows(field, info, tuple(msg.params), inline, Assigns(f"{field}.set", tuple(msg.set), info))
+    if kind == "delete_rows":
+        return DeleteRows(field, info, predicates(msg.where, f"{field}.where", info))
+    if kind == "update_rows":
+        return UpdateRows(field, info, predicates(msg.where, f"{field}.where", info),
+                          Assigns(f"{field}.set", tuple(msg.set), info))
+    if kind == "write_file":
+        return WriteFile(field, msg.path, msg.content)
+    if kind == "remove_file":
+        return RemoveFile(field, msg.path, msg.recursive)
+    if kind == "set_setting":
+        return SetSetting(field, msg.namespace, msg.key, msg.value, msg.delete)
+    if kind == "clear_app":
+        return ClearApp(field, apps_by_name(msg.app), msg.pm_clear)
+    if kind == "shell":
+        return Shell(field, msg.command, msg.allow_failure)
+    if kind == "provider_insert":
+        return ProviderInsert(field, msg.uri, Assigns(f"{field}.set", tuple(msg.set), None))
+    if kind == "answer":
+        return Answer(field, msg.text)
+    raise AssertionError(kind)

@@ -1,0 +1,84 @@
+"""Jinja2 for specs: the goal environment's options and filters, sandboxed and deterministic.
+
+Spec templates use the same filters as Python tasks' goal templates (`date`, `time`, `when`,
+`duration`, `money`, from `taskkit.task.jinja_environment()`), in a sandboxed environment (a
+spec cannot reach Python internals) without jinja's `random` filter and `lipsum` global, which
+draw from the module-level random generator. `now` and `now_ms` are the device time.
+
+`SHELL` is the same environment with every `{{ ... }}` value shell-quoted as one word.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import jinja2
+from jinja2 import meta, nodes
+from jinja2.sandbox import SandboxedEnvironment
+
+from apps.common import DEVICE_EPOCH, to_ms
+from taskkit.device.quoting import shell_quote
+from taskkit.task import jinja_environment
+
+BUILTINS: dict[str, Any] = {"now": DEVICE_EPOCH, "now_ms": to_ms(DEVICE_EPOCH)}
+FORBIDDEN_FILTERS = frozenset({"random"})
+
+
+def _environment() -> SandboxedEnvironment:
+    base = jinja_environment()
+    env = SandboxedEnvironment(
+        undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=base.keep_trailing_newline
+    )
+    env.filters.update(base.filters)
+    for name in FORBIDDEN_FILTERS:
+        env.filters.pop(name, None)
+    env.globals.pop("lipsum", None)
+    env.globals.update(BUILTINS)
+    return env
+
+
+def _shell_word(value: Any) -> str:
+    return shell_quote(value)
+
+
+ENV = _environment()
+SHELL = ENV.overlay(finalize=_shell_word)
+
+
+@functools.lru_cache(maxsize=4096)
+def _template(source: str, shell: bool) -> jinja2.Template:
+    return (SHELL if shell else ENV).from_string(source)
+
+
+@functools.lru_cache(maxsize=4096)
+def _expression(source: str) -> Any:
+    return ENV.compile_expression(source, undefined_to_none=False)
+
+
+def render(source: str, context: dict[str, Any], *, shell: bool = False) -> str:
+    """Render a template with `context` (the params; plus row fields inside a rows generator)."""
+    return _template(source, shell).render(**context)
+
+
+def evaluate(source: str, context: dict[str, Any]) -> Any:
+    """The value of a jinja2 expression, with its type kept (an int stays an int)."""
+    return _expression(source)(**context)
+
+
+@functools.lru_cache(maxsize=4096)
+def parse(source: str, *, expression: bool = False) -> nodes.Template:
+    """The template's syntax tree (shared: do not modify it); raises jinja2.TemplateSyntaxError."""
+    text = f"{{{{ ({source}) }}}}" if expression else source
+    tree = ENV.parse(text)
+    if expression:
+        _expression(source)  # a trailing `}}` or statement would have slipped through the wrapper
+    return tree
+
+
+def free_names(tree: nodes.Template) -> set[str]:
+    """Names the template reads but does not define (params it needs), minus the globals."""
+    return set(meta.find_undeclared_variables(tree)) - set(ENV.globals)
+
+
+def filters_used(tree: nodes.Template) -> set[str]:
+    return {node.name for node in tree.find_all(nodes.Filter)}

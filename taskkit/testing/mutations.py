@@ -1,0 +1,542 @@
+"""Near-miss mutations derived from a task's validators.
+
+A `Mutation(name, apply)` changes a solved device a little — a wrong value in one compared
+field, an expected row missing, an extra row, a noise row deleted or edited, a wrong file name
+or content, a wrong setting value, a wrong answer — so that a correct check must score it below
+1.0. The mutations are read off the validator, not listed per task:
+
+* `observe(validator, obs)` runs after `initialize_state` and before `solve`, and records what
+  the validator's targets looked like (rows of its source, files, settings);
+* `derive(validator, obs)` runs after `solve` and compares: the rows solve added, deleted or
+  changed are where the near misses go;
+* `satisfy(validator, obs)` makes a validator pass, which is how `not_(...)` is mutated.
+
+All three are `functools.singledispatch` functions over the classes in `validators/`; the
+combinators recurse. Declarative tasks' answer check (`taskkit.specs`), whose expected answer
+is computed from the device, gets near misses of the answer `solve` gave. Register rules for
+your own validator classes with `derive.register(MyValidator)` (and `observe.register`). A
+validator with no rule gets no mutations and a note saying so.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+import posixpath
+import re
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from taskkit.testing.nearvalues import candidates, near_miss, one_char_off
+from taskkit.testing.rowwriters import RowWriter, key_value, writer_for
+from validators import ProviderUri
+from validators.answers import AnswerEquals
+from validators.base import AnyOf, Not, Weighted
+from validators.files import FileAbsent, FileContent, FileExists
+from validators.fuzzy import fuzzy_match, similarity
+from validators.providers import ProviderRowExists
+from validators.rows import DuplicatesRemoved, RowsAdded, RowsDeleted, RowsUpdated
+from validators.settings import SettingEquals
+
+Row = dict[str, Any]
+Rows = dict[Any, Row]
+MAX_PER_KIND = 5  # at most this many "target row kept"-style mutations per validator
+
+
+@dataclasses.dataclass(frozen=True)
+class Mutation:
+    """A named near miss; `apply(env)` changes the solved device (or the answer)."""
+
+    name: str
+    apply: Callable[[Any], None]
+
+    def __repr__(self) -> str:
+        return f"Mutation({self.name!r})"
+
+
+class Observation:
+    """The validator's targets before solve, read again (lazily, once) after it."""
+
+    def __init__(self, env: Any):
+        self.env = env
+        self.notes: list[str] = []
+        self.snapshots: dict[int, Any] = {}
+        self.files_before: dict[str, str | None] = {}
+        self.settings_before: dict[tuple[str, str], str | None] = {}
+        self.matches_before: dict[int, set[Any]] = {}
+        self._before: dict[Any, Rows] = {}
+        self._after: dict[Any, Rows] = {}
+
+    @property
+    def device(self) -> Any:
+        return self.env.device
+
+    def capture_rows(self, source: Any) -> None:
+        if _ident(source) not in self._before:
+            self._before[_ident(source)] = source.read(self.device)
+
+    def before(self, source: Any) -> Rows:
+        return self._before[_ident(source)]
+
+    def after(self, source: Any) -> Rows:
+        if _ident(source) not in self._after:
+            self._after[_ident(source)] = source.read(self.device)
+        return self._after[_ident(source)]
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+
+# ---------------------------------------------------------------------------------- helpers
+def _ident(source: Any) -> Any:
+    """A dict key for a row source: itself when hashable (equal sources share rows)."""
+    try:
+        hash(source)
+        return source
+    except TypeError:
+        return id(source)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 32 else text[:29] + "..."
+
+
+def _sorted_keys(rows: Rows) -> list[Any]:
+    return sorted(rows, key=lambda k: (str(type(key_value(k))), key_value(k)))
+
+
+def _update(writer: RowWriter, keys: Any, values: Mapping[str, Any]) -> Callable[[Any], None]:
+    """Set `values` in the row `keys` (one key, or a list of keys)."""
+    keys = list(keys) if isinstance(keys, list) else [keys]
+
+    def apply(env: Any) -> None:
+        for key in keys:
+            writer.update(env.device, key, values)
+
+    return apply
+
+
+def _delete(writer: RowWriter, keys: Iterable[Any]) -> Callable[[Any], None]:
+    keys = list(keys)
+
+    def apply(env: Any) -> None:
+        for key in keys:
+            writer.delete(env.device, key)
+
+    return apply
+
+
+def _restore(writer: RowWriter, row: Row) -> Callable[[Any], None]:
+    return lambda env: writer.restore(env.device, dict(row))
+
+
+def _duplicate(writer: RowWriter, row: Row) -> Callable[[Any], None]:
+    return lambda env: writer.duplicate(env.device, dict(row))
+
+
+def _editable_field(row: Row, key: str, prefer: Sequence[str]) -> str | None:
+    """A field of `row` worth editing: a compared one if possible, else any non-key value."""
+    for field in list(prefer) + list(row):
+        if field != key and field in row and row[field] is not None:
+            return field
+    return None
+
+
+def _noise(name: str, source: Any, writer: RowWriter, untouched: Rows, prefer: Sequence[str],
+           extra_row: bool) -> list[Mutation]:
+    """A noise row deleted, a noise row edited and (optionally) an extra copy of one."""
+    if not untouched:
+        return []
+    key = _sorted_keys(untouched)[0]
+    row = untouched[key]
+    out = [Mutation(f"{name}: a noise row deleted ({source.key}={key!r})", _delete(writer, [key]))]
+    field = _editable_field(row, source.key, prefer)
+    if field is not None:
+        value = near_miss(row[field], lambda c, old=row[field]: c == old)
+        out.append(Mutation(f"{name}: a noise row edited ({field} -> {_short(value)})", _update(writer, key, {field: value})))
+    if extra_row:
+        out.append(Mutation(f"{name}: an extra row (copy of {source.key}={key!r})", _duplicate(writer, row)))
+    return out
+
+
+def _field_accepts(matcher: Any, field: str, expected: Any) -> Callable[[Any], bool]:
+    return lambda candidate: bool(matcher.field_matches(field, expected, candidate))
+
+
+def _untouched(before: Rows, after: Rows) -> Rows:
+    return {k: row for k, row in before.items() if k in after and after[k] == row}
+
+
+def _together(group: Sequence[Mutation]) -> Mutation:
+    """One mutation applying several."""
+
+    def apply(env: Any) -> None:
+        for mutation in group:
+            mutation.apply(env)
+
+    return Mutation(" + ".join(m.name for m in group), apply)
+
+
+def _sibling(path: str) -> str:
+    """The same file name with a typo: `notes/quick_panda.md` → `notes/quick_pandb.md`."""
+    directory, name = posixpath.split(path)
+    stem, ext = posixpath.splitext(name)
+    return posixpath.join(directory, one_char_off(stem or name) + ext)
+
+
+def _move(src: str, dst: str) -> Callable[[Any], None]:
+    return lambda env: env.device.files.move(src, dst)
+
+
+def _write(path: str, text: str) -> Callable[[Any], None]:
+    return lambda env: env.device.files.write_text(path, text)
+
+
+# ---------------------------------------------------------------------------------- observe
+@functools.singledispatch
+def observe(validator: Any, obs: Observation) -> None:
+    """Record, before solve, what `derive` will compare with (nothing by default)."""
+
+
+@observe.register(RowsAdded)
+@observe.register(RowsDeleted)
+@observe.register(RowsUpdated)
+@observe.register(DuplicatesRemoved)
+def _observe_rows(validator: Any, obs: Observation) -> None:
+    obs.capture_rows(validator.source)
+
+
+@observe.register(FileExists)
+@observe.register(FileAbsent)
+@observe.register(FileContent)
+def _observe_file(validator: Any, obs: Observation) -> None:
+    files = obs.device.files
+    path = validator.path
+    obs.files_before[path] = files.read_text(path) if files.exists(path) and not files.is_dir(path) else None
+
+
+@observe.register(SettingEquals)
+def _observe_setting(validator: SettingEquals, obs: Observation) -> None:
+    obs.settings_before[(validator.namespace, validator.key)] = obs.device.settings.get(validator.namespace, validator.key)
+
+
+def _provider_matches(validator: ProviderRowExists, device: Any) -> Rows:
+    rows = device.content.query(validator.uri, projection=["_id", *[f for f in validator.match if f != "_id"]])
+    return {row["_id"]: row for row in rows if validator.matcher.row_matches(validator.match, row)}
+
+
+@observe.register(ProviderRowExists)
+def _observe_provider(validator: ProviderRowExists, obs: Observation) -> None:
+    obs.matches_before[id(validator)] = set(_provider_matches(validator, obs.device))
+
+
+@observe.register(Weighted)
+def _observe_parts(validator: Weighted, obs: Observation) -> None:
+    for part, _ in validator.parts:
+        observe(part, obs)
+        if isinstance(validator, AnyOf):
+            obs.snapshots[id(part)] = part.snapshot(obs.env)
+
+
+@observe.register(Not)
+def _observe_not(validator: Not, obs: Observation) -> None:
+    observe(validator.part, obs)
+
+
+# ---------------------------------------------------------------------------------- derive
+@functools.singledispatch
+def derive(validator: Any, obs: Observation) -> list[Mutation]:
+    """The near misses of a solved state that `validator` must reject."""
+    obs.note(f"no mutation rule for {type(validator).__name__} (register one with derive.register)")
+    return []
+
+
+@derive.register(RowsAdded)
+def _derive_added(v: RowsAdded, obs: Observation) -> list[Mutation]:
+    source, writer = v.source, writer_for(v.source)
+    name = source.describe()
+    before, after = obs.before(source), obs.after(source)
+    added = {k: row for k, row in after.items() if k not in before}
+    claimed: set[Any] = set()
+    out: list[Mutation] = []
+    for index, expected in enumerate(v.expected, 1):
+        label = f"{name}: new row {index}" if len(v.expected) > 1 else f"{name}: the new row"
+        key = next((k for k in _sorted_keys(added) if k not in claimed and v.matcher.row_matches(expected, added[k])), None)
+        if key is None:
+            obs.note(f"{label} matches no row that solve added: its near misses are not derived")
+            continue
+        claimed.add(key)
+        for field, value in expected.items():
+            wrong = near_miss(value, _field_accepts(v.matcher, field, value))
+            out.append(Mutation(f"{label}: wrong {field} ({_short(wrong)})", _update(writer, key, {field: wrong})))
+        out.append(Mutation(f"{label} missing", _delete(writer, [key])))
+    if added:
+        first = _sorted_keys(added)[0]
+        out.append(Mutation(f"{name}: one extra new row", _duplicate(writer, added[first])))
+    prefer = [f for row in v.expected for f in row]
+    return out + _noise(name, source, writer, _untouched(before, after), prefer, extra_row=False)
+
+
+@derive.register(RowsDeleted)
+def _derive_deleted(v: RowsDeleted, obs: Observation) -> list[Mutation]:
+    source, writer = v.source, writer_for(v.source)
+    name = source.describe()
+    before, after = obs.before(source), obs.after(source)
+    removed = [k for k in _sorted_keys(before) if k not in after]
+    out = [Mutation(f"{name}: deleted row {source.key}={k!r} kept", _restore(writer, before[k]))
+           for k in removed[:MAX_PER_KIND]]
+    return out + _noise(name, source, writer, _untouched(before, after), (), extra_row=True)
+
+
+@derive.register(RowsUpdated)
+def _derive_updated(v: RowsUpdated, obs: Observation) -> list[Mutation]:
+    source, writer = v.source, writer_for(v.source)
+    name = source.describe()
+    before, after = obs.before(source), obs.after(source)
+    changed = [k for k in _sorted_keys(before) if k in after and after[k] != before[k]]
+    out: list[Mutation] = []
+    for k in changed[:MAX_PER_KIND]:
+        label = f"{name}: updated row {source.key}={k!r}"
+        for field, value in v.changes.items():
+            wrong = near_miss(value, _field_accepts(v.matcher, field, value))
+            out.append(Mutation(f"{label}: wrong {field} ({_short(wrong)})", _update(writer, k, {field: wrong})))
+        other = _editable_field({f: x for f, x in after[k].items() if f not in v.changes}, source.key, ())
+        if other is not None:
+            value = near_miss(after[k][other], lambda c, old=after[k][other]: c == old)
+            out.append(Mutation(f"{label}: another field changed ({other})", _update(writer, k, {other: value})))
+        out.append(Mutation(f"{label} deleted", _delete(writer, [k])))
+    return out + _noise(name, source, writer, _untouched(before, after), list(v.changes), extra_row=True)
+
+
+@derive.register(DuplicatesRemoved)
+def _derive_duplicates(v: DuplicatesRemoved, obs: Observation) -> list[Mutation]:
+    source, writer = v.source, writer_for(v.source)
+    name = source.describe()
+    before, after = obs.before(source), obs.after(source)
+    groups: dict[tuple, list[Any]] = {}
+    for k in _sorted_keys(before):
+        groups.setdefault(tuple(before[k].get(f) for f in v.fields), []).append(k)
+    duplicated = [keys for keys in groups.values() if len(keys) > 1]
+    out: list[Mutation] = []
+    for index, keys in enumerate(duplicated[:MAX_PER_KIND], 1):
+        label = f"{name}: duplicate group {index}"
+        kept = [k for k in keys if k in after]
+        gone = [k for k in keys if k not in after]
+        if kept:
+            out.append(Mutation(f"{label}: every copy deleted", _delete(writer, kept)))
+            field = _editable_field(after[kept[0]], source.key, v.fields)
+            if field is not None:
+                value = near_miss(after[kept[0]][field], lambda c, old=after[kept[0]][field]: c == old)
+                out.append(Mutation(f"{label}: the kept copy edited ({field})", _update(writer, kept[0], {field: value})))
+        if gone:
+            out.append(Mutation(f"{label}: one extra copy kept", _restore(writer, before[gone[0]])))
+    single = {k: row for k, row in _untouched(before, after).items() if not any(k in keys for keys in duplicated)}
+    return out + _noise(name, source, writer, single, v.fields, extra_row=True)
+
+
+@derive.register(FileExists)
+def _derive_file_exists(v: FileExists, obs: Observation) -> list[Mutation]:
+    other = _sibling(v.path)
+    return [Mutation(f"file {v.path}: wrong file name ({posixpath.basename(other)})", _move(v.path, other))]
+
+
+@derive.register(FileAbsent)
+def _derive_file_absent(v: FileAbsent, obs: Observation) -> list[Mutation]:
+    text = obs.files_before.get(v.path) or "near miss: the file is still here"
+    return [Mutation(f"file {v.path}: still there", _write(v.path, text))]
+
+
+@derive.register(FileContent)
+def _derive_file_content(v: FileContent, obs: Observation) -> list[Mutation]:
+    if v.fuzzy:
+        accepts = lambda text: similarity(text, v.expected) >= v.threshold  # noqa: E731
+    else:
+        accepts = lambda text: text.strip() == v.expected.strip()  # noqa: E731
+    wrong = near_miss(v.expected, accepts)
+    other = _sibling(v.path)
+    return [
+        Mutation(f"file {v.path}: wrong content ({_short(wrong)})", _write(v.path, wrong)),
+        Mutation(f"file {v.path}: wrong file name ({posixpath.basename(other)})", _move(v.path, other)),
+    ]
+
+
+@derive.register(SettingEquals)
+def _derive_setting(v: SettingEquals, obs: Observation) -> list[Mutation]:
+    device = obs.device
+    wrong: list[str] = []
+    start = obs.settings_before.get((v.namespace, v.key))
+    if start is not None and start not in v.accepted:
+        wrong.append(start)
+    now = device.settings.get(v.namespace, v.key)
+    for candidate in itertools.islice(_setting_candidates(now), 6):
+        if candidate not in v.accepted and candidate not in wrong and len(wrong) < 2:
+            wrong.append(candidate)
+    if not wrong:
+        obs.note(f"setting {v.namespace}/{v.key}: no value outside the accepted ones was found")
+    return [Mutation(f"setting {v.namespace}/{v.key} = {value!r}",
+                     lambda env, value=value: env.device.settings.put(v.namespace, v.key, value))
+            for value in wrong]
+
+
+def _setting_candidates(value: str | None) -> Iterable[str]:
+    for candidate in candidates(value if value is not None else "0"):
+        yield str(candidate)
+    yield from ("0", "1")
+
+
+@derive.register(ProviderRowExists)
+def _derive_provider_row(v: ProviderRowExists, obs: Observation) -> list[Mutation]:
+    new = [k for k in _provider_matches(v, obs.device) if k not in obs.matches_before.get(id(v), set())]
+    if not new:
+        obs.note(f"{v.uri}: solve added no row matching {dict(v.match)}")
+        return []
+    writer = writer_for(ProviderUri(v.uri))
+    out = []
+    for field, value in v.match.items():
+        wrong = near_miss(value, _field_accepts(v.matcher, field, value))
+        out.append(Mutation(f"{v.uri}: the matching row has a wrong {field} ({_short(wrong)})",
+                            _update(writer, list(new), {field: wrong})))
+    out.append(Mutation(f"{v.uri}: the matching row missing", _delete(writer, new)))
+    return out
+
+
+@derive.register(AnswerEquals)
+def _derive_answer(v: AnswerEquals, obs: Observation) -> list[Mutation]:
+    if v.kind == "number":
+        number = float(v.expected) + v.tolerance + 1
+        wrong = str(int(number)) if number.is_integer() else str(number)
+    else:
+        wrong = near_miss(v.expected, lambda text: fuzzy_match(text, v.expected, v.threshold))
+    return [
+        Mutation(f"answer: wrong ({_short(wrong)})", lambda env: env.submit_answer(wrong)),
+        Mutation("answer: none given", lambda env: env.submit_answer("")),
+    ]
+
+
+def answer_near_misses(answer: str) -> list[Mutation]:
+    """Near misses of a solved free-form answer: none, a digit off, the last item missing, half."""
+    out = [Mutation("answer: none given", lambda env: env.submit_answer(""))]
+    digit = re.search(r"\d(?!\d)", answer)  # the last digit of the first number
+    if digit:
+        off = answer[:digit.start()] + str((int(digit.group()) + 1) % 10) + answer[digit.end():]
+        out.append(Mutation(f"answer: a digit off ({_short(off)})", lambda env: env.submit_answer(off)))
+    items = [item for item in re.split(r",\s*|\s+and\s+", answer) if item.strip()]
+    if len(items) > 1:
+        shorter = ", ".join(items[:-1])
+        out.append(Mutation(f"answer: the last item missing ({_short(shorter)})", lambda env: env.submit_answer(shorter)))
+    elif not digit and len(answer.strip()) >= 4:
+        half = answer.strip()[: len(answer.strip()) // 2]
+        out.append(Mutation(f"answer: half of it ({_short(half)})", lambda env: env.submit_answer(half)))
+    return out
+
+
+def _derive_solved_answer(v: Any, obs: Observation) -> list[Mutation]:
+    """For answer checks whose expected answer is computed from the device: mutate solve's answer."""
+    if not (obs.env.answer or "").strip():
+        obs.note(f"{type(v).__name__}: solve gave no answer to mutate")
+        return []
+    return answer_near_misses(obs.env.answer)
+
+
+def _register_spec_answers() -> None:
+    """Declarative tasks (taskkit.specs) check answers with their own class: mutate the answer."""
+    try:
+        from taskkit.specs.checks import AnswerMatches
+    except ImportError:  # specs not installed: nothing to register
+        return
+    derive.register(AnswerMatches)(_derive_solved_answer)
+
+
+_register_spec_answers()
+
+
+@derive.register(Weighted)  # AllOf too: every part must pass, so every part's near miss counts
+def _derive_parts(v: Weighted, obs: Observation) -> list[Mutation]:
+    return [m for part, weight in v.parts if weight > 0 for m in derive(part, obs)]
+
+
+@derive.register(AnyOf)
+def _derive_any(v: AnyOf, obs: Observation) -> list[Mutation]:
+    passing = [part for part, _ in v.parts if part.evaluate(obs.env, obs.snapshots[id(part)]).passed]
+    per_part = [derive(part, obs) for part in passing]
+    if not per_part or not all(per_part):
+        obs.note("any_of: an alternative that passes has no near misses, so none can be judged")
+        return []
+    if len(per_part) == 1:
+        return per_part[0]
+    longest = max(len(ms) for ms in per_part)  # break every passing alternative at once
+    combined = [[ms[i % len(ms)] for ms in per_part] for i in range(longest)]
+    return [_together(group) for group in combined]
+
+
+@derive.register(Not)
+def _derive_not(v: Not, obs: Observation) -> list[Mutation]:
+    found = satisfy(v.part, obs)
+    if not found:
+        obs.note(f"not_({type(v.part).__name__}): no rule makes the forbidden state hold")
+    return [Mutation(f"{v.description} reached: {m.name}", m.apply) for m in found]
+
+
+# ---------------------------------------------------------------------------------- satisfy
+@functools.singledispatch
+def satisfy(validator: Any, obs: Observation) -> list[Mutation]:
+    """Changes that make `validator` pass (used to mutate `not_(validator)`); none by default."""
+    return []
+
+
+@satisfy.register(FileExists)
+def _satisfy_exists(v: FileExists, obs: Observation) -> list[Mutation]:
+    return [Mutation(f"file {v.path} created", _write(v.path, "near miss"))]
+
+
+@satisfy.register(FileAbsent)
+def _satisfy_absent(v: FileAbsent, obs: Observation) -> list[Mutation]:
+    return [Mutation(f"file {v.path} removed", lambda env: env.device.files.remove(v.path, recursive=True))]
+
+
+@satisfy.register(FileContent)
+def _satisfy_content(v: FileContent, obs: Observation) -> list[Mutation]:
+    return [Mutation(f"file {v.path} holds the text", _write(v.path, v.expected))]
+
+
+@satisfy.register(SettingEquals)
+def _satisfy_setting(v: SettingEquals, obs: Observation) -> list[Mutation]:
+    values = sorted(value for value in v.accepted if value is not None)
+    if not values:
+        return [Mutation(f"setting {v.namespace}/{v.key} deleted",
+                         lambda env: env.device.settings.delete(v.namespace, v.key))]
+    return [Mutation(f"setting {v.namespace}/{v.key} = {values[0]!r}",
+                     lambda env: env.device.settings.put(v.namespace, v.key, values[0]))]
+
+
+@satisfy.register(AnswerEquals)
+def _satisfy_answer(v: AnswerEquals, obs: Observation) -> list[Mutation]:
+    return [Mutation(f"answer {v.expected!r} given", lambda env: env.submit_answer(v.expected))]
+
+
+@satisfy.register(ProviderRowExists)
+def _satisfy_provider(v: ProviderRowExists, obs: Observation) -> list[Mutation]:
+    writer = writer_for(ProviderUri(v.uri))
+    return [Mutation(f"{v.uri}: a row with {_short(dict(v.match))} inserted", _duplicate(writer, dict(v.match)))]
+
+
+@satisfy.register(RowsAdded)
+def _satisfy_added(v: RowsAdded, obs: Observation) -> list[Mutation]:
+    writer = writer_for(v.source)
+
+    def apply(env: Any) -> None:
+        for row in v.expected:
+            writer.duplicate(env.device, dict(row))
+
+    return [Mutation(f"{v.source.describe()}: the expected rows inserted", apply)]
+
+
+@satisfy.register(Weighted)
+def _satisfy_all(v: Weighted, obs: Observation) -> list[Mutation]:
+    parts = [satisfy(part, obs) for part, _ in v.parts]
+    if isinstance(v, AnyOf):
+        return next((found for found in parts if found), [])
+    if not all(parts):
+        return []
+    return [_together([found[0] for found in parts])]

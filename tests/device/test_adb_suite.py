@@ -1,0 +1,128 @@
+"""Acceptance: the whole built-in suite through the real `adb` server to the simulator's adbd
+gives the same scores, params and goals as the in-process simulator at the same seed."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import pytest
+
+from taskkit import agents, connect, registry, suite
+from taskkit.env import Env
+from taskkit.runner import EpisodeResult, run_suite
+from taskkit.sim.device import SimDevice
+from tests.device.test_adb_device import adb_connect, private_adb_server, requires_adb, served_sim
+
+pytestmark = requires_adb
+SEED = 30
+REPO = Path(__file__).resolve().parents[2]
+
+
+def outcomes(results: Iterable[EpisodeResult | dict[str, Any]]) -> dict[str, tuple]:
+    """instance id → (score, params, goal, error) of each episode."""
+    rows = [r if isinstance(r, dict) else r.to_json() for r in results]
+    return {r["instance_id"]: (r["score"], r["params"], r["goal"], r["error"]) for r in rows}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory) -> Iterator[tuple[int, str]]:
+    """(private adb server port, serial of the simulator it is connected to)."""
+    with private_adb_server() as port, served_sim(tmp_path_factory.mktemp("suite-sim")) as sim:
+        serial = f"127.0.0.1:{sim.port}"
+        adb_connect(port, serial)
+        yield port, serial
+
+
+@pytest.fixture(scope="module")
+def cli_rows(served, tmp_path_factory) -> list[dict[str, Any]]:
+    """results.jsonl of `python -m taskkit.run --seed 30 --device adb:SERIAL --adb_port P`."""
+    port, serial = served
+    out = tmp_path_factory.mktemp("cli")
+    env = dict(os.environ, ANDROID_ADB_SERVER_PORT=str(port))  # belt and braces: never 5037
+    done = subprocess.run(
+        [sys.executable, "-m", "taskkit.run", "--seed", str(SEED), "--device", f"adb:{serial}",
+         "--adb_port", str(port), "--output_dir", str(out)],
+        cwd=REPO, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def builtin(cli_rows) -> list[str]:
+    """The tasks a plain run covers (other test modules may have registered more in this process)."""
+    return list(dict.fromkeys(row["task"] for row in cli_rows))
+
+
+@pytest.fixture(scope="module")
+def reference(builtin) -> dict[str, tuple]:
+    """The oracle agent on the in-process simulator: every task solved, no errors."""
+    registry.load_builtin()
+    device = SimDevice()
+    try:
+        results = run_suite(Env(device), suite.build_suite(SEED, builtin), agents.load("oracle"), SEED)
+    finally:
+        device.close()
+    expected = outcomes(results)
+    unsolved = {k: (score, error) for k, (score, _, _, error) in expected.items() if score != 1.0 or error}
+    assert len(expected) >= 25 and not unsolved, f"the in-process reference itself fails: {unsolved}"
+    return expected
+
+
+def one_task_per_app(instances: list[suite.TaskInstance]) -> list[suite.TaskInstance]:
+    """The first task of each app combination: every app's checks, at a fraction of the cost."""
+    chosen: dict[tuple[str, ...], suite.TaskInstance] = {}
+    for instance in instances:
+        chosen.setdefault(tuple(instance.task.app_names), instance)
+    return list(chosen.values())
+
+
+def _run_through_adb(served: tuple[int, str], names: list[str], agent: str, sample: bool = False
+                     ) -> tuple[list[EpisodeResult], dict[str, int]]:
+    port, serial = served
+    registry.load_builtin()
+    instances = suite.build_suite(SEED, names)
+    instances = one_task_per_app(instances) if sample else instances
+    device = connect.open_device(f"adb:{serial}", adb_port=port)
+    try:
+        connect.ensure_root(device, [instance.task.name for instance in instances])
+        results = run_suite(Env(device), instances, agents.load(agent), SEED)
+        return results, {"round_trips": device.stats.round_trips, "episodes": len(results)}
+    finally:
+        device.close()
+
+
+def test_the_suite_through_adb_matches_the_in_process_simulator(served, builtin, reference):
+    results, counts = _run_through_adb(served, builtin, "oracle")
+    assert outcomes(results) == reference
+    # Batching keeps an episode to a handful of round trips on a real transport too.
+    assert counts["round_trips"] <= 20 * counts["episodes"], counts
+
+
+def test_noop_scores_zero_through_adb(served, builtin, reference):
+    results, _ = _run_through_adb(served, builtin, "noop", sample=True)
+    got = outcomes(results)
+    assert len(got) >= 7 and got.keys() <= reference.keys()
+    assert all(score == 0.0 and error is None for score, _, _, error in got.values()), got
+    assert {k: v[1:3] for k, v in got.items()} == {k: reference[k][1:3] for k in got}
+
+
+def test_the_cli_through_adb_matches_the_in_process_simulator(cli_rows, reference):
+    assert outcomes(cli_rows) == reference
+
+
+def test_the_cli_reports_an_unusable_adb_device_in_one_line(served):
+    port, _ = served
+    done = subprocess.run(
+        [sys.executable, "-m", "taskkit.run", "--device", "adb:no-such-serial", "--adb_port", str(port)],
+        cwd=REPO, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"taskkit.run: error: cannot open device 'adb:no-such-serial': device 'no-such-serial' is not attached "
+        f"to the adb server 127.0.0.1:{port} (found: {served[1]} (device))"
+    ]

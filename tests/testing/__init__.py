@@ -1,0 +1,1 @@
+"""Tests of taskkit.testing: properties, mutations, strategies, the check CLI."""
