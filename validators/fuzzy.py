@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import difflib
+import re
 
 DEFAULT_THRESHOLD = 0.9
+_DIGITS = re.compile(r"\d+")
 
 
 def similarity(a: str, b: str) -> float:
@@ -14,5 +16,15 @@ def similarity(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
+def numbers(text: str) -> list[str]:
+    """The digit runs of `text`, in order ("Room 3, 2 pm" → ["3", "2"])."""
+    return _DIGITS.findall(text)
+
+
 def fuzzy_match(a: str, b: str, threshold: float = DEFAULT_THRESHOLD) -> bool:
-    return similarity(a, b) >= threshold
+    """Similar enough text (typos, case, punctuation), but every number exactly the same.
+
+    A digit changes the meaning ("Room 3" vs "Room 4", "1 tablespoon" vs "2") while barely
+    moving the similarity ratio, so numbers are compared exactly.
+    """
+    return numbers(a) == numbers(b) and similarity(a, b) >= threshold

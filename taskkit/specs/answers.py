@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any, Sequence
 
 from apps.common import DEVICE_TZ, format_date, format_time
-from validators.fuzzy import DEFAULT_THRESHOLD, similarity
+from validators.fuzzy import DEFAULT_THRESHOLD, numbers, similarity
 
 _SPACE = re.compile(r"\s+")
 _SEPARATORS = re.compile(r"(?:[\s,;:.!?&/()\[\]'\"`*\-]|\band\b|\bor\b)+", re.IGNORECASE)
@@ -70,6 +70,8 @@ def _fuzzy_span(remaining: str, needle: str, threshold: float) -> tuple[int, int
     for i in range(len(segments)):
         for j in range(i, len(segments)):
             a, b = segments[i][0], segments[j][1]
+            if numbers(remaining[a:b]) != numbers(needle):
+                continue  # a different number is a different answer, however similar the text
             score = similarity(remaining[a:b], needle)
             if score > best:
                 best, best_span = score, (a, b)

@@ -108,3 +108,11 @@ def test_ir_spec_end_to_end(ir_task, env):
     finally:
         task.teardown(env)
     assert [(a, s) for a, s, e in cases if s != e] == []
+
+
+def test_a_wrong_number_inside_a_text_answer_fails():
+    from taskkit.specs.answers import match_text
+
+    assert match_text("City Hall, Room 4", ["City Hall, Room 3"])
+    assert match_text("2 tablespoon", ["1 tablespoon"])
+    assert match_text("city hall room 3", ["City Hall, Room 3"]) == []

@@ -61,3 +61,10 @@ def test_augmenting_matching_finds_a_perfect_assignment():
     expected = [{"t": "Team standup"}, {"t": "Team standups"}]
     actual = [{"t": "Team standups"}, {"t": "Xylophone"}]
     assert match_rows(expected, actual, matcher).count(None) == 1
+
+
+def test_fuzzy_text_keeps_numbers_exact():
+    """Found by `taskkit.check`: 'City Hall, Room 4' passed for 'City Hall, Room 3'."""
+    assert not fuzzy_match("City Hall, Room 4", "City Hall, Room 3")
+    assert not fuzzy_match("2 tablespoon", "1 tablespoon")
+    assert fuzzy_match("City hall room 3", "City Hall, Room 3")
