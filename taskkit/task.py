@@ -200,7 +200,6 @@ def _guarded(method: str, func: Callable[..., Any]) -> Callable[..., Any]:
         finally:
             self._depth -= 1
 
-    wrapper.__taskkit_guarded__ = True  # type: ignore[attr-defined]
     return wrapper
 
 

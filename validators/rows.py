@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from taskkit.device.quoting import sql_identifier
 from validators.base import CheckResult
 from validators.fuzzy import DEFAULT_THRESHOLD, fuzzy_match
 from validators.sources import ProviderUri, Row, RowDiff, Rows, RowSource, SqliteTable, Where
@@ -197,20 +196,7 @@ class DuplicatesRemoved:
 
     def _duplicated(self, env: Any) -> Rows:
         """The rows that have at least one duplicate, read at initialize time."""
-        if isinstance(self.source, SqliteTable):
-            ident = sql_identifier
-            t = ident(self.source.table)
-            cols = ", ".join(ident(f) for f in self.fields)
-            same = " AND ".join(f"t.{ident(f)} IS d.{ident(f)}" for f in self.fields)
-            sql = (f"SELECT t.* FROM {t} AS t JOIN (SELECT {cols} FROM {t} GROUP BY {cols} "
-                   f"HAVING count(*) > 1) AS d ON {same}")
-            return {row[self.source.key]: row for row in env.device.sqlite.query(self.source.db, sql)}
-        rows = self.source.read(env.device)
-        counts: dict[tuple, int] = {}
-        for row in rows.values():
-            signature = tuple(row.get(f) for f in self.fields)
-            counts[signature] = counts.get(signature, 0) + 1
-        return {k: row for k, row in rows.items() if counts[tuple(row.get(f) for f in self.fields)] > 1}
+        return self.source.duplicates(env.device, self.fields)
 
     def evaluate(self, env: Any, snapshot: TargetSnapshot) -> CheckResult:
         diff = self.source.diff(env, snapshot.source)

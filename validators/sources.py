@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from typing import Any, Callable, Mapping, Protocol, Union
+from typing import Any, Callable, Mapping, Protocol, Sequence, Union
 
 from taskkit.device.base import Device
 from taskkit.device.quoting import shell_quote, sql_identifier, sql_literal
@@ -52,6 +52,8 @@ class RowSource(Protocol):
 
     def select(self, device: Device, where: Where) -> Rows: ...
 
+    def duplicates(self, device: Device, fields: Sequence[str]) -> Rows: ...
+
     def snapshot(self, env: Any) -> Any: ...
 
     def diff(self, env: Any, snapshot: Any) -> RowDiff: ...
@@ -72,6 +74,15 @@ def scratch_path(env: Any, name: str) -> str:
     """A fresh device path for a snapshot file, removed with the episode's restore point."""
     directory = getattr(env, "scratch_dir", None) or _SCRATCH
     return f"{directory}/{name}-{next(_COUNTER)}.db"
+
+
+def duplicated_rows(rows: Rows, fields: Sequence[str]) -> Rows:
+    """The rows that share their values of `fields` with at least one other row."""
+    counts: dict[tuple, int] = {}
+    for row in rows.values():
+        signature = tuple(row.get(f) for f in fields)
+        counts[signature] = counts.get(signature, 0) + 1
+    return {k: row for k, row in rows.items() if counts[tuple(row.get(f) for f in fields)] > 1}
 
 
 def diff_rows(before: Rows, after: Rows) -> RowDiff:
@@ -100,6 +111,15 @@ class SqliteTable:
         if callable(where):
             return {k: row for k, row in self.read(device).items() if where(row)}
         sql = f"SELECT * FROM {sql_identifier(self.table)} WHERE {where_sql(where)}"
+        return {row[self.key]: row for row in device.sqlite.query(self.db, sql)}
+
+    def duplicates(self, device: Device, fields: Sequence[str]) -> Rows:
+        """The rows that have a duplicate on `fields` (NULLs equal), found by SQL on the device."""
+        t = sql_identifier(self.table)
+        cols = ", ".join(sql_identifier(f) for f in fields)
+        same = " AND ".join(f"t.{sql_identifier(f)} IS d.{sql_identifier(f)}" for f in fields)
+        sql = (f"SELECT t.* FROM {t} AS t JOIN (SELECT {cols} FROM {t} GROUP BY {cols} "
+               f"HAVING count(*) > 1) AS d ON {same}")
         return {row[self.key]: row for row in device.sqlite.query(self.db, sql)}
 
     def snapshot(self, env: Any) -> str:
@@ -170,6 +190,9 @@ class ProviderUri:
             return {k: row for k, row in self.read(device).items() if where(row)}
         rows = device.content.query(self.uri, projection=self._projection(), where=where_sql(where))
         return {row[self.key]: row for row in rows}
+
+    def duplicates(self, device: Device, fields: Sequence[str]) -> Rows:
+        return duplicated_rows(self.read(device), fields)
 
     def snapshot(self, env: Any) -> Rows:
         return self.read(env.device)

@@ -119,7 +119,7 @@ class Device(abc.ABC):
         steps = [f"{{ {step}\n}}" for step in pending]
         line = " && ".join(steps + [f"echo {_BATCH_MARK}", f"{{ {command}\n}}"])
         result = self._counted_shell(line)
-        head, mark, tail = result.stdout.partition(_BATCH_MARK + "\n")
+        _, mark, tail = result.stdout.partition(_BATCH_MARK + "\n")
         if not mark:
             raise CommandFailed(" && ".join(pending), result)
         return ShellResult(tail, result.stderr, result.exit_code)
