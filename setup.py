@@ -1,6 +1,8 @@
 """taskkit: parameterized, reproducible tasks for benchmarking Android agents."""
 from setuptools import find_packages, setup
 
+NAMESPACED = ("apps", "validators", "task_protos")
+
 setup(
     name="taskkit",
     version="0.1.0",
@@ -8,9 +10,14 @@ setup(
     long_description=open("README.md", encoding="utf-8").read(),
     long_description_content_type="text/markdown",
     python_requires=">=3.10",
-    packages=find_packages(include=["taskkit", "taskkit.*", "apps", "apps.*", "validators", "validators.*", "task_protos"]),
-    include_package_data=True,
-    package_data={"taskkit": ["golden/*.json"], "task_protos": ["*.proto", "*.textproto"]},
+    # The card's top-level folders install under taskkit's namespace (taskkit.apps,
+    # taskkit.validators, taskkit.task_protos), so that no installed name collides with another
+    # distribution's (PyPI's `validators`, say).
+    packages=find_packages(include=["taskkit", "taskkit.*"]) + [
+        f"taskkit.{package}" for folder in NAMESPACED for package in find_packages(include=[folder, f"{folder}.*"])
+    ],
+    package_dir={f"taskkit.{folder}": folder for folder in NAMESPACED},
+    package_data={"taskkit.task_protos": ["*.proto", "*.textproto"]},
     install_requires=[
         # Faker shapes generated task content (names, sentences): pinned exactly so that a
         # seed means the same tasks on every install.
@@ -20,9 +27,12 @@ setup(
         "sqlite-utils>=3.36",
         "adbutils>=2.12,<3",
         "protobuf>=4.25",
+        # taskkit.check and the taskkit.testing pytest plugin prove tasks with these.
+        "pytest>=8",
+        "hypothesis>=6.100",
     ],
     extras_require={
-        "test": ["pytest>=8", "hypothesis>=6.100"],
+        "test": [],
     },
     entry_points={"pytest11": ["taskkit = taskkit.testing.plugin"]},
 )

@@ -1,8 +1,8 @@
 """The app registry: every app model by AndroidWorld's lowercase name or an alias."""
 from __future__ import annotations
 
-from apps import calendar, contacts, expense, files, joplin, markor, opentracks, settings, sms, tasks_org
-from apps.base import App
+from taskkit.apps import calendar, contacts, expense, files, joplin, markor, opentracks, settings, sms, tasks_org
+from taskkit.apps.base import App
 
 __all__ = ["App", "all_apps", "get", "register"]
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Callable
 from taskkit.device.base import Device
 
 if TYPE_CHECKING:  # pragma: no cover
-    from apps.common import AppTable
+    from taskkit.apps.common import AppTable
 
 
 @dataclasses.dataclass(frozen=True)

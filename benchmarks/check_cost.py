@@ -27,13 +27,13 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from apps import expense
+from taskkit.apps import expense
 from taskkit import registry, suite
 from taskkit.device.adb import AdbDevice
 from taskkit.env import Env
 from taskkit.report import table
 from taskkit.sim.adbd import AdbdServer
-from validators import SqliteTable, rows_added
+from taskkit.validators import SqliteTable, rows_added
 
 TABLE = SqliteTable(expense.DB_PATH, expense.TABLE, expense.KEY)
 LIFECYCLE_TASKS = ("ExpenseAddSingle", "ExpenseDeleteMultiple", "SimpleSmsSend", "MarkorCreateNote", "SystemWifiTurnOn")

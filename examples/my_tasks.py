@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps import expense, sms
-from apps.common import device_now_ms, random_phone_number
+from taskkit.apps import expense, sms
+from taskkit.apps.common import device_now_ms, random_phone_number
 from taskkit import TaskEval, TaskRng
-from validators import SqliteTable, answer_equals, rows_added
+from taskkit.validators import SqliteTable, answer_equals, rows_added
 
 EXPENSES = SqliteTable(expense.DB_PATH, expense.TABLE, expense.KEY)
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import posixpath
 from typing import Any, Callable
 
-import apps
-from apps.base import App
-from apps.common import AppTable, generate_excluding
+from taskkit import apps
+from taskkit.apps.base import App
+from taskkit.apps.common import AppTable, generate_excluding
 from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from examples import recipe_box
 from taskkit import TaskEval, TaskRng
-from validators import SqliteTable, rows_added
+from taskkit.validators import SqliteTable, rows_added
 
 RECIPES = SqliteTable(recipe_box.DB_PATH, recipe_box.TABLE, recipe_box.KEY)
 

@@ -1,7 +1,7 @@
 """Carry out an agent's `Action` on the device with Android shell commands."""
 from __future__ import annotations
 
-import apps
+from taskkit import apps
 from taskkit.agents.base import Action
 from taskkit.device.quoting import shell_quote
 from taskkit.env import Env

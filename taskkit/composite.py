@@ -54,7 +54,7 @@ class CompositeTask(TaskEval):
             score += weight * part_score
             if task.last_result is not None:
                 reasons += [f"{label}: {reason}" for reason in task.last_result.reasons]
-        from validators.base import CheckResult
+        from taskkit.validators.base import CheckResult
 
         self.last_result = CheckResult(score / total, tuple(reasons))
         return self.last_result.score

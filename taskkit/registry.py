@@ -36,12 +36,12 @@ def load_builtin() -> None:
     global _BUILTINS_LOADED
     if _BUILTINS_LOADED:
         return
-    import apps
+    from taskkit import apps
 
     for info in sorted(pkgutil.iter_modules(apps.__path__), key=lambda i: i.name):
-        if info.ispkg and importlib.util.find_spec(f"apps.{info.name}.tasks") is not None:
-            importlib.import_module(f"apps.{info.name}.tasks")
-    import task_protos
+        if info.ispkg and importlib.util.find_spec(f"taskkit.apps.{info.name}.tasks") is not None:
+            importlib.import_module(f"taskkit.apps.{info.name}.tasks")
+    from taskkit import task_protos
 
     load_spec_dir(Path(task_protos.__file__).parent)  # the built-in declarative specs
     _BUILTINS_LOADED = True

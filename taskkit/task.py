@@ -24,13 +24,13 @@ from typing import Any, Callable, ClassVar
 
 import jinja2
 
-import apps
-from apps import common as app_format
-from apps.expense import format_amount
+from taskkit import apps
+from taskkit.apps import common as app_format
+from taskkit.apps.expense import format_amount
 from taskkit import params as params_lib
 from taskkit.device import state as device_state
 from taskkit.rng import TaskRng
-from validators.base import CheckResult, Validator
+from taskkit.validators.base import CheckResult, Validator
 
 # AndroidWorld's fixed device time: 2023-10-15 15:34:00 UTC.
 DEVICE_TIME = datetime(2023, 10, 15, 15, 34, tzinfo=timezone.utc)

@@ -56,7 +56,7 @@ def test_list_tasks_and_user_task_module(tmp_path):
     module = tmp_path / "my_tasks.py"
     module.write_text(textwrap.dedent('''
         from taskkit import TaskEval
-        from validators import setting_equals
+        from taskkit.validators import setting_equals
 
         class TurnOnBluetoothPlease(TaskEval):
             app_names = ("settings",)
@@ -71,7 +71,7 @@ def test_list_tasks_and_user_task_module(tmp_path):
     listed = run("--list_tasks", "--task_module", str(module))
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
-    assert any(line.startswith("ExpenseAddSingle\tpro expense\tapps.expense.tasks") for line in lines)
+    assert any(line.startswith("ExpenseAddSingle\tpro expense\ttaskkit.apps.expense.tasks") for line in lines)
     assert any(line.startswith("TurnOnBluetoothPlease\tsettings\t") for line in lines)
     ran = run("--tasks", "TurnOnBluetoothPlease", "--task_module", str(module))
     assert ran.returncode == 0, ran.stderr

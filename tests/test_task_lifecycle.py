@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from apps import markor
+from taskkit.apps import markor
 from taskkit import LifecycleError, TaskEval
 from taskkit.device.state import state_digest
-from validators import file_content
+from taskkit.validators import file_content
 
 
 class WriteNote(TaskEval, register=False):

@@ -3,14 +3,14 @@
 Every validator takes a snapshot at initialize time and compares it with the state at check
 time, returning a `CheckResult` (a score in [0, 1] and reasons when it is below 1).
 """
-from validators.answers import answer_equals
-from validators.base import CheckResult, Validator, all_of, any_of, not_, weighted
-from validators.files import file_absent, file_content, file_exists
-from validators.fuzzy import fuzzy_match, similarity
-from validators.providers import provider_row_exists
-from validators.rows import duplicates_removed, rows_added, rows_deleted, rows_updated
-from validators.sources import ProviderUri, RowDiff, SqliteTable
-from validators.settings import setting_equals
+from taskkit.validators.answers import answer_equals
+from taskkit.validators.base import CheckResult, Validator, all_of, any_of, not_, weighted
+from taskkit.validators.files import file_absent, file_content, file_exists
+from taskkit.validators.fuzzy import fuzzy_match, similarity
+from taskkit.validators.providers import provider_row_exists
+from taskkit.validators.rows import duplicates_removed, rows_added, rows_deleted, rows_updated
+from taskkit.validators.sources import ProviderUri, RowDiff, SqliteTable
+from taskkit.validators.settings import setting_equals
 
 __all__ = [
     "CheckResult", "ProviderUri", "SqliteTable", "Validator", "all_of", "answer_equals", "any_of",

@@ -5,8 +5,8 @@ import dataclasses
 import re
 from typing import Any
 
-from validators.base import CheckResult, Stateless
-from validators.fuzzy import DEFAULT_THRESHOLD, fuzzy_match
+from taskkit.validators.base import CheckResult, Stateless
+from taskkit.validators.fuzzy import DEFAULT_THRESHOLD, fuzzy_match
 
 
 @dataclasses.dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from validators.base import CheckResult, Stateless
-from validators.fuzzy import DEFAULT_THRESHOLD, fuzzy_match, similarity
+from taskkit.validators.base import CheckResult, Stateless
+from taskkit.validators.fuzzy import DEFAULT_THRESHOLD, fuzzy_match, similarity
 
 
 @dataclasses.dataclass(frozen=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Iterable, Mapping
 
-from validators.base import CheckResult, Stateless
-from validators.fuzzy import DEFAULT_THRESHOLD
-from validators.rows import FieldMatcher, Row, _brief, _matcher
+from taskkit.validators.base import CheckResult, Stateless
+from taskkit.validators.fuzzy import DEFAULT_THRESHOLD
+from taskkit.validators.rows import FieldMatcher, Row, _brief, _matcher
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from validators.base import CheckResult
-from validators.fuzzy import DEFAULT_THRESHOLD, fuzzy_match
-from validators.sources import ProviderUri, Row, RowDiff, Rows, RowSource, SqliteTable, Where
+from taskkit.validators.base import CheckResult
+from taskkit.validators.fuzzy import DEFAULT_THRESHOLD, fuzzy_match
+from taskkit.validators.sources import ProviderUri, Row, RowDiff, Rows, RowSource, SqliteTable, Where
 
 __all__ = ["ProviderUri", "SqliteTable", "duplicates_removed", "rows_added", "rows_deleted", "rows_updated"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Iterable
 
-from validators.base import CheckResult, Stateless
+from taskkit.validators.base import CheckResult, Stateless
 
 
 @dataclasses.dataclass(frozen=True)

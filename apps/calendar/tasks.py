@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps import calendar
-from apps.common import DAY_SECONDS, epoch, to_datetime
+from taskkit.apps import calendar
+from taskkit.apps.common import DAY_SECONDS, epoch, to_datetime
 from taskkit.device.quoting import sql_literal
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
-from validators import SqliteTable, rows_added, rows_deleted
+from taskkit.validators import SqliteTable, rows_added, rows_deleted
 
 EVENTS = SqliteTable(calendar.DB_PATH, calendar.TABLE, calendar.KEY)
 _APP = ("simple calendar pro",)

@@ -1,8 +1,8 @@
 """Cross-app tasks built from existing ones, with partial reward."""
 from __future__ import annotations
 
-from apps.markor.tasks import MarkorCreateNote
-from apps.sms.tasks import SimpleSmsSend
+from taskkit.apps.markor.tasks import MarkorCreateNote
+from taskkit.apps.sms.tasks import SimpleSmsSend
 from taskkit.composite import compose
 
 MarkorCreateNoteAndSms = compose(

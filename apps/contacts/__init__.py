@@ -6,8 +6,8 @@ them with `pm clear com.android.providers.contacts` (reference android-apps.md Â
 """
 from __future__ import annotations
 
-from apps.base import App
-from apps.common import random_phone_number
+from taskkit.apps.base import App
+from taskkit.apps.common import random_phone_number
 from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 

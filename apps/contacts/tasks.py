@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps import contacts
-from apps.common import normalize_phone
+from taskkit.apps import contacts
+from taskkit.apps.common import normalize_phone
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
-from validators import ProviderUri, rows_added
+from taskkit.validators import ProviderUri, rows_added
 
 PHONES = ProviderUri(contacts.PHONES_URI, projection=("display_name", "number"))
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from apps.base import App
-from apps.common import AppTable, DEVICE_EPOCH, epoch, generate_excluding, random_epoch, to_ms
+from taskkit.apps.base import App
+from taskkit.apps.common import AppTable, DEVICE_EPOCH, epoch, generate_excluding, random_epoch, to_ms
 from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps import expense
-from apps.common import device_now_ms
+from taskkit.apps import expense
+from taskkit.apps.common import device_now_ms
 from taskkit.device.quoting import sql_literal
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
-from validators import SqliteTable, duplicates_removed, rows_added, rows_deleted
+from taskkit.validators import SqliteTable, duplicates_removed, rows_added, rows_deleted
 
 EXPENSES = SqliteTable(expense.DB_PATH, expense.TABLE, expense.KEY)
 _APP = ("pro expense",)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import string
 
-from apps.base import App
-from apps.common import random_name_stem
+from taskkit.apps.base import App
+from taskkit.apps.common import random_name_stem
 from taskkit.rng import TaskRng
 
 PACKAGE = "com.google.android.documentsui"

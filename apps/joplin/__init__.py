@@ -12,9 +12,9 @@ import dataclasses
 import unicodedata
 from typing import Any, Callable, Sequence
 
-from apps import tasks_org
-from apps.base import App
-from apps.common import (
+from taskkit.apps import tasks_org
+from taskkit.apps.base import App
+from taskkit.apps.common import (
     DAY_SECONDS,
     DEVICE_EPOCH,
     AppTable,

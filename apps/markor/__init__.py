@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import posixpath
 
-from apps.base import App
-from apps.common import random_name_stem
+from taskkit.apps.base import App
+from taskkit.apps.common import random_name_stem
 from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 

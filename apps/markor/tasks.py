@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps import markor
+from taskkit.apps import markor
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
-from validators import all_of, file_absent, file_content, file_exists
+from taskkit.validators import all_of, file_absent, file_content, file_exists
 
 _APP = ("markor",)
 _NAME = {"type": "string", "pattern": r"^[A-Za-z0-9_\-]+\.(md|txt)$"}

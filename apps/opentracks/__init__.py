@@ -10,8 +10,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable
 
-from apps.base import App
-from apps.common import (
+from taskkit.apps.base import App
+from taskkit.apps.common import (
     DAY_SECONDS,
     DEVICE_EPOCH,
     AppTable,

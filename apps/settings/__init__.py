@@ -7,7 +7,7 @@ of its own to reset: tasks restore settings from their snapshot.
 """
 from __future__ import annotations
 
-from apps.base import App
+from taskkit.apps.base import App
 from taskkit.device.base import Device
 from taskkit.device.quoting import shell_join
 

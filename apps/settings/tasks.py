@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar
 
-from apps import settings
+from taskkit.apps import settings
 from taskkit.device.base import Device
 from taskkit.task import TaskEval
-from validators import setting_equals
+from taskkit.validators import setting_equals
 
 
 class SettingTask(TaskEval):

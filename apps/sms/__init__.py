@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from apps.base import App
-from apps.common import random_phone_number
+from taskkit.apps.base import App
+from taskkit.apps.common import random_phone_number
 from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps import sms
-from apps.common import normalize_phone, random_phone_number
+from taskkit.apps import sms
+from taskkit.apps.common import normalize_phone, random_phone_number
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
-from validators import ProviderUri, rows_added
+from taskkit.validators import ProviderUri, rows_added
 
 SENT = ProviderUri(sms.BOX_URIS["sent"], projection=("address", "body", "type"))
 _APP = ("simple sms messenger",)

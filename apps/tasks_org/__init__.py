@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from apps.base import App
-from apps.common import (
+from taskkit.apps.base import App
+from taskkit.apps.common import (
     DAY_SECONDS,
     DEVICE_EPOCH,
     AppTable,

@@ -16,8 +16,8 @@ import re
 from collections import Counter
 from typing import Any, Sequence
 
-from apps.common import DEVICE_TZ, format_date, format_time
-from validators.fuzzy import DEFAULT_THRESHOLD, numbers, similarity
+from taskkit.apps.common import DEVICE_TZ, format_date, format_time
+from taskkit.validators.fuzzy import DEFAULT_THRESHOLD, numbers, similarity
 
 _SPACE = re.compile(r"\s+")
 _SEPARATORS = re.compile(r"(?:[\s,;:.!?&/()\[\]'\"`*\-]|\band\b|\bor\b)+", re.IGNORECASE)

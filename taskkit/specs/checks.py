@@ -9,17 +9,17 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Mapping, Sequence
 
-from apps.common import normalize_phone
+from taskkit.apps.common import normalize_phone
 from taskkit.specs import answers, templates
 from taskkit.specs.errors import SpecRuntimeError
 from taskkit.specs.steps import Assigns, rows_from
 from taskkit.specs.tables import TableInfo
 from taskkit.specs.values import PathLookupError, Predicate, all_match, coerce, lookup, selector
-from validators import (
+from taskkit.validators import (
     ProviderUri, SqliteTable, all_of, any_of, duplicates_removed, file_absent, file_content, file_exists, not_,
     rows_added, rows_deleted, rows_updated, setting_equals, weighted,
 )
-from validators.base import CheckResult, Stateless
+from taskkit.validators.base import CheckResult, Stateless
 
 Context = Mapping[str, Any]
 

@@ -13,7 +13,7 @@ import contextlib
 import json
 from typing import Any, ClassVar, Iterator, Sequence
 
-import apps
+from taskkit import apps
 from taskkit.composite import CompositeTask, _lookup, _object_schema
 from taskkit.device.base import DeviceError
 from taskkit.params import ParamError, validate as validate_params

@@ -13,7 +13,7 @@ import datetime as _dt
 import decimal
 from typing import Any, Mapping, Protocol, Sequence
 
-from apps.common import DEVICE_EPOCH, DEVICE_TZ, DAY_SECONDS
+from taskkit.apps.common import DEVICE_EPOCH, DEVICE_TZ, DAY_SECONDS
 from taskkit.rng import TaskRng
 from taskkit.specs import templates
 from taskkit.specs.errors import SpecRuntimeError

@@ -19,7 +19,7 @@ from taskkit.specs import compiler, positions, validate
 from taskkit.specs.errors import SpecError, SpecRuntimeError
 from taskkit.task import TaskEval
 
-from task_protos import task_spec_pb2
+from taskkit.task_protos import task_spec_pb2
 
 _PARSE_PREFIX = re.compile(r"^\d+:\d+ : ")
 _NO_FIELD = re.compile(r'Message type "([\w.]+)" has no field named "([^"]+)"\.?')

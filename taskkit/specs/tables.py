@@ -16,9 +16,9 @@ import functools
 import sqlite3
 from typing import Any, Mapping
 
-import apps
-from apps.base import App
-from apps.common import AppTable
+from taskkit import apps
+from taskkit.apps.base import App
+from taskkit.apps.common import AppTable
 
 _DEFAULTS: dict[tuple[str, str], dict[str, Any]] = {}
 
@@ -134,7 +134,7 @@ def register_defaults(app_name: str, table_name: str, values: Mapping[str, Any])
 
 
 def _register_builtin_defaults() -> None:
-    from apps import calendar, joplin, tasks_org
+    from taskkit.apps import calendar, joplin, tasks_org
 
     register_defaults("simple calendar pro", calendar.TABLE, calendar.DEFAULTS)
     register_defaults("tasks", tasks_org.TABLE, tasks_org.DEFAULTS)

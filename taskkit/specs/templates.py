@@ -16,7 +16,7 @@ import jinja2
 from jinja2 import meta, nodes
 from jinja2.sandbox import SandboxedEnvironment
 
-from apps.common import DEVICE_EPOCH, to_ms
+from taskkit.apps.common import DEVICE_EPOCH, to_ms
 from taskkit.device.quoting import shell_quote
 from taskkit.task import jinja_environment
 

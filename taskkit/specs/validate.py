@@ -18,8 +18,8 @@ from typing import Any, Callable, Iterable
 import jinja2
 from jinja2 import nodes
 
-import apps
-from apps.base import App
+from taskkit import apps
+from taskkit.apps.base import App
 from taskkit.specs import generators, shapes, tables, templates
 from taskkit.specs.errors import Problem
 from taskkit.specs.shapes import ANY, BOOL, FLOAT, INT, NULL, STR, Shape

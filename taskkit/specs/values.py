@@ -6,10 +6,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Mapping, Sequence
 
-from apps.common import normalize_phone
+from taskkit.apps.common import normalize_phone
 from taskkit.specs import templates
 from taskkit.specs.errors import SpecRuntimeError
-from validators.fuzzy import fuzzy_match
+from taskkit.validators.fuzzy import fuzzy_match
 
 Row = Mapping[str, Any]
 Context = Mapping[str, Any]

@@ -61,12 +61,12 @@ def locate(task_cls: Any) -> dict[str, Any]:
     name = getattr(task_cls, "name", task_cls.__name__)
     source = str(getattr(task_cls, "source", ""))
     if source.endswith(".textproto"):
-        import apps
+        from taskkit import apps
 
         # A spec names its apps; one defined outside apps/ registers when its module is imported.
         modules = sorted({apps.get(app).reset.__module__ for app in getattr(task_cls, "app_names", ())})
         return {"spec": source, "name": name,
-                "preload": [_module_where(m) for m in modules if not m.startswith("apps.")]}
+                "preload": [_module_where(m) for m in modules if not m.startswith("taskkit.apps.")]}
     qualname = task_cls.__qualname__
     if "<locals>" in qualname:
         raise NotImportable(f"{task_cls.__name__} is defined inside a function; define it at module level "

@@ -28,14 +28,14 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from taskkit.testing.nearvalues import candidates, near_miss, one_char_off
 from taskkit.testing.rowwriters import RowWriter, key_value, writer_for
-from validators import ProviderUri
-from validators.answers import AnswerEquals
-from validators.base import AnyOf, Not, Weighted
-from validators.files import FileAbsent, FileContent, FileExists
-from validators.fuzzy import fuzzy_match, similarity
-from validators.providers import ProviderRowExists
-from validators.rows import DuplicatesRemoved, RowsAdded, RowsDeleted, RowsUpdated
-from validators.settings import SettingEquals
+from taskkit.validators import ProviderUri
+from taskkit.validators.answers import AnswerEquals
+from taskkit.validators.base import AnyOf, Not, Weighted
+from taskkit.validators.files import FileAbsent, FileContent, FileExists
+from taskkit.validators.fuzzy import fuzzy_match, similarity
+from taskkit.validators.providers import ProviderRowExists
+from taskkit.validators.rows import DuplicatesRemoved, RowsAdded, RowsDeleted, RowsUpdated
+from taskkit.validators.settings import SettingEquals
 
 Row = dict[str, Any]
 Rows = dict[Any, Row]

@@ -33,13 +33,13 @@ def _relative(path: str) -> str:
 
 
 def _builtin_spec_dir() -> str:
-    import task_protos
+    from taskkit import task_protos
 
     return os.path.dirname(os.path.abspath(task_protos.__file__))
 
 
 def _module_flags(module: str) -> list[str]:
-    if module.startswith("apps."):
+    if module.startswith("taskkit.apps."):
         return []
     file = getattr(sys.modules.get(module), "__file__", None)
     if (module == "__main__" or module.startswith("taskkit_user_")) and file:
@@ -53,7 +53,7 @@ def _is_spec(task_cls: Any) -> bool:
 
 def _source_flags(task_cls: Any) -> list[str]:
     if _is_spec(task_cls):  # its apps' modules first (an app outside apps/ registers on import)
-        import apps
+        from taskkit import apps
 
         modules = sorted({apps.get(name).reset.__module__ for name in task_cls.app_names})
         flags = [flag for module in modules for flag in _module_flags(module)]

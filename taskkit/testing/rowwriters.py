@@ -96,7 +96,7 @@ class LegacyPhonesWriter:
     key: str = "_id"
 
     def update(self, device: Device, key: Any, values: Mapping[str, Any]) -> None:
-        from apps import contacts
+        from taskkit.apps import contacts
 
         where = _where_key("_id", key)
         for column, value in values.items():
@@ -113,7 +113,7 @@ class LegacyPhonesWriter:
                 raise ValueError(f"{self.uri}: cannot change column {column!r} of the legacy phones view")
 
     def delete(self, device: Device, key: Any) -> None:
-        from apps import contacts
+        from taskkit.apps import contacts
 
         device.content.delete(contacts.DATA_URI, where=_where_key("_id", key))
 
@@ -121,7 +121,7 @@ class LegacyPhonesWriter:
         self.duplicate(device, row)  # the view's keys are data ids: a new contact gets a new one
 
     def duplicate(self, device: Device, row: Row) -> None:
-        from apps import contacts
+        from taskkit.apps import contacts
 
         contacts.add_contact(device, str(row.get("display_name") or row.get("name") or ""), str(row.get("number") or ""))
 

@@ -1,12 +1,12 @@
-"""apps.calendar: realistic, seeded event rows, and their round trip through events.db."""
+"""taskkit.apps.calendar: realistic, seeded event rows, and their round trip through events.db."""
 from __future__ import annotations
 
 import datetime as dt
 
 import pytest
 
-from apps import calendar
-from apps.common import DEVICE_EPOCH, epoch
+from taskkit.apps import calendar
+from taskkit.apps.common import DEVICE_EPOCH, epoch
 from taskkit.rng import TaskRng
 
 OCTOBER_START, NOVEMBER_START = epoch(2023, 10, 1), epoch(2023, 11, 1)

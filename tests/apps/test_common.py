@@ -1,4 +1,4 @@
-"""apps.common: device-time helpers, phone numbers, file-name stems, noise generation."""
+"""taskkit.apps.common: device-time helpers, phone numbers, file-name stems, noise generation."""
 from __future__ import annotations
 
 import re
@@ -6,7 +6,7 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from apps import common
+from taskkit.apps import common
 from taskkit.rng import TaskRng
 
 
@@ -112,7 +112,7 @@ def test_generate_excluding_refuses_an_impossible_exclusion():
 
 
 def _all_generators():
-    from apps import calendar, contacts, expense, files, markor, sms
+    from taskkit.apps import calendar, contacts, expense, files, markor, sms
 
     return {
         "calendar.noise_events": lambda rng: calendar.noise_events(rng, 5),

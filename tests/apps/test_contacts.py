@@ -1,10 +1,10 @@
-"""apps.contacts: realistic contacts, added and listed through the contacts provider."""
+"""taskkit.apps.contacts: realistic contacts, added and listed through the contacts provider."""
 from __future__ import annotations
 
 import re
 
-from apps import contacts
-from apps.common import normalize_phone
+from taskkit.apps import contacts
+from taskkit.apps.common import normalize_phone
 from taskkit.rng import TaskRng
 
 

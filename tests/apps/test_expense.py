@@ -1,10 +1,10 @@
-"""apps.expense: realistic, seeded expense rows, and their round trip through accounting.db."""
+"""taskkit.apps.expense: realistic, seeded expense rows, and their round trip through accounting.db."""
 from __future__ import annotations
 
 import pytest
 
-from apps import expense
-from apps.common import DEVICE_EPOCH, epoch, to_ms
+from taskkit.apps import expense
+from taskkit.apps.common import DEVICE_EPOCH, epoch, to_ms
 from taskkit.rng import TaskRng
 
 

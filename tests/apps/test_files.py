@@ -1,9 +1,9 @@
-"""apps.files: seed files for the file-management tasks."""
+"""taskkit.apps.files: seed files for the file-management tasks."""
 from __future__ import annotations
 
 import re
 
-from apps import files
+from taskkit.apps import files
 from taskkit.rng import TaskRng
 
 

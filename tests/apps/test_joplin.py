@@ -1,12 +1,12 @@
-"""apps.joplin: realistic, seeded notebooks and notes, and their round trip through joplin.sqlite."""
+"""taskkit.apps.joplin: realistic, seeded notebooks and notes, and their round trip through joplin.sqlite."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from apps import joplin
-from apps.common import DAY_SECONDS, DEVICE_EPOCH, to_ms
+from taskkit.apps import joplin
+from taskkit.apps.common import DAY_SECONDS, DEVICE_EPOCH, to_ms
 from taskkit.rng import TaskRng
 
 NOW_MS = to_ms(DEVICE_EPOCH)

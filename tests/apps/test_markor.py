@@ -1,9 +1,9 @@
-"""apps.markor: AndroidWorld-style note names and texts, and notes as files on the device."""
+"""taskkit.apps.markor: AndroidWorld-style note names and texts, and notes as files on the device."""
 from __future__ import annotations
 
 import re
 
-from apps import markor
+from taskkit.apps import markor
 from taskkit.rng import TaskRng
 
 _NAME = re.compile(r"[a-z0-9_]+\.(md|txt)")

@@ -1,10 +1,10 @@
-"""apps.opentracks: realistic, seeded activity tracks, and their round trip through database.db."""
+"""taskkit.apps.opentracks: realistic, seeded activity tracks, and their round trip through database.db."""
 from __future__ import annotations
 
 import pytest
 
-from apps import opentracks
-from apps.common import DAY_SECONDS, DEVICE_EPOCH, epoch, to_datetime, to_ms
+from taskkit.apps import opentracks
+from taskkit.apps.common import DAY_SECONDS, DEVICE_EPOCH, epoch, to_datetime, to_ms
 from taskkit.rng import TaskRng
 
 NOW_MS = to_ms(DEVICE_EPOCH)

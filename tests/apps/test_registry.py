@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-import apps
-from apps.base import App
+from taskkit import apps
+from taskkit.apps.base import App
 
 
 @pytest.mark.parametrize(

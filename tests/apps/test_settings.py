@@ -1,9 +1,9 @@
-"""apps.settings: typed toggles read and written through the device's settings commands."""
+"""taskkit.apps.settings: typed toggles read and written through the device's settings commands."""
 from __future__ import annotations
 
 import pytest
 
-from apps import settings
+from taskkit.apps import settings
 
 
 def test_app_registration():

@@ -1,12 +1,12 @@
-"""apps.sms: realistic numbers and texts, and messages through the telephony provider."""
+"""taskkit.apps.sms: realistic numbers and texts, and messages through the telephony provider."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from apps import sms
-from apps.common import device_now_ms, normalize_phone
+from taskkit.apps import sms
+from taskkit.apps.common import device_now_ms, normalize_phone
 from taskkit.rng import TaskRng
 
 

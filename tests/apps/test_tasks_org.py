@@ -1,10 +1,10 @@
-"""apps.tasks_org: realistic, seeded to-do rows, and their round trip through Tasks.org's database."""
+"""taskkit.apps.tasks_org: realistic, seeded to-do rows, and their round trip through Tasks.org's database."""
 from __future__ import annotations
 
 import pytest
 
-from apps import tasks_org
-from apps.common import DAY_SECONDS, DEVICE_EPOCH, epoch, to_ms
+from taskkit.apps import tasks_org
+from taskkit.apps.common import DAY_SECONDS, DEVICE_EPOCH, epoch, to_ms
 from taskkit.rng import TaskRng
 
 NOW_MS = to_ms(DEVICE_EPOCH)

@@ -15,7 +15,7 @@ EXPECTED = {
     "bad_weight": "8:13: success.weighted.check[1].weight: must be ≥ 0, got -2",
     "condition_column": "12:15: success.answer.select.where[1].field: table events has no column 'start_time' "
                         "(did you mean start_ts?)",
-    "duplicate_name": "1:1: name: task name 'ExpenseAddSingle' is already defined in apps.expense.tasks",
+    "duplicate_name": "1:1: name: task name 'ExpenseAddSingle' is already defined in taskkit.apps.expense.tasks",
     "expr_syntax": "6:24: params[1].expr: expr syntax error: unexpected ')'",
     "missing_oracle": "1:1: oracle: required: the reference solution's steps (the oracle agent runs them)",
     "not_a_list": "6:72: success.rows_deleted.where[0].param: IN needs a list (e.g. a param path over rows), "

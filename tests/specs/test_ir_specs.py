@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import task_protos
+from taskkit import task_protos
 from taskkit import specs
 from taskkit.device.state import state_digest
 from taskkit.env import Env
@@ -182,7 +182,7 @@ def test_items_containing_commas_are_matched_whole_in_any_order(stem, items, dev
 
 @pytest.mark.parametrize("path", [p for p in IR_SPECS if "_notes_" in p.stem], ids=lambda p: p.stem)
 def test_joplin_specs_keep_the_search_copy_in_step(path, device):
-    from apps import joplin
+    from taskkit.apps import joplin
 
     cls, _ = load(path)
     env = Env(device)

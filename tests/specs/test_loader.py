@@ -12,7 +12,7 @@ import pytest
 
 from taskkit import registry, specs
 from taskkit.specs import positions
-from task_protos import task_spec_pb2
+from taskkit.task_protos import task_spec_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
 

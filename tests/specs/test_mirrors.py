@@ -13,8 +13,8 @@ from typing import Any, Callable
 
 import pytest
 
-from apps import calendar, expense, markor, sms
-from apps.common import device_now_ms
+from taskkit.apps import calendar, expense, markor, sms
+from taskkit.apps.common import device_now_ms
 from taskkit import registry
 from taskkit.env import Env
 from taskkit.sim.device import SimDevice

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from google.protobuf import text_format
 
-from task_protos import task_spec_pb2
+from taskkit.task_protos import task_spec_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTO = "task_protos/task_spec.proto"

@@ -9,12 +9,12 @@ import dataclasses
 import random
 from typing import Any
 
-from apps import expense, settings, sms
-from apps.common import device_now_ms
+from taskkit.apps import expense, settings, sms
+from taskkit.apps.common import device_now_ms
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
-from validators import SqliteTable, rows_added, setting_equals
-from validators.rows import RowsAdded
+from taskkit.validators import SqliteTable, rows_added, setting_equals
+from taskkit.validators.rows import RowsAdded
 
 EXPENSES = SqliteTable(expense.DB_PATH, expense.TABLE, expense.KEY)
 _SCHEMA = {

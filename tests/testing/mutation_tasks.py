@@ -7,11 +7,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from apps import expense, markor, settings, sms
+from taskkit.apps import expense, markor, settings, sms
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from tests.testing.broken_tasks import EXPENSES, AddCoffee
-from validators import (
+from taskkit.validators import (
     all_of,
     answer_equals,
     any_of,
@@ -24,7 +24,7 @@ from validators import (
     setting_equals,
     weighted,
 )
-from validators.base import CheckResult, Stateless
+from taskkit.validators.base import CheckResult, Stateless
 
 _NOISE = {"type": "object", "properties": {"noise_seed": {"type": "integer", "minimum": 0}}, "required": ["noise_seed"]}
 

@@ -37,7 +37,7 @@ def test_a_class_from_a_file_path_is_loaded_from_that_path(monkeypatch):
 
 
 def test_a_spec_of_an_app_defined_outside_apps_loads_that_app_first(monkeypatch):
-    import apps
+    from taskkit import apps
     from taskkit import specs
 
     for name in ("_APPS", "_BY_NAME"):  # the example app is registered for this test only

@@ -6,9 +6,9 @@ import dataclasses
 import pytest
 from hypothesis import given, strategies as st
 
-from validators import all_of, any_of, fuzzy_match, not_, weighted
-from validators.base import CheckResult, Stateless
-from validators.rows import FieldMatcher, match_rows
+from taskkit.validators import all_of, any_of, fuzzy_match, not_, weighted
+from taskkit.validators.base import CheckResult, Stateless
+from taskkit.validators.rows import FieldMatcher, match_rows
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """Row, file and setting validators against the simulator's real state."""
 from __future__ import annotations
 
-from apps import expense, markor
-from validators import (SqliteTable, duplicates_removed, file_absent, file_content, file_exists,
+from taskkit.apps import expense, markor
+from taskkit.validators import (SqliteTable, duplicates_removed, file_absent, file_content, file_exists,
                         rows_added, rows_deleted, rows_updated, setting_equals)
 
 TABLE = SqliteTable(expense.DB_PATH, expense.TABLE, expense.KEY)

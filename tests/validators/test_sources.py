@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from taskkit.device.quoting import sql_literal
 from taskkit.env import Env
 from taskkit.sim.device import SimDevice
-from validators.sources import ProviderUri, SqliteTable, diff_rows, where_sql
+from taskkit.validators.sources import ProviderUri, SqliteTable, diff_rows, where_sql
 
 DB = "/data/local/tmp/sources.db"
 TABLE = SqliteTable(DB, "t", "id")
