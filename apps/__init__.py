@@ -4,7 +4,7 @@ from __future__ import annotations
 from taskkit.apps import calendar, contacts, expense, files, joplin, markor, opentracks, settings, sms, tasks_org
 from taskkit.apps.base import App
 
-__all__ = ["App", "all_apps", "get", "register"]
+__all__ = ["App", "all_apps", "first_run_databases", "get", "register"]
 
 _APPS: tuple[App, ...] = (
     calendar.APP,
@@ -46,6 +46,12 @@ def get(name: str) -> App:
 def all_apps() -> list[App]:
     """Every registered app, in name order."""
     return sorted(_APPS, key=lambda app: app.name)
+
+
+def first_run_databases() -> dict[str, str]:
+    """Device path -> DDL of every registered app's first-run databases (what a fresh simulated
+    device is built with)."""
+    return {path: ddl for app in all_apps() for path, ddl in app.first_run_databases().items()}
 
 
 def register(app: App) -> App:

@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
+from taskkit.apps.table import Database, Table
 from taskkit.device.base import Device
-
-if TYPE_CHECKING:  # pragma: no cover
-    from taskkit.apps.common import AppTable
 
 
 @dataclasses.dataclass(frozen=True)
@@ -18,8 +16,10 @@ class App:
     device paths (directories or files) whose contents are the app's state: `TaskEval`
     snapshots them before `initialize_state` and restores them in `teardown`. `settings` lists
     the settings namespaces the app's tasks change (snapshotted the same way). `reset` brings
-    the app's data to its clean first-run state. `tables` lists the app's SQLite tables (with
-    their database, key and columns) so declarative specs can name them and be checked.
+    the app's data to its clean first-run state. `databases` are the SQLite databases the app
+    creates on its first run (device path and DDL): the simulated device is built from them.
+    `tables` lists the tables tasks and specs name (typed from that DDL, with the app's
+    defaults), so specs are type-checked against the app's own schema.
     """
 
     name: str
@@ -29,15 +29,20 @@ class App:
     settings: tuple[str, ...] = ()
     reset: Callable[[Device], None] = lambda device: None
     aliases: tuple[str, ...] = ()
-    tables: tuple["AppTable", ...] = ()
+    databases: tuple[Database, ...] = ()
+    tables: tuple[Table, ...] = ()
 
-    def table(self, name: str) -> "AppTable":
+    def table(self, name: str) -> Table:
         """The table called `name`; KeyError names the app's tables."""
         for table in self.tables:
             if table.name == name:
                 return table
         known = ", ".join(t.name for t in self.tables) or "none"
         raise KeyError(f"app {self.name!r} has no table {name!r} (tables: {known})")
+
+    def first_run_databases(self) -> dict[str, str]:
+        """Device path -> DDL of every database the app creates on its first run."""
+        return {database.path: database.ddl for database in self.databases}
 
     @property
     def component(self) -> str:

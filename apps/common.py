@@ -6,14 +6,11 @@ from the host's wall clock.
 """
 from __future__ import annotations
 
-import dataclasses
 import datetime as _dt
 import re
 import string
 from typing import Any, Callable, TypeVar
 
-from taskkit.device.base import Device
-from taskkit.device.quoting import sql_identifier, sql_literal
 from taskkit.rng import TaskRng
 
 # 2023-10-15 15:34:00 UTC: the device time every task starts from.
@@ -173,33 +170,3 @@ def generate_excluding(
         if exclude is None or not exclude(value):
             out.append(value)
     return out
-
-
-# --- one app table ----------------------------------------------------------------------------
-@dataclasses.dataclass(frozen=True)
-class AppTable:
-    """One SQLite table of an app with an autoincrement key: insert, read and empty it."""
-
-    db: str
-    name: str
-    key: str
-    columns: tuple[str, ...]
-
-    def insert(self, device: Device, rows: list[dict[str, Any]]) -> None:
-        """Insert `rows` (without keys) in one command; nothing for no rows."""
-        if rows:
-            device.sqlite.insert_rows(self.db, self.name, rows)
-
-    def read(self, device: Device) -> list[dict[str, Any]]:
-        """Every row, with exact values, in key order (one command)."""
-        return device.sqlite.query(
-            self.db, f"SELECT * FROM {sql_identifier(self.name)} ORDER BY {sql_identifier(self.key)}"
-        )
-
-    def clear(self, device: Device) -> None:
-        """Delete every row and restart the key sequence (one command)."""
-        device.sqlite.execute(
-            self.db,
-            f"DELETE FROM {sql_identifier(self.name)}; "
-            f"DELETE FROM sqlite_sequence WHERE name = {sql_literal(self.name)};",
-        )

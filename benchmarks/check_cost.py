@@ -33,9 +33,9 @@ from taskkit.device.adb import AdbDevice
 from taskkit.env import Env
 from taskkit.report import table
 from taskkit.sim.adbd import AdbdServer
-from taskkit.validators import SqliteTable, rows_added
+from taskkit.validators import rows_added
 
-TABLE = SqliteTable(expense.DB_PATH, expense.TABLE, expense.KEY)
+TABLE = expense.EXPENSES
 LIFECYCLE_TASKS = ("ExpenseAddSingle", "ExpenseDeleteMultiple", "SimpleSmsSend", "MarkorCreateNote", "SystemWifiTurnOn")
 
 
@@ -76,7 +76,7 @@ def fill(device: AdbDevice, size: int) -> None:
     rows = [{"name": f"Expense {i}", "amount": 1000 + i, "category": 1 + i % 11, "note": f"note {i}",
              "created_date": 1696118400000 + i, "modified_date": 1696118400000 + i} for i in range(size)]
     expense.reset(device)
-    expense.insert_expenses(device, rows)
+    expense.EXPENSES.insert(device, rows)
     device.flush()
 
 
@@ -102,7 +102,7 @@ def check_costs(link: Link, sizes: list[int], repeat: int) -> list[dict[str, Any
             snapshot = check.snapshot(env)
             with tempfile.TemporaryDirectory() as before_dir, tempfile.TemporaryDirectory() as after_dir:
                 before = androidworld_rows(link.device, Path(before_dir))
-                expense.insert_expenses(link.device, [{"name": f"New {attempt}", "amount": 4242, "category": 1,
+                expense.EXPENSES.insert(link.device, [{"name": f"New {attempt}", "amount": 4242, "category": 1,
                                                        "note": "", "created_date": 0, "modified_date": 0}])
                 link.device.flush()
                 result: dict[str, Any] = {}

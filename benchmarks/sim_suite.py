@@ -14,7 +14,7 @@ import statistics
 import sys
 import time
 
-from taskkit import agents, registry, suite
+from taskkit import agents, apps, registry, suite
 from taskkit.env import Env
 from taskkit.report import table
 from taskkit.runner import run_episode
@@ -24,7 +24,7 @@ from taskkit.sim.device import SimDevice
 def measure(combinations: int, agent_name: str, seed: int) -> dict:
     registry.load_builtin()
     instances = suite.build_suite(seed, n_task_combinations=combinations)
-    device = SimDevice()
+    device = SimDevice(app_databases=apps.first_run_databases())
     env, agent = Env(device), agents.load(agent_name)
     per_task: dict[str, list[tuple[float, int]]] = collections.defaultdict(list)
     scores = []

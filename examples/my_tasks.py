@@ -10,9 +10,7 @@ from typing import Any
 from taskkit.apps import expense, sms
 from taskkit.apps.common import device_now_ms, random_phone_number
 from taskkit import TaskEval, TaskRng
-from taskkit.validators import SqliteTable, answer_equals, rows_added
-
-EXPENSES = SqliteTable(expense.DB_PATH, expense.TABLE, expense.KEY)
+from taskkit.validators import answer_equals, rows_added
 
 
 class ExpenseAddCoffee(TaskEval):
@@ -43,15 +41,15 @@ class ExpenseAddCoffee(TaskEval):
         super().initialize_state(env)  # fixed clock, empty expense table
         noise = expense.noise_expenses(TaskRng(self.params["noise_seed"]), 5,
                                        exclude=lambda row: row["name"].startswith("Coffee"))
-        expense.insert_expenses(env.device, noise)
+        expense.EXPENSES.insert(env.device, noise)
 
     def validator(self):
         expected = {"name": self.params["name"], "amount": self.params["amount"], "category": 3}
-        return rows_added(EXPENSES, [expected], fuzzy=("name",))
+        return rows_added(expense.EXPENSES, [expected], fuzzy=("name",))
 
     def solve(self, env: Any) -> None:
         now = device_now_ms()
-        expense.insert_expenses(env.device, [{
+        expense.EXPENSES.insert(env.device, [{
             "name": self.params["name"], "amount": self.params["amount"], "category": 3, "note": "",
             "created_date": now, "modified_date": now,
         }])

@@ -2,10 +2,11 @@
 
 An app model says everything tasks need to know about an app: its package and launcher
 activity, where its state lives (`data_paths`: saved before each task, restored by teardown),
-its tables (database, key, columns), realistic rows drawn from a seeded rng, and `reset`, which
-brings the app to its first-run state. Here `reset` also *creates* the database when it is
-missing, so the app needs no change to the simulated device image: the first task that uses the
-app makes its database, on the simulator and on a rooted phone alike.
+its database schema (`Database(path, DDL)`: the tables, their typed columns and key), realistic
+rows drawn from a seeded rng, and `reset`, which brings the app to its first-run state. The
+schema is all the rest of taskkit needs: the simulated device creates the database from it,
+and specs naming the app are type-checked against it. `reset` also creates the database when
+it is missing, for a device opened before this module registered the app (or a rooted phone).
 
 Importing this module registers the app (`apps.register`), so tasks can name it in `app_names`
 and specs in `apps:`.
@@ -17,7 +18,8 @@ from typing import Any, Callable
 
 from taskkit import apps
 from taskkit.apps.base import App
-from taskkit.apps.common import AppTable, generate_excluding
+from taskkit.apps.common import generate_excluding
+from taskkit.apps.table import Database
 from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 
@@ -26,15 +28,14 @@ ACTIVITY = ".MainActivity"
 DATA_DIR = f"/data/data/{PACKAGE}"
 DB_PATH = f"{DATA_DIR}/databases/recipes.db"
 TABLE, KEY = "recipes", "recipeId"
-COLUMNS = ("recipeId", "title", "description", "servings", "preparationTime", "ingredients", "directions",
-           "favorite")
 DDL = (
     "CREATE TABLE IF NOT EXISTS recipes (recipeId INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT NOT NULL, "
     "description TEXT NOT NULL DEFAULT '', servings TEXT NOT NULL DEFAULT '', preparationTime TEXT NOT NULL "
     "DEFAULT '', ingredients TEXT NOT NULL DEFAULT '', directions TEXT NOT NULL DEFAULT '', favorite INTEGER "
     "NOT NULL DEFAULT 0);"
 )
-RECIPES = AppTable(DB_PATH, TABLE, KEY, COLUMNS)
+DATABASE = Database(DB_PATH, DDL)
+RECIPES = DATABASE.table(TABLE, KEY)
 
 SERVINGS = ("1 serving", "2 servings", "3-4 servings", "6 servings", "8 servings")
 PREPARATION = ("10 mins", "20 mins", "30 mins", "45 mins", "1 hrs", "2 hrs")
@@ -56,7 +57,7 @@ def random_recipe(rng: TaskRng, **fixed: Any) -> dict[str, Any]:
         "directions": " ".join(rng.faker.sentence(nb_words=7) for _ in range(3)),
         "favorite": 0,
     }
-    unknown = set(fixed) - set(COLUMNS[1:])
+    unknown = set(fixed) - set(RECIPES.column_names[1:])
     if unknown:
         raise ValueError(f"unknown recipes column(s): {', '.join(sorted(unknown))}")
     return {**row, **fixed}
@@ -65,15 +66,6 @@ def random_recipe(rng: TaskRng, **fixed: Any) -> dict[str, Any]:
 def noise_recipes(rng: TaskRng, n: int, exclude: Callable[[dict[str, Any]], bool] | None = None) -> list[dict[str, Any]]:
     """`n` random recipes none of which `exclude` rejects."""
     return generate_excluding(lambda: random_recipe(rng), n, exclude)
-
-
-def insert_recipes(device: Device, rows: list[dict[str, Any]]) -> None:
-    """Insert rows (without keys) in one command."""
-    RECIPES.insert(device, rows)
-
-
-def read_recipes(device: Device) -> list[dict[str, Any]]:
-    return RECIPES.read(device)
 
 
 def reset(device: Device) -> None:
@@ -89,5 +81,6 @@ APP = apps.register(App(
     activity=ACTIVITY,
     data_paths=(DATA_DIR,),
     reset=reset,
+    databases=(DATABASE,),
     tables=(RECIPES,),
 ))

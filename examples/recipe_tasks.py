@@ -10,9 +10,9 @@ from typing import Any
 
 from examples import recipe_box
 from taskkit import TaskEval, TaskRng
-from taskkit.validators import SqliteTable, rows_added
+from taskkit.validators import rows_added
 
-RECIPES = SqliteTable(recipe_box.DB_PATH, recipe_box.TABLE, recipe_box.KEY)
+RECIPES = recipe_box.RECIPES
 
 
 class RecipeAddFavorite(TaskEval):
@@ -48,7 +48,7 @@ class RecipeAddFavorite(TaskEval):
         title = self.params["title"].lower()
         noise = recipe_box.noise_recipes(TaskRng(self.params["noise_seed"]), 4,
                                          exclude=lambda row: row["title"].lower() == title)
-        recipe_box.insert_recipes(env.device, noise)
+        recipe_box.RECIPES.insert(env.device, noise)
 
     def validator(self):
         expected = {"title": self.params["title"], "servings": self.params["servings"],
@@ -57,6 +57,6 @@ class RecipeAddFavorite(TaskEval):
         return rows_added(RECIPES, [expected], fuzzy=("title", "ingredients"))
 
     def solve(self, env: Any) -> None:
-        recipe_box.insert_recipes(env.device, [recipe_box.random_recipe(
+        recipe_box.RECIPES.insert(env.device, [recipe_box.random_recipe(
             TaskRng(0), title=self.params["title"], servings=self.params["servings"],
             preparationTime=self.params["preparation"], ingredients=self.params["ingredients"], favorite=1)])

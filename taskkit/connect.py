@@ -1,9 +1,13 @@
 """Open a device from a `--device` spec."""
 from __future__ import annotations
 
-from typing import Sequence
+import os
+from typing import TYPE_CHECKING, Sequence
 
 from taskkit.device.base import Device, DeviceError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from taskkit.sim.device import SimDevice
 
 DEVICE_SPECS = (
     "sim (a fresh simulated device), sim:DIR (a simulated device stored in DIR), "
@@ -15,14 +19,21 @@ class DeviceSpecError(ValueError):
     """--device named no device taskkit can open."""
 
 
+def sim_device(state_dir: "str | os.PathLike[str] | None" = None) -> "SimDevice":
+    """A simulated device (fresh in a temp dir, or the one stored in `state_dir`) on which every
+    registered app is installed: its first-run databases come from the app models."""
+    from taskkit import apps
+    from taskkit.sim.device import SimDevice
+
+    return SimDevice(state_dir, app_databases=apps.first_run_databases())
+
+
 def open_device(spec: str, adb_host: str = "127.0.0.1", adb_port: int = 5037) -> Device:
     """`sim` → a fresh simulator in a temp dir; `sim:DIR` → the simulator stored in DIR;
     `adb` → the only device of the adb server at adb_host:adb_port; `adb:SERIAL` → that device."""
     kind, _, argument = spec.partition(":")
     if kind == "sim":
-        from taskkit.sim.device import SimDevice
-
-        return SimDevice(argument or None)
+        return sim_device(argument or None)
     if kind == "adb":
         from taskkit.device.adb import AdbDevice
 

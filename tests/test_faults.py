@@ -1,6 +1,7 @@
 """Infrastructure failures: recorded as errors, retried once, never counted as agent failures."""
 from __future__ import annotations
 
+from taskkit.connect import sim_device
 from taskkit import registry, suite
 from taskkit.agents import load
 from taskkit.device.base import Device, DeviceError, ShellResult
@@ -40,7 +41,7 @@ def instances():
 
 
 def test_a_transient_failure_is_retried_once_and_the_run_goes_on(tmp_path):
-    device = Flaky(SimDevice(tmp_path / "d"), fail_at={3})
+    device = Flaky(sim_device(tmp_path / "d"), fail_at={3})
     results = run_suite(Env(device), instances(), load("oracle"), 30)
     assert [r.score for r in results] == [1.0, 1.0]
     assert results[0].attempts == 2 and results[1].attempts == 1
@@ -48,7 +49,7 @@ def test_a_transient_failure_is_retried_once_and_the_run_goes_on(tmp_path):
 
 
 def test_a_device_that_stays_gone_is_an_infrastructure_error_not_an_agent_failure(tmp_path):
-    device = Flaky(SimDevice(tmp_path / "d"), fail_at=set(range(1, 10_000)))
+    device = Flaky(sim_device(tmp_path / "d"), fail_at=set(range(1, 10_000)))
     results = run_suite(Env(device), instances(), load("oracle"), 30)
     assert all(r.error_kind == "infrastructure" and r.attempts == 2 for r in results)
     assert all("disappeared" in r.error for r in results)

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from taskkit.apps.base import App
+from taskkit.apps.table import Database
 from taskkit.apps.common import (
-    AppTable,
     epoch,
     format_date,
     format_datetime,
@@ -27,15 +27,54 @@ DB_PATH = f"{DB_DIR}/events.db"
 TABLE = "events"
 KEY = "id"
 
-# The table's columns (reference §4.1) in the order the app's Room entity declares them.
-COLUMNS: tuple[str, ...] = (
-    "id", "start_ts", "end_ts", "title", "location", "description",
-    "reminder_1_minutes", "reminder_2_minutes", "reminder_3_minutes",
-    "reminder_1_type", "reminder_2_type", "reminder_3_type",
-    "repeat_interval", "repeat_rule", "repeat_limit",
-    "repetition_exceptions", "attendees", "import_id", "time_zone", "flags", "event_type",
-    "parent_id", "last_updated", "source", "availability", "color", "type",
-)  # fmt: skip
+# What the app creates on its first run (its Room entities; reference android-apps.md).
+DDL = """
+CREATE TABLE android_metadata (locale TEXT);
+INSERT INTO android_metadata VALUES ('en_US');
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    start_ts INTEGER NOT NULL,
+    end_ts INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    location TEXT NOT NULL,
+    description TEXT NOT NULL,
+    reminder_1_minutes INTEGER NOT NULL,
+    reminder_2_minutes INTEGER NOT NULL,
+    reminder_3_minutes INTEGER NOT NULL,
+    reminder_1_type INTEGER NOT NULL,
+    reminder_2_type INTEGER NOT NULL,
+    reminder_3_type INTEGER NOT NULL,
+    repeat_interval INTEGER NOT NULL,
+    repeat_rule INTEGER NOT NULL,
+    repeat_limit INTEGER NOT NULL,
+    repetition_exceptions TEXT NOT NULL,
+    attendees TEXT NOT NULL,
+    import_id TEXT NOT NULL,
+    time_zone TEXT NOT NULL,
+    flags INTEGER NOT NULL,
+    event_type INTEGER NOT NULL,
+    parent_id INTEGER NOT NULL,
+    last_updated INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    availability INTEGER NOT NULL,
+    color INTEGER NOT NULL,
+    type INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX index_events_id ON events (id);
+CREATE TABLE event_types (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    title TEXT NOT NULL,
+    color INTEGER NOT NULL,
+    caldav_calendar_id INTEGER NOT NULL,
+    caldav_display_name TEXT NOT NULL,
+    caldav_email TEXT NOT NULL,
+    type INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX index_event_types_id ON event_types (id);
+INSERT INTO event_types VALUES (1, 'Regular event', -689152, 0, '', '', 0);
+"""
+DATABASE = Database(DB_PATH, DDL)
+
 
 # Values for every column a generated row does not choose (all but the key and the
 # start/end/title/location/description columns).
@@ -165,17 +204,8 @@ def noise_events(
 
 
 # --- device access ----------------------------------------------------------------------------
-EVENTS = AppTable(DB_PATH, TABLE, KEY, COLUMNS)
-
-
-def insert_events(device: Device, rows: list[dict[str, Any]]) -> None:
-    """Insert `rows` (without keys) into the `events` table in one command."""
-    EVENTS.insert(device, rows)
-
-
-def read_events(device: Device) -> list[dict[str, Any]]:
-    """Every event row, with exact values, in key order."""
-    return EVENTS.read(device)
+EVENTS = DATABASE.table(TABLE, KEY, defaults=DEFAULTS)
+COLUMNS = EVENTS.column_names  # in the order the DDL declares them
 
 
 def reset(device: Device) -> None:
@@ -215,6 +245,7 @@ APP = App(
     activity=ACTIVITY,
     data_paths=(DB_DIR,),
     reset=reset,
+    databases=(DATABASE,),
     tables=(EVENTS,),
     aliases=("calendar", "simple calendar"),
 )

@@ -8,9 +8,9 @@ from taskkit.apps.common import DAY_SECONDS, epoch, to_datetime
 from taskkit.device.quoting import sql_literal
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
-from taskkit.validators import SqliteTable, rows_added, rows_deleted
+from taskkit.validators import rows_added, rows_deleted
 
-EVENTS = SqliteTable(calendar.DB_PATH, calendar.TABLE, calendar.KEY)
+EVENTS = calendar.EVENTS
 _APP = ("simple calendar pro",)
 _EVENT_PROPERTIES = {
     "title": {"type": "string", "minLength": 1},
@@ -43,7 +43,7 @@ def _event_params(rng: TaskRng) -> dict[str, Any]:
 
 
 def _insert(env: Any, rows: list[dict[str, Any]]) -> None:
-    calendar.insert_events(env.device, rows)
+    calendar.EVENTS.insert(env.device, rows)
     calendar.APP.force_stop(env.device)
 
 
@@ -155,16 +155,15 @@ class SimpleCalendarDeleteEventsOnDay(TaskEval):
         targets = [_target_row(t) for t in self.params["targets"]]
         _insert(env, noise[:10] + targets + noise[10:])
 
-    def validator(self):
+    def _on_the_day(self) -> str:
         day = self.params["day_ts"]
-        return rows_deleted(EVENTS, f"start_ts >= {sql_literal(day)} AND start_ts < {sql_literal(day + DAY_SECONDS)}")
+        return f"start_ts >= {sql_literal(day)} AND start_ts < {sql_literal(day + DAY_SECONDS)}"
+
+    def validator(self):
+        return rows_deleted(EVENTS, self._on_the_day())
 
     def solve(self, env: Any) -> None:
-        day = self.params["day_ts"]
-        env.device.sqlite.execute(
-            calendar.DB_PATH,
-            f"DELETE FROM events WHERE start_ts >= {sql_literal(day)} AND start_ts < {sql_literal(day + DAY_SECONDS)};",
-        )
+        EVENTS.delete(env.device, self._on_the_day())
         calendar.APP.force_stop(env.device)
 
 
@@ -182,13 +181,12 @@ class SimpleCalendarDeleteOneEvent(OneEventTask):
         noise = calendar.noise_events(rng, rng.randint(5, 20), exclude=lambda e: e["title"].lower() == title)
         _insert(env, noise[:3] + [_target_row(self.params)] + noise[3:])
 
+    def _target(self) -> dict[str, Any]:
+        return {"title": self.params["title"], "start_ts": self.params["start_ts"]}
+
     def validator(self):
-        return rows_deleted(EVENTS, {"title": self.params["title"], "start_ts": self.params["start_ts"]})
+        return rows_deleted(EVENTS, self._target())
 
     def solve(self, env: Any) -> None:
-        env.device.sqlite.execute(
-            calendar.DB_PATH,
-            f"DELETE FROM events WHERE title = {sql_literal(self.params['title'])} "
-            f"AND start_ts = {sql_literal(self.params['start_ts'])};",
-        )
+        EVENTS.delete(env.device, self._target())
         calendar.APP.force_stop(env.device)

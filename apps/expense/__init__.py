@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from taskkit.apps.base import App
-from taskkit.apps.common import AppTable, DEVICE_EPOCH, epoch, generate_excluding, random_epoch, to_ms
+from taskkit.apps.table import Database
+from taskkit.apps.common import DEVICE_EPOCH, epoch, generate_excluding, random_epoch, to_ms
 from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 
@@ -19,7 +20,22 @@ DB_PATH = f"{DB_DIR}/accounting.db"
 TABLE = "expense"
 KEY = "expense_id"
 
-COLUMNS: tuple[str, ...] = ("expense_id", "name", "amount", "category", "note", "created_date", "modified_date")
+# What the app creates on its first run (its Room entities; reference android-apps.md).
+DDL = """
+CREATE TABLE android_metadata (locale TEXT);
+INSERT INTO android_metadata VALUES ('en_US');
+CREATE TABLE expense (
+    expense_id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
+    name TEXT,
+    amount INTEGER NOT NULL,
+    category INTEGER NOT NULL,
+    note TEXT,
+    created_date INTEGER NOT NULL,
+    modified_date INTEGER NOT NULL
+);
+"""
+DATABASE = Database(DB_PATH, DDL)
+
 
 CATEGORIES: dict[int, str] = {
     1: "Others",
@@ -115,17 +131,8 @@ def format_amount(cents: int) -> str:
 
 
 # --- device access ----------------------------------------------------------------------------
-EXPENSES = AppTable(DB_PATH, TABLE, KEY, COLUMNS)
-
-
-def insert_expenses(device: Device, rows: list[dict[str, Any]]) -> None:
-    """Insert `rows` (without keys) into the `expense` table in one command."""
-    EXPENSES.insert(device, rows)
-
-
-def read_expenses(device: Device) -> list[dict[str, Any]]:
-    """Every expense row, with exact values, in key order."""
-    return EXPENSES.read(device)
+EXPENSES = DATABASE.table(TABLE, KEY)
+COLUMNS = EXPENSES.column_names  # in the order the DDL declares them
 
 
 def reset(device: Device) -> None:
@@ -139,6 +146,7 @@ APP = App(
     activity=ACTIVITY,
     data_paths=(DB_DIR,),
     reset=reset,
+    databases=(DATABASE,),
     tables=(EXPENSES,),
     aliases=("expense",),
 )

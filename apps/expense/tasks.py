@@ -8,9 +8,9 @@ from taskkit.apps.common import device_now_ms
 from taskkit.device.quoting import sql_literal
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
-from taskkit.validators import SqliteTable, duplicates_removed, rows_added, rows_deleted
+from taskkit.validators import duplicates_removed, rows_added, rows_deleted
 
-EXPENSES = SqliteTable(expense.DB_PATH, expense.TABLE, expense.KEY)
+EXPENSES = expense.EXPENSES
 _APP = ("pro expense",)
 _FIELDS = ("name", "amount", "category", "note")
 _EXPENSE = {
@@ -40,7 +40,7 @@ def _row(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _insert(env: Any, rows: list[dict[str, Any]]) -> None:
-    expense.insert_expenses(env.device, rows)
+    expense.EXPENSES.insert(env.device, rows)
     expense.APP.force_stop(env.device)
 
 
@@ -137,12 +137,14 @@ class ExpenseDeleteMultiple(TaskEval):
         noise = _noise(self.params, 12, set(self.names))
         _insert(env, noise[:6] + [_row(t) for t in self.params["targets"]] + noise[6:])
 
+    def _named(self) -> str:
+        return f"name IN ({', '.join(sql_literal(name) for name in self.names)})"
+
     def validator(self):
-        return rows_deleted(EXPENSES, f"name IN ({', '.join(sql_literal(name) for name in self.names)})")
+        return rows_deleted(EXPENSES, self._named())
 
     def solve(self, env: Any) -> None:
-        names = ", ".join(sql_literal(name) for name in self.names)
-        env.device.sqlite.execute(expense.DB_PATH, f"DELETE FROM expense WHERE name IN ({names});")
+        EXPENSES.delete(env.device, self._named())
         expense.APP.force_stop(env.device)
 
 
@@ -200,9 +202,6 @@ class ExpenseDeleteDuplicates(TaskEval):
         return duplicates_removed(EXPENSES, _FIELDS)
 
     def solve(self, env: Any) -> None:
-        env.device.sqlite.execute(
-            expense.DB_PATH,
-            "DELETE FROM expense WHERE expense_id NOT IN "
-            "(SELECT MIN(expense_id) FROM expense GROUP BY name, amount, category, note);",
-        )
+        EXPENSES.delete(env.device, "expense_id NOT IN "
+                        "(SELECT MIN(expense_id) FROM expense GROUP BY name, amount, category, note)")
         expense.APP.force_stop(env.device)

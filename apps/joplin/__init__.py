@@ -12,12 +12,12 @@ import dataclasses
 import unicodedata
 from typing import Any, Callable, Sequence
 
-from taskkit.apps import tasks_org
+from taskkit.apps.tasks_org import random_due_ms, random_notes, random_title
 from taskkit.apps.base import App
+from taskkit.apps.table import Database, Mirror
 from taskkit.apps.common import (
     DAY_SECONDS,
     DEVICE_EPOCH,
-    AppTable,
     format_date,
     generate_excluding,
     random_epoch,
@@ -25,7 +25,6 @@ from taskkit.apps.common import (
 )
 from taskkit.device.base import Device
 from taskkit.device.quoting import sql_identifier
-from taskkit.device.services.sqlite import build_insert_script
 from taskkit.rng import TaskRng
 
 PACKAGE = "net.cozic.joplin"
@@ -35,23 +34,84 @@ DB_PATH = f"{DB_DIR}/joplin.sqlite"
 NOTES_TABLE, NORMALIZED_TABLE, FOLDERS_TABLE = "notes", "notes_normalized", "folders"
 KEY = "id"
 
-# Columns in the order of the app's schema (reference §4.10).
-NOTE_COLUMNS: tuple[str, ...] = (
-    "id", "parent_id", "title", "body", "created_time", "updated_time", "is_conflict",
-    "latitude", "longitude", "altitude", "author", "source_url", "is_todo", "todo_due",
-    "todo_completed", "source", "source_application", "application_data", "order",
-    "user_created_time", "user_updated_time", "encryption_cipher_text", "encryption_applied",
-    "markup_language", "is_shared", "share_id", "conflict_original_id", "master_key_id", "user_data",
-)  # fmt: skip
-NORMALIZED_COLUMNS: tuple[str, ...] = (
-    "id", "parent_id", "title", "body", "latitude", "longitude", "altitude", "source_url",
-    "is_todo", "todo_due", "todo_completed", "user_created_time", "user_updated_time",
-)  # fmt: skip
-FOLDER_COLUMNS: tuple[str, ...] = (
-    "id", "title", "parent_id", "created_time", "updated_time", "user_created_time",
-    "user_updated_time", "deleted_time", "encryption_cipher_text", "encryption_applied",
-    "is_shared", "share_id", "master_key_id", "icon", "user_data",
-)  # fmt: skip
+# What the app creates on its first run (reference android-apps.md §4.10).
+DDL = """
+CREATE TABLE folders (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL DEFAULT '',
+    parent_id TEXT NOT NULL DEFAULT '',
+    created_time INT NOT NULL,
+    updated_time INT NOT NULL,
+    user_created_time INT NOT NULL DEFAULT 0,
+    user_updated_time INT NOT NULL DEFAULT 0,
+    deleted_time INT NOT NULL DEFAULT 0,
+    encryption_cipher_text TEXT NOT NULL DEFAULT '',
+    encryption_applied INT NOT NULL DEFAULT 0,
+    is_shared INT NOT NULL DEFAULT 0,
+    share_id TEXT NOT NULL DEFAULT '',
+    master_key_id TEXT NOT NULL DEFAULT '',
+    icon TEXT NOT NULL DEFAULT '',
+    user_data TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE notes (
+    id TEXT PRIMARY KEY,
+    parent_id TEXT NOT NULL DEFAULT '',
+    title TEXT NOT NULL DEFAULT '',
+    body TEXT NOT NULL DEFAULT '',
+    created_time INT NOT NULL,
+    updated_time INT NOT NULL,
+    is_conflict INT NOT NULL DEFAULT 0,
+    latitude NUMERIC NOT NULL DEFAULT 0,
+    longitude NUMERIC NOT NULL DEFAULT 0,
+    altitude NUMERIC NOT NULL DEFAULT 0,
+    author TEXT NOT NULL DEFAULT '',
+    source_url TEXT NOT NULL DEFAULT '',
+    is_todo INT NOT NULL DEFAULT 0,
+    todo_due INT NOT NULL DEFAULT 0,
+    todo_completed INT NOT NULL DEFAULT 0,
+    source TEXT NOT NULL DEFAULT '',
+    source_application TEXT NOT NULL DEFAULT '',
+    application_data TEXT NOT NULL DEFAULT '',
+    `order` NUMERIC NOT NULL DEFAULT 0,
+    user_created_time INT NOT NULL DEFAULT 0,
+    user_updated_time INT NOT NULL DEFAULT 0,
+    encryption_cipher_text TEXT NOT NULL DEFAULT '',
+    encryption_applied INT NOT NULL DEFAULT 0,
+    markup_language INT NOT NULL DEFAULT 1,
+    is_shared INT NOT NULL DEFAULT 0,
+    share_id TEXT NOT NULL DEFAULT '',
+    conflict_original_id TEXT NOT NULL DEFAULT '',
+    master_key_id TEXT NOT NULL DEFAULT '',
+    user_data TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX notes_title ON notes (title);
+CREATE INDEX notes_updated_time ON notes (updated_time);
+CREATE INDEX notes_is_todo ON notes (is_todo);
+CREATE TABLE notes_normalized (
+    id TEXT NOT NULL,
+    parent_id TEXT NOT NULL DEFAULT '',
+    title TEXT NOT NULL DEFAULT '',
+    body TEXT NOT NULL DEFAULT '',
+    latitude NUMERIC NOT NULL DEFAULT 0,
+    longitude NUMERIC NOT NULL DEFAULT 0,
+    altitude NUMERIC NOT NULL DEFAULT 0,
+    source_url TEXT NOT NULL DEFAULT '',
+    is_todo INT NOT NULL DEFAULT 0,
+    todo_due INT NOT NULL DEFAULT 0,
+    todo_completed INT NOT NULL DEFAULT 0,
+    user_created_time INT NOT NULL DEFAULT 0,
+    user_updated_time INT NOT NULL DEFAULT 0
+);
+CREATE INDEX notes_normalized_id ON notes_normalized (id);
+CREATE TABLE item_changes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    item_type INT NOT NULL,
+    item_id TEXT NOT NULL,
+    type INT NOT NULL,
+    created_time INT NOT NULL
+);
+"""
+DATABASE = Database(DB_PATH, DDL)
 
 MARKDOWN, HTML = 1, 2
 NOTE_DEFAULTS: dict[str, Any] = {
@@ -212,7 +272,7 @@ def recipe_body(title: str, ingredients: Sequence[Ingredient] | None = None) -> 
 
 
 def _checklist(rng: TaskRng) -> str:
-    items = "\n".join(f"- [{'x' if rng.random() < 0.3 else ' '}] {tasks_org.random_title(rng)}"
+    items = "\n".join(f"- [{'x' if rng.random() < 0.3 else ' '}] {random_title(rng)}"
                       for _ in range(rng.randint(3, 6)))
     return f"{items}\n"
 
@@ -293,14 +353,14 @@ def random_note(
         is_todo = rng.random() < 0.25
     if title is None or body is None:
         if is_todo:
-            made_title, made_body = tasks_org.random_title(rng), tasks_org.random_notes(rng) + "\n"
+            made_title, made_body = random_title(rng), random_notes(rng) + "\n"
         else:
             made_title, made_body = rng.choice(_KINDS)(rng)
         title = made_title if title is None else title
         body = made_body if body is None else body
     created_ms, updated_ms = _times(rng, created_ms)
     if is_todo and todo_due is None:
-        todo_due = tasks_org.random_due_ms(rng) if rng.random() < 0.5 else 0
+        todo_due = random_due_ms(rng) if rng.random() < 0.5 else 0
     if is_todo and todo_completed is None:
         todo_completed = rng.random() < 1 / 3
     done_ms = 0
@@ -352,60 +412,12 @@ def is_completed(note: dict[str, Any]) -> bool:
 
 
 # --- device access ----------------------------------------------------------------------------
-@dataclasses.dataclass(frozen=True)
-class NotesTable(AppTable):
-    """The `notes` table, whose writes also keep `notes_normalized` (Joplin's search) in step."""
-
-    normalized: str = NORMALIZED_TABLE
-
-    def insert(self, device: Device, rows: list[dict[str, Any]]) -> None:
-        """Insert `rows` (with their ids) and their normalized copies in one command."""
-        if rows:
-            script = build_insert_script(self.name, rows)
-            script += build_insert_script(self.normalized, [normalized_row(r) for r in rows])
-            device.sqlite.execute(self.db, script)
-
-    def clear(self, device: Device) -> None:
-        """Delete every note and its normalized copy (one command)."""
-        device.sqlite.execute(
-            self.db, f"DELETE FROM {sql_identifier(self.name)}; DELETE FROM {sql_identifier(self.normalized)};"
-        )
-
-
-@dataclasses.dataclass(frozen=True)
-class TextKeyTable(AppTable):
-    """A table keyed by text ids (no key sequence to restart)."""
-
-    def clear(self, device: Device) -> None:
-        device.sqlite.execute(self.db, f"DELETE FROM {sql_identifier(self.name)};")
-
-
-NOTES = NotesTable(DB_PATH, NOTES_TABLE, KEY, NOTE_COLUMNS)
-NOTES_NORMALIZED = TextKeyTable(DB_PATH, NORMALIZED_TABLE, KEY, NORMALIZED_COLUMNS)
-FOLDERS = TextKeyTable(DB_PATH, FOLDERS_TABLE, KEY, FOLDER_COLUMNS)
-
-
-def insert_folders(device: Device, rows: list[dict[str, Any]]) -> None:
-    """Insert notebook rows (with their ids) in one command."""
-    FOLDERS.insert(device, rows)
-
-
-def insert_notes(device: Device, rows: list[dict[str, Any]]) -> None:
-    """Insert note rows and their `notes_normalized` copies in one command."""
-    NOTES.insert(device, rows)
-
-
-def read_folders(device: Device) -> list[dict[str, Any]]:
-    return FOLDERS.read(device)
-
-
-def read_notes(device: Device) -> list[dict[str, Any]]:
-    """Every note row, with exact values, in id order."""
-    return NOTES.read(device)
-
-
-def read_normalized(device: Device) -> list[dict[str, Any]]:
-    return NOTES_NORMALIZED.read(device)
+NOTES_NORMALIZED = DATABASE.table(NORMALIZED_TABLE, KEY)
+# Joplin keeps `notes_normalized` (what its search reads) in step with every note it writes.
+NOTES = DATABASE.table(NOTES_TABLE, KEY, defaults=NOTE_DEFAULTS, mirror=Mirror(NOTES_NORMALIZED, normalized_row))
+FOLDERS = DATABASE.table(FOLDERS_TABLE, KEY, defaults=FOLDER_DEFAULTS)
+NOTE_COLUMNS, NORMALIZED_COLUMNS, FOLDER_COLUMNS = (NOTES.column_names, NOTES_NORMALIZED.column_names,
+                                                    FOLDERS.column_names)
 
 
 def reset(device: Device) -> None:
@@ -422,6 +434,7 @@ APP = App(
     activity=ACTIVITY,
     data_paths=(DB_DIR,),
     reset=reset,
+    databases=(DATABASE,),
     tables=(NOTES, FOLDERS, NOTES_NORMALIZED),
     aliases=("joplin notes", "net.cozic.joplin"),
 )

@@ -11,10 +11,10 @@ import dataclasses
 from typing import Any, Callable
 
 from taskkit.apps.base import App
+from taskkit.apps.table import Database
 from taskkit.apps.common import (
     DAY_SECONDS,
     DEVICE_EPOCH,
-    AppTable,
     format_date,
     format_time,
     from_ms,
@@ -32,13 +32,37 @@ DB_PATH = f"{DB_DIR}/database.db"
 TABLE = "tracks"
 KEY = "_id"
 
-# The table's columns in the order the app's CREATE TABLE declares them (reference §4.9).
-COLUMNS: tuple[str, ...] = (
-    "_id", "name", "description", "category", "starttime", "stoptime", "numpoints",
-    "totaldistance", "totaltime", "movingtime", "avgspeed", "avgmovingspeed", "maxspeed",
-    "minelevation", "maxelevation", "elevationgain", "icon", "uuid", "elevationloss",
-    "starttime_offset", "activity_type",
-)  # fmt: skip
+# What the app creates on its first run (its Room entities; reference android-apps.md).
+DDL = """
+CREATE TABLE android_metadata (locale TEXT);
+INSERT INTO android_metadata VALUES ('en_US');
+CREATE TABLE tracks (
+    _id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT,
+    description TEXT,
+    category TEXT,
+    starttime INTEGER,
+    stoptime INTEGER,
+    numpoints INTEGER,
+    totaldistance FLOAT,
+    totaltime INTEGER,
+    movingtime INTEGER,
+    avgspeed FLOAT,
+    avgmovingspeed FLOAT,
+    maxspeed FLOAT,
+    minelevation FLOAT,
+    maxelevation FLOAT,
+    elevationgain FLOAT,
+    icon TEXT,
+    uuid BLOB,
+    elevationloss FLOAT,
+    starttime_offset INTEGER,
+    activity_type TEXT
+);
+CREATE UNIQUE INDEX tracks_uuid_index ON tracks (uuid);
+"""
+DATABASE = Database(DB_PATH, DDL)
+
 
 HISTORY_DAYS = 14  # generated tracks start at most this many days before the device time
 FIRST_START = DEVICE_EPOCH - HISTORY_DAYS * DAY_SECONDS
@@ -227,17 +251,8 @@ def format_start_time(track: dict[str, Any]) -> str:
 
 
 # --- device access ----------------------------------------------------------------------------
-TRACKS = AppTable(DB_PATH, TABLE, KEY, COLUMNS)
-
-
-def insert_tracks(device: Device, rows: list[dict[str, Any]]) -> None:
-    """Insert `rows` (without keys) into the `tracks` table in one command."""
-    TRACKS.insert(device, rows)
-
-
-def read_tracks(device: Device) -> list[dict[str, Any]]:
-    """Every track row, with exact values (uuid as bytes), in key order."""
-    return TRACKS.read(device)
+TRACKS = DATABASE.table(TABLE, KEY)
+COLUMNS = TRACKS.column_names  # in the order the DDL declares them
 
 
 def reset(device: Device) -> None:
@@ -251,6 +266,7 @@ APP = App(
     activity=ACTIVITY,
     data_paths=(DB_DIR,),
     reset=reset,
+    databases=(DATABASE,),
     tables=(TRACKS,),
     aliases=("opentracks", "open tracks", "sports tracker", "sportstracker", "activity tracker"),
 )

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from taskkit.apps.base import App
+from taskkit.apps.table import Database
 from taskkit.apps.common import (
     DAY_SECONDS,
     DEVICE_EPOCH,
-    AppTable,
     format_date,
     format_time,
     from_ms,
@@ -31,13 +31,40 @@ DB_PATH = f"{DB_DIR}/database"
 TABLE = "tasks"
 KEY = "_id"
 
-# The table's columns in the order of the app's Room entity (reference §4.8).
-COLUMNS: tuple[str, ...] = (
-    "_id", "title", "importance", "dueDate", "hideUntil", "created", "modified", "completed",
-    "deleted", "notes", "estimatedSeconds", "elapsedSeconds", "timerStart", "notificationFlags",
-    "lastNotified", "recurrence", "repeat_from", "calendarUri", "remoteId", "collapsed", "parent",
-    "order", "read_only",
-)  # fmt: skip
+# What the app creates on its first run (its Room entities; reference android-apps.md).
+DDL = """
+CREATE TABLE android_metadata (locale TEXT);
+INSERT INTO android_metadata VALUES ('en_US');
+CREATE TABLE `tasks` (
+    `_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
+    `title` TEXT,
+    `importance` INTEGER NOT NULL,
+    `dueDate` INTEGER NOT NULL,
+    `hideUntil` INTEGER NOT NULL,
+    `created` INTEGER NOT NULL,
+    `modified` INTEGER NOT NULL,
+    `completed` INTEGER NOT NULL,
+    `deleted` INTEGER NOT NULL,
+    `notes` TEXT,
+    `estimatedSeconds` INTEGER NOT NULL,
+    `elapsedSeconds` INTEGER NOT NULL,
+    `timerStart` INTEGER NOT NULL,
+    `notificationFlags` INTEGER NOT NULL,
+    `lastNotified` INTEGER NOT NULL,
+    `recurrence` TEXT,
+    `repeat_from` INTEGER NOT NULL DEFAULT 0,
+    `calendarUri` TEXT,
+    `remoteId` TEXT,
+    `collapsed` INTEGER NOT NULL,
+    `parent` INTEGER NOT NULL,
+    `order` INTEGER,
+    `read_only` INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX `t_rid` ON `tasks` (`remoteId`);
+CREATE INDEX `active_and_visible` ON `tasks` (`completed`, `deleted`, `hideUntil`);
+"""
+DATABASE = Database(DB_PATH, DDL)
+
 
 # Importance (the app calls it priority): 0 is the highest.
 HIGH, MEDIUM, LOW, NONE = 0, 1, 2, 3
@@ -206,17 +233,8 @@ def format_due_time(task: dict[str, Any]) -> str:
 
 
 # --- device access ----------------------------------------------------------------------------
-TASKS = AppTable(DB_PATH, TABLE, KEY, COLUMNS)
-
-
-def insert_tasks(device: Device, rows: list[dict[str, Any]]) -> None:
-    """Insert `rows` (without keys) into the `tasks` table in one command."""
-    TASKS.insert(device, rows)
-
-
-def read_tasks(device: Device) -> list[dict[str, Any]]:
-    """Every task row, with exact values, in key order."""
-    return TASKS.read(device)
+TASKS = DATABASE.table(TABLE, KEY, defaults=DEFAULTS)
+COLUMNS = TASKS.column_names  # in the order the DDL declares them
 
 
 def reset(device: Device) -> None:
@@ -230,6 +248,7 @@ APP = App(
     activity=ACTIVITY,
     data_paths=(DB_DIR,),
     reset=reset,
+    databases=(DATABASE,),
     tables=(TASKS,),
     aliases=("tasks.org", "org.tasks", "tasks app"),
 )

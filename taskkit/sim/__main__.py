@@ -44,6 +44,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def install_apps(state: Path) -> None:
+    """Build (or complete) the device in `state` with every registered app's first-run databases.
+
+    This entry point is a composition root: it may import the app models, which the simulator
+    itself never does.
+    """
+    from taskkit import apps
+    from taskkit.sim.device import SimDevice
+
+    SimDevice(state, app_databases=apps.first_run_databases()).close()
+
+
 def serve(state: Path, host: str, port: int) -> int:
     """Serve until SIGINT/SIGTERM; the exit code."""
     from taskkit.sim.adbd import AdbdServer
@@ -52,6 +64,7 @@ def serve(state: Path, host: str, port: int) -> int:
         print(f"{PROG}: error: --state {state}: not a directory", file=sys.stderr)
         return 2
     try:
+        install_apps(state)
         server = AdbdServer(state, host=host, port=port)
     except OSError as exc:
         print(f"{PROG}: error: --state {state}: {exc.strerror or exc}", file=sys.stderr)

@@ -5,9 +5,10 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Mapping
 
 from taskkit.device.base import Device, ShellResult
-from taskkit.sim import image, shell
+from taskkit.sim import databases, image, shell
 from taskkit.sim.state import SimState
 
 
@@ -16,16 +17,20 @@ class SimDevice(Device):
 
     `SimDevice()` makes a fresh device in a temporary directory (removed by `close()`);
     `SimDevice(path)` opens the device stored at `path`, building a fresh image there first if
-    the directory is empty.
+    the directory is empty. `app_databases` (device path -> DDL, from the app models:
+    `taskkit.apps.first_run_databases()`) are the databases the installed apps create on their
+    first run; those a stored device lacks are created when it is opened.
     """
 
-    def __init__(self, state_dir: str | Path | None = None):
+    def __init__(self, state_dir: str | Path | None = None, app_databases: Mapping[str, str] | None = None):
         super().__init__()
         self._owns_dir = state_dir is None
         root = Path(tempfile.mkdtemp(prefix="taskkit-sim-")) if state_dir is None else Path(state_dir)
         self.state = SimState(root)
         if not (root / "device.json").exists():
-            image.build(self.state)
+            image.build(self.state, app_databases)
+        elif app_databases:
+            databases.install_app_databases(self.state, app_databases)
         self.serial = f"sim:{root}"
 
     def _shell(self, command: str) -> ShellResult:

@@ -2,24 +2,20 @@
 
 `build(state)` lays out a fresh device in `state.root`: the filesystem skeleton, the settings
 database with an emulator's defaults, system properties, the clock, and the databases the
-modelled apps create on their first run (like AndroidWorld's app snapshots). The content is
-data (`SHARED_FOLDERS`, `DEFAULT_SETTINGS`, `DEFAULT_PROPS`, `DATABASES`) so it is easy to read
-and extend. Every file and directory gets the device clock as its mtime.
+apps create on their first run (like AndroidWorld's app snapshots) — given by the app models,
+which own their schemas (`taskkit.apps`), so the simulator never hard-codes an app's tables.
+The content is data (`SHARED_FOLDERS`, `DEFAULT_SETTINGS`, `DEFAULT_PROPS`; the databases in `taskkit.sim.databases`) so it
+is easy to read and extend. Every file and directory gets the device clock as its mtime.
 """
 from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
+from typing import Mapping
 
-from taskkit.sim.commands.settings import SETTINGS_DDL, put_settings
+from taskkit.sim.commands.settings import put_settings
+from taskkit.sim.databases import create_database, first_run_databases
 from taskkit.sim.state import DEFAULT_CLOCK_EPOCH, SDCARD_BACKING, SETTINGS_DB, SimState
-
-CALENDAR_DB = "/data/data/com.simplemobiletools.calendar.pro/databases/events.db"
-EXPENSE_DB = "/data/data/com.arduia.expense/databases/accounting.db"
-TASKS_DB = "/data/data/org.tasks/databases/database"
-OPENTRACKS_DB = "/data/data/de.dennisguse.opentracks/databases/database.db"
-JOPLIN_DB = "/data/data/net.cozic.joplin/databases/joplin.sqlite"
 
 # The folders of shared storage (/sdcard) on a fresh device.
 SHARED_FOLDERS = (
@@ -116,230 +112,6 @@ DEFAULT_PROPS: dict[str, str] = {
     "sys.boot_completed": "1",
 }
 
-# Device path -> the DDL (and seed rows) that creates it. Columns follow the app's Room entities.
-DATABASES: dict[str, str] = {
-    SETTINGS_DB: SETTINGS_DDL,
-    CALENDAR_DB: """
-CREATE TABLE android_metadata (locale TEXT);
-INSERT INTO android_metadata VALUES ('en_US');
-CREATE TABLE events (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    start_ts INTEGER NOT NULL,
-    end_ts INTEGER NOT NULL,
-    title TEXT NOT NULL,
-    location TEXT NOT NULL,
-    description TEXT NOT NULL,
-    reminder_1_minutes INTEGER NOT NULL,
-    reminder_2_minutes INTEGER NOT NULL,
-    reminder_3_minutes INTEGER NOT NULL,
-    reminder_1_type INTEGER NOT NULL,
-    reminder_2_type INTEGER NOT NULL,
-    reminder_3_type INTEGER NOT NULL,
-    repeat_interval INTEGER NOT NULL,
-    repeat_rule INTEGER NOT NULL,
-    repeat_limit INTEGER NOT NULL,
-    repetition_exceptions TEXT NOT NULL,
-    attendees TEXT NOT NULL,
-    import_id TEXT NOT NULL,
-    time_zone TEXT NOT NULL,
-    flags INTEGER NOT NULL,
-    event_type INTEGER NOT NULL,
-    parent_id INTEGER NOT NULL,
-    last_updated INTEGER NOT NULL,
-    source TEXT NOT NULL,
-    availability INTEGER NOT NULL,
-    color INTEGER NOT NULL,
-    type INTEGER NOT NULL
-);
-CREATE UNIQUE INDEX index_events_id ON events (id);
-CREATE TABLE event_types (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    title TEXT NOT NULL,
-    color INTEGER NOT NULL,
-    caldav_calendar_id INTEGER NOT NULL,
-    caldav_display_name TEXT NOT NULL,
-    caldav_email TEXT NOT NULL,
-    type INTEGER NOT NULL
-);
-CREATE UNIQUE INDEX index_event_types_id ON event_types (id);
-INSERT INTO event_types VALUES (1, 'Regular event', -689152, 0, '', '', 0);
-""",
-    EXPENSE_DB: """
-CREATE TABLE android_metadata (locale TEXT);
-INSERT INTO android_metadata VALUES ('en_US');
-CREATE TABLE expense (
-    expense_id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
-    name TEXT,
-    amount INTEGER NOT NULL,
-    category INTEGER NOT NULL,
-    note TEXT,
-    created_date INTEGER NOT NULL,
-    modified_date INTEGER NOT NULL
-);
-""",
-    TASKS_DB: """
-CREATE TABLE android_metadata (locale TEXT);
-INSERT INTO android_metadata VALUES ('en_US');
-CREATE TABLE `tasks` (
-    `_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
-    `title` TEXT,
-    `importance` INTEGER NOT NULL,
-    `dueDate` INTEGER NOT NULL,
-    `hideUntil` INTEGER NOT NULL,
-    `created` INTEGER NOT NULL,
-    `modified` INTEGER NOT NULL,
-    `completed` INTEGER NOT NULL,
-    `deleted` INTEGER NOT NULL,
-    `notes` TEXT,
-    `estimatedSeconds` INTEGER NOT NULL,
-    `elapsedSeconds` INTEGER NOT NULL,
-    `timerStart` INTEGER NOT NULL,
-    `notificationFlags` INTEGER NOT NULL,
-    `lastNotified` INTEGER NOT NULL,
-    `recurrence` TEXT,
-    `repeat_from` INTEGER NOT NULL DEFAULT 0,
-    `calendarUri` TEXT,
-    `remoteId` TEXT,
-    `collapsed` INTEGER NOT NULL,
-    `parent` INTEGER NOT NULL,
-    `order` INTEGER,
-    `read_only` INTEGER NOT NULL DEFAULT 0
-);
-CREATE UNIQUE INDEX `t_rid` ON `tasks` (`remoteId`);
-CREATE INDEX `active_and_visible` ON `tasks` (`completed`, `deleted`, `hideUntil`);
-""",
-    OPENTRACKS_DB: """
-CREATE TABLE android_metadata (locale TEXT);
-INSERT INTO android_metadata VALUES ('en_US');
-CREATE TABLE tracks (
-    _id INTEGER PRIMARY KEY AUTOINCREMENT,
-    name TEXT,
-    description TEXT,
-    category TEXT,
-    starttime INTEGER,
-    stoptime INTEGER,
-    numpoints INTEGER,
-    totaldistance FLOAT,
-    totaltime INTEGER,
-    movingtime INTEGER,
-    avgspeed FLOAT,
-    avgmovingspeed FLOAT,
-    maxspeed FLOAT,
-    minelevation FLOAT,
-    maxelevation FLOAT,
-    elevationgain FLOAT,
-    icon TEXT,
-    uuid BLOB,
-    elevationloss FLOAT,
-    starttime_offset INTEGER,
-    activity_type TEXT
-);
-CREATE UNIQUE INDEX tracks_uuid_index ON tracks (uuid);
-""",
-    JOPLIN_DB: """
-CREATE TABLE folders (
-    id TEXT PRIMARY KEY,
-    title TEXT NOT NULL DEFAULT '',
-    parent_id TEXT NOT NULL DEFAULT '',
-    created_time INT NOT NULL,
-    updated_time INT NOT NULL,
-    user_created_time INT NOT NULL DEFAULT 0,
-    user_updated_time INT NOT NULL DEFAULT 0,
-    deleted_time INT NOT NULL DEFAULT 0,
-    encryption_cipher_text TEXT NOT NULL DEFAULT '',
-    encryption_applied INT NOT NULL DEFAULT 0,
-    is_shared INT NOT NULL DEFAULT 0,
-    share_id TEXT NOT NULL DEFAULT '',
-    master_key_id TEXT NOT NULL DEFAULT '',
-    icon TEXT NOT NULL DEFAULT '',
-    user_data TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE notes (
-    id TEXT PRIMARY KEY,
-    parent_id TEXT NOT NULL DEFAULT '',
-    title TEXT NOT NULL DEFAULT '',
-    body TEXT NOT NULL DEFAULT '',
-    created_time INT NOT NULL,
-    updated_time INT NOT NULL,
-    is_conflict INT NOT NULL DEFAULT 0,
-    latitude NUMERIC NOT NULL DEFAULT 0,
-    longitude NUMERIC NOT NULL DEFAULT 0,
-    altitude NUMERIC NOT NULL DEFAULT 0,
-    author TEXT NOT NULL DEFAULT '',
-    source_url TEXT NOT NULL DEFAULT '',
-    is_todo INT NOT NULL DEFAULT 0,
-    todo_due INT NOT NULL DEFAULT 0,
-    todo_completed INT NOT NULL DEFAULT 0,
-    source TEXT NOT NULL DEFAULT '',
-    source_application TEXT NOT NULL DEFAULT '',
-    application_data TEXT NOT NULL DEFAULT '',
-    `order` NUMERIC NOT NULL DEFAULT 0,
-    user_created_time INT NOT NULL DEFAULT 0,
-    user_updated_time INT NOT NULL DEFAULT 0,
-    encryption_cipher_text TEXT NOT NULL DEFAULT '',
-    encryption_applied INT NOT NULL DEFAULT 0,
-    markup_language INT NOT NULL DEFAULT 1,
-    is_shared INT NOT NULL DEFAULT 0,
-    share_id TEXT NOT NULL DEFAULT '',
-    conflict_original_id TEXT NOT NULL DEFAULT '',
-    master_key_id TEXT NOT NULL DEFAULT '',
-    user_data TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX notes_title ON notes (title);
-CREATE INDEX notes_updated_time ON notes (updated_time);
-CREATE INDEX notes_is_todo ON notes (is_todo);
-CREATE TABLE notes_normalized (
-    id TEXT NOT NULL,
-    parent_id TEXT NOT NULL DEFAULT '',
-    title TEXT NOT NULL DEFAULT '',
-    body TEXT NOT NULL DEFAULT '',
-    latitude NUMERIC NOT NULL DEFAULT 0,
-    longitude NUMERIC NOT NULL DEFAULT 0,
-    altitude NUMERIC NOT NULL DEFAULT 0,
-    source_url TEXT NOT NULL DEFAULT '',
-    is_todo INT NOT NULL DEFAULT 0,
-    todo_due INT NOT NULL DEFAULT 0,
-    todo_completed INT NOT NULL DEFAULT 0,
-    user_created_time INT NOT NULL DEFAULT 0,
-    user_updated_time INT NOT NULL DEFAULT 0
-);
-CREATE INDEX notes_normalized_id ON notes_normalized (id);
-CREATE TABLE item_changes (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    item_type INT NOT NULL,
-    item_id TEXT NOT NULL,
-    type INT NOT NULL,
-    created_time INT NOT NULL
-);
-""",
-}
-
-
-def create_database(state: SimState, path: str, ddl: str) -> None:
-    """(Re)create the SQLite file at device path `path` from `ddl`."""
-    host = state.host_path(path)
-    host.parent.mkdir(parents=True, exist_ok=True)
-    host.unlink(missing_ok=True)
-    con = sqlite3.connect(host)
-    try:
-        con.executescript(ddl)
-        con.commit()
-    finally:
-        con.close()
-
-
-def create_package_databases(state: SimState, package: str) -> list[str]:
-    """Recreate the first-run databases of `package` (e.g. after `pm clear`); their paths."""
-    prefix = f"/data/data/{package}/"
-    paths = [path for path in DATABASES if path.startswith(prefix)]
-    for path in paths:
-        create_database(state, path, DATABASES[path])
-        host = state.host_path(path)
-        os.utime(host, (state.clock_epoch, state.clock_epoch))
-        os.utime(host.parent, (state.clock_epoch, state.clock_epoch))
-    return paths
-
-
 def stamp_tree(state: SimState) -> None:
     """Give every file, directory and link under the filesystem the device clock as mtime."""
     t = state.clock_epoch
@@ -360,8 +132,9 @@ def _layout(state: SimState) -> None:
         host.symlink_to(target)
 
 
-def build(state: SimState) -> None:
-    """Lay out a fresh device in `state.root` (replacing any filesystem already there)."""
+def build(state: SimState, app_databases: Mapping[str, str] | None = None) -> None:
+    """Lay out a fresh device in `state.root` (replacing any filesystem already there), with the
+    apps' first-run databases (device path -> DDL) as their models declare them."""
     from taskkit.sim import packages, providers
 
     state.root.mkdir(parents=True, exist_ok=True)
@@ -369,8 +142,9 @@ def build(state: SimState) -> None:
     state.config["props"] = dict(DEFAULT_PROPS)
     state.config["foreground"] = None
     state.config["log_seq"] = 0
+    state.config["app_databases"] = dict(app_databases or {})
     _layout(state)
-    for path, ddl in DATABASES.items():
+    for path, ddl in first_run_databases(state).items():
         create_database(state, path, ddl)
     for ns, values in DEFAULT_SETTINGS.items():
         put_settings(state, ns, values)

@@ -12,6 +12,6 @@ tables and column types), `templates` (jinja2), `generators` (param draws), `val
 """
 from taskkit.specs.errors import SpecError, SpecRuntimeError
 from taskkit.specs.loader import LoadResult, load_dir, load_file
-from taskkit.specs.tables import register_defaults
 
-__all__ = ["LoadResult", "SpecError", "SpecRuntimeError", "load_dir", "load_file", "register_defaults"]
+
+__all__ = ["LoadResult", "SpecError", "SpecRuntimeError", "load_dir", "load_file"]

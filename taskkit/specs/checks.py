@@ -33,7 +33,7 @@ def _render(source: str, context: Context, field: str) -> str:
 
 def _source(info: TableInfo | None, uri: str, projection: Sequence[str] = ()) -> Any:
     if info is not None:
-        return SqliteTable(info.table.db, info.name, info.table.key)
+        return info.table
     return ProviderUri(uri, projection=tuple(projection) or None)
 
 
@@ -126,7 +126,7 @@ class AnswerPlan:
     def items(self, env: Any, context: Context) -> list[Any]:
         if self.info is None:
             return self.fixed_items(context)
-        rows = [row for row in self.info.table.read(env.device) if all_match(self.where, row, context)]
+        rows = [row for row in self.info.table.rows(env.device) if all_match(self.where, row, context)]
         return self.aggregate(rows)
 
     def aggregate(self, rows: Sequence[Mapping[str, Any]]) -> list[Any]:

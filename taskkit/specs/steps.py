@@ -85,7 +85,7 @@ class InsertRows:
 
 def _keys(env: Any, info: TableInfo, where: Sequence[Predicate], context: Context) -> list[Any]:
     """Keys of the rows matching every condition (one query)."""
-    rows = info.table.read(env.device)
+    rows = info.table.rows(env.device)
     return [row[info.table.key] for row in rows if all_match(where, row, context)]
 
 

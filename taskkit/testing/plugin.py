@@ -11,13 +11,14 @@ from typing import Iterator
 import pytest
 
 from taskkit.env import Env
+from taskkit import apps
 from taskkit.sim.device import SimDevice
 
 
 @pytest.fixture
 def sim_device(tmp_path) -> Iterator[SimDevice]:
     """A fresh simulated device stored in a temp dir."""
-    device = SimDevice(tmp_path / "device")
+    device = SimDevice(tmp_path / "device", app_databases=apps.first_run_databases())
     yield device
     device.close()
 

@@ -1,8 +1,7 @@
 """How near-miss mutations change the rows of a `RowSource`: update, delete, insert, duplicate.
 
-`writer_for(source)` gives a `RowWriter` for an `SqliteTable` (SQL through `device.sqlite`, every
-value through `sql_literal`) or a `ProviderUri` (`device.content` update/delete/insert). A
-provider URI that cannot be written through (a read-only view such as the legacy
+`writer_for(source)` gives a `RowWriter` for an app `Table` (its own SQL) or a `ProviderUri`
+(`device.content` update/delete/insert). A provider URI that cannot be written through (a read-only view such as the legacy
 `content://contacts/phones`) gets a writer registered for its prefix with
 `register_provider_writer`; the contacts one is built in.
 """
@@ -12,7 +11,8 @@ import dataclasses
 from typing import Any, Callable, Mapping, Protocol
 
 from taskkit.device.base import Device
-from taskkit.device.quoting import sql_identifier, sql_literal
+from taskkit.apps.table import Table, key_value, where_sql
+from taskkit.device.quoting import sql_literal
 
 Row = dict[str, Any]
 
@@ -29,43 +29,27 @@ class RowWriter(Protocol):
         """Insert a copy of `row` under a new key."""
 
 
-def key_value(key: Any) -> Any:
-    """A key as read from a provider ("12") back to the integer it is."""
-    if isinstance(key, str) and key.strip().lstrip("-").isdigit():
-        return int(key)
-    return key
-
-
 def _where_key(column: str, key: Any) -> str:
-    return f"{sql_identifier(column)} = {sql_literal(key_value(key))}"
+    return where_sql({column: key_value(key)})
 
 
 @dataclasses.dataclass(frozen=True)
-class SqliteWriter:
-    db: str
-    table: str
-    key: str
+class TableWriter:
+    """Writes an app table's rows by key (the SQL is the table's own)."""
 
-    def _run(self, device: Device, sql: str) -> None:
-        device.sqlite.execute(self.db, sql)
+    table: Table
 
     def update(self, device: Device, key: Any, values: Mapping[str, Any]) -> None:
-        sets = ", ".join(f"{sql_identifier(c)} = {sql_literal(v)}" for c, v in values.items())
-        self._run(device, f"UPDATE {sql_identifier(self.table)} SET {sets} WHERE {_where_key(self.key, key)};")
+        self.table.update(device, self.table.key_where(key), values)
 
     def delete(self, device: Device, key: Any) -> None:
-        self._run(device, f"DELETE FROM {sql_identifier(self.table)} WHERE {_where_key(self.key, key)};")
-
-    def _insert(self, device: Device, row: Row) -> None:
-        columns = ", ".join(sql_identifier(c) for c in row)
-        values = ", ".join(sql_literal(v) for v in row.values())
-        self._run(device, f"INSERT INTO {sql_identifier(self.table)} ({columns}) VALUES ({values});")
+        self.table.delete(device, self.table.key_where(key))
 
     def restore(self, device: Device, row: Row) -> None:
-        self._insert(device, row)
+        self.table.insert(device, [row])
 
     def duplicate(self, device: Device, row: Row) -> None:
-        self._insert(device, {c: v for c, v in row.items() if c != self.key})
+        self.table.insert(device, [{c: v for c, v in row.items() if c != self.table.key}])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -137,9 +121,9 @@ def register_provider_writer(prefix: str, factory: Callable[[str, str], RowWrite
 
 
 def writer_for(source: Any) -> RowWriter:
-    """The writer for an `SqliteTable` or a `ProviderUri` (anything with db/table/key or uri/key)."""
-    if all(hasattr(source, name) for name in ("db", "table", "key")):
-        return SqliteWriter(source.db, source.table, source.key)
+    """The writer for an app `Table` or a `ProviderUri` (anything with a uri and a key)."""
+    if isinstance(source, Table):
+        return TableWriter(source)
     if hasattr(source, "uri"):
         key = getattr(source, "key", "_id")
         for prefix, factory in _PROVIDER_WRITERS:

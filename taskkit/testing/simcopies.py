@@ -9,6 +9,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from taskkit import apps
 from taskkit.sim.device import SimDevice
 
 
@@ -25,7 +26,8 @@ class SimTemplate:
 
     def __init__(self) -> None:
         self._root = Path(tempfile.mkdtemp(prefix="taskkit-simtemplate-"))
-        SimDevice(self._root / "image").close()  # an explicit directory: kept by close()
+        # An explicit directory: kept by close(). Every registered app's databases are in it.
+        SimDevice(self._root / "image", app_databases=apps.first_run_databases()).close()
 
     def new(self) -> SimDevice:
         target = Path(tempfile.mkdtemp(prefix="taskkit-sim-", dir=self._root)) / "device"

@@ -96,8 +96,8 @@ def test_insert_read_round_trip_with_hostile_text(device, hostile):
         calendar.random_event(rng, title=text, description=text[::-1], location=text.upper())
         for text in hostile
     ]
-    calendar.insert_events(device, rows)
-    read = calendar.read_events(device)
+    calendar.EVENTS.insert(device, rows)
+    read = calendar.EVENTS.rows(device)
     assert [r["id"] for r in read] == list(range(1, len(rows) + 1))
     assert [{k: v for k, v in r.items() if k != "id"} for r in read] == rows
 
@@ -105,19 +105,19 @@ def test_insert_read_round_trip_with_hostile_text(device, hostile):
 def test_a_large_seeding_round_trips(device, hostile):
     # Enough rows that the insert script is long (over 64 KiB): AndroidWorld seeds up to 75.
     rows = calendar.noise_events(TaskRng(8), 150) + [calendar.random_event(TaskRng(8), description=t) for t in hostile]
-    calendar.insert_events(device, rows)
-    assert [{k: v for k, v in r.items() if k != "id"} for r in calendar.read_events(device)] == rows
+    calendar.EVENTS.insert(device, rows)
+    assert [{k: v for k, v in r.items() if k != "id"} for r in calendar.EVENTS.rows(device)] == rows
 
 
 def test_reset_empties_the_table_and_restarts_ids(device):
-    calendar.insert_events(device, calendar.noise_events(TaskRng(3), 5))
+    calendar.EVENTS.insert(device, calendar.noise_events(TaskRng(3), 5))
     calendar.reset(device)
-    assert calendar.read_events(device) == []
-    calendar.insert_events(device, calendar.noise_events(TaskRng(3), 1))
-    assert [r["id"] for r in calendar.read_events(device)] == [1]
+    assert calendar.EVENTS.rows(device) == []
+    calendar.EVENTS.insert(device, calendar.noise_events(TaskRng(3), 1))
+    assert [r["id"] for r in calendar.EVENTS.rows(device)] == [1]
 
 
 def test_insert_nothing_sends_nothing(device):
     before = device.stats.round_trips
-    calendar.insert_events(device, [])
+    calendar.EVENTS.insert(device, [])
     assert device.stats.round_trips == before

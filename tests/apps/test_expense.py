@@ -68,15 +68,15 @@ def test_insert_read_round_trip_with_hostile_text(device, hostile):
     rng = TaskRng(21)
     rows = [expense.random_expense(rng, name=text, note=text[::-1]) for text in hostile]
     rows.append(expense.random_expense(rng, note=None) | {"note": None})
-    expense.insert_expenses(device, rows)
-    read = expense.read_expenses(device)
+    expense.EXPENSES.insert(device, rows)
+    read = expense.EXPENSES.rows(device)
     assert [r["expense_id"] for r in read] == list(range(1, len(rows) + 1))
     assert [{k: v for k, v in r.items() if k != "expense_id"} for r in read] == rows
 
 
 def test_reset_empties_the_table_and_restarts_keys(device):
-    expense.insert_expenses(device, expense.noise_expenses(TaskRng(3), 5))
+    expense.EXPENSES.insert(device, expense.noise_expenses(TaskRng(3), 5))
     expense.reset(device)
-    assert expense.read_expenses(device) == []
-    expense.insert_expenses(device, expense.noise_expenses(TaskRng(3), 1))
-    assert [r["expense_id"] for r in expense.read_expenses(device)] == [1]
+    assert expense.EXPENSES.rows(device) == []
+    expense.EXPENSES.insert(device, expense.noise_expenses(TaskRng(3), 1))
+    assert [r["expense_id"] for r in expense.EXPENSES.rows(device)] == [1]

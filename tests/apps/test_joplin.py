@@ -119,31 +119,31 @@ def test_insert_read_round_trip_with_hostile_text_keeps_the_search_copy(device, 
     folders = [joplin.random_folder(rng, title=text) for text in hostile]
     notes = [joplin.random_note(rng, parent_id=f["id"], title=f["title"], body=f["title"][::-1]) for f in folders]
     before = device.stats.round_trips
-    joplin.insert_folders(device, folders)
-    joplin.insert_notes(device, notes)
+    joplin.FOLDERS.insert(device, folders)
+    joplin.NOTES.insert(device, notes)
     assert device.stats.round_trips - before <= 2
-    assert joplin.read_folders(device) == sorted(folders, key=lambda r: r["id"])
-    assert joplin.read_notes(device) == sorted(notes, key=lambda r: r["id"])
+    assert joplin.FOLDERS.rows(device) == sorted(folders, key=lambda r: r["id"])
+    assert joplin.NOTES.rows(device) == sorted(notes, key=lambda r: r["id"])
     normalized = sorted((joplin.normalized_row(n) for n in notes), key=lambda r: r["id"])
-    assert joplin.read_normalized(device) == normalized
+    assert joplin.NOTES_NORMALIZED.rows(device) == normalized
 
 
 def test_table_clear_and_reset(device):
     folders, notes = _world(3, 6)
-    joplin.insert_folders(device, folders)
-    joplin.insert_notes(device, notes)
+    joplin.FOLDERS.insert(device, folders)
+    joplin.NOTES.insert(device, notes)
     joplin.NOTES.clear(device)  # what a generic table reset does: the search copy goes too
-    assert joplin.read_notes(device) == [] and joplin.read_normalized(device) == []
-    assert len(joplin.read_folders(device)) == 4
-    joplin.insert_notes(device, notes)
+    assert joplin.NOTES.rows(device) == [] and joplin.NOTES_NORMALIZED.rows(device) == []
+    assert len(joplin.FOLDERS.rows(device)) == 4
+    joplin.NOTES.insert(device, notes)
     joplin.reset(device)
-    assert (joplin.read_folders(device), joplin.read_notes(device), joplin.read_normalized(device)) == ([], [], [])
+    assert (joplin.FOLDERS.rows(device), joplin.NOTES.rows(device), joplin.NOTES_NORMALIZED.rows(device)) == ([], [], [])
 
 
 def test_pm_clear_recreates_the_empty_database(device):
     folders, notes = _world(4, 3)
-    joplin.insert_folders(device, folders)
-    joplin.insert_notes(device, notes)
+    joplin.FOLDERS.insert(device, folders)
+    joplin.NOTES.insert(device, notes)
     device.check("pm clear net.cozic.joplin")
-    assert joplin.read_notes(device) == [] and joplin.read_folders(device) == []
+    assert joplin.NOTES.rows(device) == [] and joplin.FOLDERS.rows(device) == []
     assert device.sqlite.columns(joplin.DB_PATH, joplin.NOTES_TABLE) == list(joplin.NOTE_COLUMNS)

@@ -102,22 +102,22 @@ def test_insert_read_round_trip_with_hostile_text(device, hostile):
     rng = TaskRng(21)
     rows = [opentracks.random_track(rng, name=text, description=text[::-1]) for text in hostile]
     rows[0]["uuid"] = bytes(range(16))  # NUL and every low byte survive as a BLOB
-    opentracks.insert_tracks(device, rows)
-    read = opentracks.read_tracks(device)
+    opentracks.TRACKS.insert(device, rows)
+    read = opentracks.TRACKS.rows(device)
     assert [r["_id"] for r in read] == list(range(1, len(rows) + 1))
     assert [{k: v for k, v in r.items() if k != "_id"} for r in read] == rows
 
 
 def test_reset_empties_the_table_and_restarts_ids(device):
-    opentracks.insert_tracks(device, opentracks.noise_tracks(TaskRng(3), 5))
+    opentracks.TRACKS.insert(device, opentracks.noise_tracks(TaskRng(3), 5))
     opentracks.reset(device)
-    assert opentracks.read_tracks(device) == []
-    opentracks.insert_tracks(device, opentracks.noise_tracks(TaskRng(3), 1))
-    assert [r["_id"] for r in opentracks.read_tracks(device)] == [1]
+    assert opentracks.TRACKS.rows(device) == []
+    opentracks.TRACKS.insert(device, opentracks.noise_tracks(TaskRng(3), 1))
+    assert [r["_id"] for r in opentracks.TRACKS.rows(device)] == [1]
 
 
 def test_pm_clear_recreates_the_empty_database(device):
-    opentracks.insert_tracks(device, opentracks.noise_tracks(TaskRng(4), 3))
+    opentracks.TRACKS.insert(device, opentracks.noise_tracks(TaskRng(4), 3))
     device.check("pm clear de.dennisguse.opentracks")
-    assert opentracks.read_tracks(device) == []
+    assert opentracks.TRACKS.rows(device) == []
     assert device.sqlite.columns(opentracks.DB_PATH, opentracks.TABLE) == list(opentracks.COLUMNS)

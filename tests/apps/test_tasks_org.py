@@ -92,22 +92,22 @@ def test_insert_read_round_trip_with_hostile_text(device, hostile):
     rows = [tasks_org.random_task(rng, title=text, notes=text[::-1]) for text in hostile]
     rows.append(tasks_org.random_task(rng, notes=None, order=3))
     rows[-1]["notes"] = None  # nullable
-    tasks_org.insert_tasks(device, rows)
-    read = tasks_org.read_tasks(device)
+    tasks_org.TASKS.insert(device, rows)
+    read = tasks_org.TASKS.rows(device)
     assert [r["_id"] for r in read] == list(range(1, len(rows) + 1))
     assert [{k: v for k, v in r.items() if k != "_id"} for r in read] == rows
 
 
 def test_reset_empties_the_table_and_restarts_ids(device):
-    tasks_org.insert_tasks(device, tasks_org.noise_tasks(TaskRng(3), 5))
+    tasks_org.TASKS.insert(device, tasks_org.noise_tasks(TaskRng(3), 5))
     tasks_org.reset(device)
-    assert tasks_org.read_tasks(device) == []
-    tasks_org.insert_tasks(device, tasks_org.noise_tasks(TaskRng(3), 1))
-    assert [r["_id"] for r in tasks_org.read_tasks(device)] == [1]
+    assert tasks_org.TASKS.rows(device) == []
+    tasks_org.TASKS.insert(device, tasks_org.noise_tasks(TaskRng(3), 1))
+    assert [r["_id"] for r in tasks_org.TASKS.rows(device)] == [1]
 
 
 def test_pm_clear_recreates_the_empty_database(device):
-    tasks_org.insert_tasks(device, tasks_org.noise_tasks(TaskRng(4), 3))
+    tasks_org.TASKS.insert(device, tasks_org.noise_tasks(TaskRng(4), 3))
     device.check("pm clear org.tasks")
-    assert tasks_org.read_tasks(device) == []
+    assert tasks_org.TASKS.rows(device) == []
     assert device.sqlite.columns(tasks_org.DB_PATH, tasks_org.TABLE) == list(tasks_org.COLUMNS)

@@ -6,6 +6,7 @@ import shlex
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from taskkit.connect import sim_device
 from taskkit.device.base import ShellResult
 from taskkit.device.services import activity as svc
 from taskkit.device.services.activity import ActivityError, PackageError
@@ -85,7 +86,7 @@ def test_parse_packages():
 # --- through the simulator ------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def device(tmp_path_factory):
-    sim = SimDevice(tmp_path_factory.mktemp("activity") / "device")
+    sim = sim_device(tmp_path_factory.mktemp("activity") / "device")
     yield sim
     sim.close()
 

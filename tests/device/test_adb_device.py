@@ -17,6 +17,7 @@ from typing import Callable, Iterator
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from taskkit.connect import sim_device
 from taskkit import connect
 from taskkit.device import adb as adb_module
 from taskkit.device.adb import (
@@ -396,7 +397,7 @@ def served_sim(state_dir: Path, *, is_root: bool = True) -> Iterator[object]:
     """The simulator in `state_dir` served over the adb wire protocol on a free port."""
     from taskkit.sim.device import SimDevice
 
-    SimDevice(state_dir)  # build the image
+    sim_device(state_dir)  # build the image
     if not is_root:
         from taskkit.sim.state import SimState
 

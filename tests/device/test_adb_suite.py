@@ -11,6 +11,7 @@ from typing import Any, Iterable, Iterator
 
 import pytest
 
+from taskkit.connect import sim_device
 from taskkit import agents, connect, registry, suite
 from taskkit.env import Env
 from taskkit.runner import EpisodeResult, run_suite
@@ -62,7 +63,7 @@ def builtin(cli_rows) -> list[str]:
 def reference(builtin) -> dict[str, tuple]:
     """The oracle agent on the in-process simulator: every task solved, no errors."""
     registry.load_builtin()
-    device = SimDevice()
+    device = sim_device()
     try:
         results = run_suite(Env(device), suite.build_suite(SEED, builtin), agents.load("oracle"), SEED)
     finally:

@@ -6,6 +6,7 @@ import shlex
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
+from taskkit.connect import sim_device
 from taskkit.device.base import CommandFailed, ShellResult
 from taskkit.device.services import content as svc
 from taskkit.device.services.content import ContentError
@@ -128,7 +129,7 @@ def test_check_result_turns_errors_into_exceptions():
 # --- through the simulator ------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def device(tmp_path_factory):
-    sim = SimDevice(tmp_path_factory.mktemp("content") / "device")
+    sim = sim_device(tmp_path_factory.mktemp("content") / "device")
     yield sim
     sim.close()
 

@@ -15,6 +15,7 @@ from unittest import mock
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from taskkit.connect import sim_device
 from taskkit.device.base import CommandFailed, ShellResult
 from taskkit.device.quoting import SqlValue, sql_identifier, sql_literal
 from taskkit.device.services import sqlite as svc
@@ -133,7 +134,7 @@ def test_values_round_trip_through_the_real_cli(real_cli: str, table: tuple) -> 
 
 @pytest.fixture(scope="module")
 def device(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimDevice]:
-    sim = SimDevice(tmp_path_factory.mktemp("sqlite") / "device")
+    sim = sim_device(tmp_path_factory.mktemp("sqlite") / "device")
     yield sim
     sim.close()
 

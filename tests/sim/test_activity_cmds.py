@@ -8,6 +8,7 @@ import sqlite3
 
 import pytest
 
+from taskkit import apps
 from taskkit.sim import image, packages, providers
 from taskkit.sim.commands import Invocation, load_all
 from taskkit.sim.commands.activity import (
@@ -23,7 +24,7 @@ CALENDAR_DB = "/data/data/com.simplemobiletools.calendar.pro/databases/events.db
 @pytest.fixture(scope="module")
 def template(tmp_path_factory) -> SimState:
     sim = SimState(tmp_path_factory.mktemp("image"))
-    image.build(sim)
+    image.build(sim, apps.first_run_databases())  # pm clear recreates the apps' databases
     return sim
 
 

@@ -8,21 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from taskkit.sim import image
+from taskkit.sim import databases, image
 from taskkit.sim.state import DEFAULT_CLOCK_EPOCH, SETTINGS_DB, SimState
 
 SHARED = ("Alarms", "Audiobooks", "DCIM", "Documents", "Download", "Movies", "Music",
           "Notifications", "Pictures", "Podcasts", "Recordings", "Ringtones", "Android")
 
-# android-apps.md §4.1 and §4.5: the columns each table must have, no more and no fewer.
-CALENDAR_COLUMNS = {
-    "id", "start_ts", "end_ts", "title", "location", "description", "repeat_interval",
-    "repeat_rule", "repeat_limit", "reminder_1_minutes", "reminder_2_minutes",
-    "reminder_3_minutes", "reminder_1_type", "reminder_2_type", "reminder_3_type",
-    "repetition_exceptions", "attendees", "import_id", "time_zone", "flags", "event_type",
-    "parent_id", "availability", "color", "last_updated", "source", "type",
-}
-EXPENSE_COLUMNS = {"expense_id", "name", "amount", "category", "note", "created_date", "modified_date"}
+# A toy app's first-run database: the image takes app schemas from the app models, so the
+# simulator's own tests use one of their own.
+TOY_DB = "/data/data/org.example.toy/databases/toy.db"
+TOY_DDL = ("CREATE TABLE items (item_id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, qty INTEGER NOT NULL);"
+           "CREATE TABLE kinds (id INTEGER PRIMARY KEY, title TEXT); INSERT INTO kinds VALUES (1, 'Regular');")
+TOY_COLUMNS = {"item_id", "name", "qty"}
 
 REQUIRED_SETTINGS = {
     "global": {"airplane_mode_on": "0", "wifi_on": "1", "bluetooth_on": "0", "auto_time": "0",
@@ -52,7 +49,7 @@ def hooks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 @pytest.fixture
 def state(tmp_path: Path, hooks: list[str]) -> SimState:
     sim = SimState(tmp_path / "dev")
-    image.build(sim)
+    image.build(sim, {TOY_DB: TOY_DDL})
     return sim
 
 
@@ -111,33 +108,31 @@ def test_hooks_run_after_the_base_image(tmp_path: Path, monkeypatch: pytest.Monk
     assert seen == [("providers", True), ("packages", True)]
 
 
-def test_calendar_database(state: SimState) -> None:
-    columns = {c[1]: c for c in _table(state, image.CALENDAR_DB, "PRAGMA table_info(events)")}
-    assert set(columns) == CALENDAR_COLUMNS
-    assert columns["id"][5] == 1  # the primary key
-    sql = _table(state, image.CALENDAR_DB, "SELECT sql FROM sqlite_master WHERE name = 'events'")[0][0]
-    assert "AUTOINCREMENT" in sql
-    types = _table(state, image.CALENDAR_DB, "SELECT id, title FROM event_types")
-    assert types == [(1, "Regular event")]
-
-
-def test_expense_database(state: SimState) -> None:
-    columns = {c[1]: c for c in _table(state, image.EXPENSE_DB, "PRAGMA table_info(expense)")}
-    assert set(columns) == EXPENSE_COLUMNS
-    assert columns["expense_id"][5] == 1
-    assert _table(state, image.EXPENSE_DB, "SELECT count(*) FROM expense") == [(0,)]
+def test_app_databases_come_from_the_app_models(state: SimState) -> None:
+    columns = {c[1]: c for c in _table(state, TOY_DB, "PRAGMA table_info(items)")}
+    assert set(columns) == TOY_COLUMNS
+    assert columns["item_id"][5] == 1  # the primary key
+    assert _table(state, TOY_DB, "SELECT id, title FROM kinds") == [(1, "Regular")]  # seed rows
+    assert json.loads((state.root / "device.json").read_text())["app_databases"] == {TOY_DB: TOY_DDL}
 
 
 def test_app_tables_assign_ids_and_enforce_not_null(state: SimState) -> None:
-    con = sqlite3.connect(state.host_path(image.EXPENSE_DB))
+    con = sqlite3.connect(state.host_path(TOY_DB))
     try:
-        con.execute("INSERT INTO expense (name, amount, category, note, created_date, modified_date)"
-                    " VALUES ('Lunch', 1250, 3, NULL, 1, 2)")
-        assert con.execute("SELECT expense_id FROM expense").fetchall() == [(1,)]
+        con.execute("INSERT INTO items (name, qty) VALUES ('Lunch', 2)")
+        assert con.execute("SELECT item_id FROM items").fetchall() == [(1,)]
         with pytest.raises(sqlite3.IntegrityError):
-            con.execute("INSERT INTO expense (name) VALUES ('no amount')")
+            con.execute("INSERT INTO items (name) VALUES ('no qty')")
     finally:
         con.close()
+
+
+def test_an_existing_device_gets_a_new_apps_databases(state: SimState) -> None:
+    other_db, other_ddl = "/data/data/org.example.other/databases/o.db", "CREATE TABLE o (id INTEGER PRIMARY KEY);"
+    assert databases.install_app_databases(state, {TOY_DB: TOY_DDL, other_db: other_ddl}) == [other_db]
+    assert _table(state, other_db, "SELECT count(*) FROM o") == [(0,)]
+    assert databases.install_app_databases(state, {other_db: other_ddl}) == []  # already there
+    assert set(SimState(state.root).config["app_databases"]) == {TOY_DB, other_db}
 
 
 def test_every_path_has_the_clock_as_mtime(tmp_path: Path) -> None:
@@ -176,12 +171,12 @@ def test_rebuild_replaces_the_previous_device(state: SimState, hooks: list[str])
 
 
 def test_package_databases_can_be_recreated(state: SimState) -> None:
-    con = sqlite3.connect(state.host_path(image.EXPENSE_DB))
-    con.execute("DROP TABLE expense")
+    con = sqlite3.connect(state.host_path(TOY_DB))
+    con.execute("DROP TABLE items")
     con.commit()
     con.close()
     state.set_clock(1_700_000_000)
-    assert image.create_package_databases(state, "com.arduia.expense") == [image.EXPENSE_DB]
-    assert {c[1] for c in _table(state, image.EXPENSE_DB, "PRAGMA table_info(expense)")} == EXPENSE_COLUMNS
-    assert int(state.host_path(image.EXPENSE_DB).stat().st_mtime) == 1_700_000_000
-    assert image.create_package_databases(state, "com.example.none") == []
+    assert databases.create_package_databases(state, "org.example.toy") == [TOY_DB]
+    assert {c[1] for c in _table(state, TOY_DB, "PRAGMA table_info(items)")} == TOY_COLUMNS
+    assert int(state.host_path(TOY_DB).stat().st_mtime) == 1_700_000_000
+    assert databases.create_package_databases(state, "com.example.none") == []

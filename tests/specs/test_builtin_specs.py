@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from taskkit.connect import sim_device
 from taskkit import registry, specs
 from taskkit.composite import CompositeTask
 from taskkit.device.state import state_digest
@@ -35,7 +36,7 @@ def test_builtin_specs_are_registered_with_their_file_as_source():
 
 @pytest.fixture(scope="module")
 def shared_env(tmp_path_factory):
-    device = SimDevice(tmp_path_factory.mktemp("specs") / "device")
+    device = sim_device(tmp_path_factory.mktemp("specs") / "device")
     yield Env(device)
     device.close()
 

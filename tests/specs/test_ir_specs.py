@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from taskkit.connect import sim_device
 from taskkit import task_protos
 from taskkit import specs
 from taskkit.device.state import state_digest
@@ -39,7 +40,7 @@ def load(path: Path):
 def device(tmp_path_factory):
     from taskkit.sim.device import SimDevice
 
-    dev = SimDevice(tmp_path_factory.mktemp("ir") / "device")
+    dev = sim_device(tmp_path_factory.mktemp("ir") / "device")
     yield dev
     dev.close()
 
@@ -188,9 +189,9 @@ def test_joplin_specs_keep_the_search_copy_in_step(path, device):
     env = Env(device)
     task = _episode(cls, env, seed=SEEDS[0])
     try:
-        notes = joplin.read_notes(device)
-        assert notes and len(joplin.read_folders(device)) == 4
-        by_id = {row["id"]: row for row in joplin.read_normalized(device)}
+        notes = joplin.NOTES.rows(device)
+        assert notes and len(joplin.FOLDERS.rows(device)) == 4
+        by_id = {row["id"]: row for row in joplin.NOTES_NORMALIZED.rows(device)}
         assert set(by_id) == {note["id"] for note in notes}
         for note in notes:
             assert by_id[note["id"]] == joplin.normalized_row(note)

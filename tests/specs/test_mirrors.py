@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 import pytest
 
+from taskkit.connect import sim_device
 from taskkit.apps import calendar, expense, markor, sms
 from taskkit.apps.common import device_now_ms
 from taskkit import registry
@@ -27,7 +28,7 @@ Action = Callable[[Env, dict[str, Any]], None]
 def _insert_expense(env: Env, item: dict[str, Any], **changes: Any) -> None:
     now = device_now_ms()
     row = {k: item[k] for k in ("name", "amount", "category", "note")} | {"created_date": now, "modified_date": now}
-    expense.insert_expenses(env.device, [row | changes])
+    expense.EXPENSES.insert(env.device, [row | changes])
 
 
 def _delete_expense(env: Env, name: str) -> None:
@@ -36,7 +37,7 @@ def _delete_expense(env: Env, name: str) -> None:
 
 def _insert_event(env: Env, p: dict[str, Any], shift: int) -> None:
     start = p["start_ts"] + shift
-    calendar.insert_events(env.device, [{
+    calendar.EVENTS.insert(env.device, [{
         **calendar.DEFAULTS, "start_ts": start, "end_ts": start + 60 * p["duration_min"], "title": p["title"],
         "location": "", "description": p["description"]}])
 
@@ -68,7 +69,7 @@ PAIRS: list[tuple[str, str, Action, float]] = [
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
-    device = SimDevice(tmp_path_factory.mktemp("mirrors") / "device")
+    device = sim_device(tmp_path_factory.mktemp("mirrors") / "device")
     yield Env(device)
     device.close()
 

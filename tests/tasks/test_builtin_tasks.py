@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from taskkit.connect import sim_device
 from taskkit import registry
 from taskkit.composite import CompositeTask
 from taskkit.device.state import state_digest
@@ -24,7 +25,7 @@ def test_at_least_twenty_templates_across_the_core_apps():
 
 @pytest.fixture(scope="module")
 def shared_env(tmp_path_factory):
-    device = SimDevice(tmp_path_factory.mktemp("builtin") / "device")
+    device = sim_device(tmp_path_factory.mktemp("builtin") / "device")
     yield Env(device)
     device.close()
 
@@ -61,7 +62,7 @@ def test_same_seed_same_params_goal_and_initial_state(name, tmp_path):
     cls = registry.get(name)
     digests, described = [], []
     for attempt in range(2):
-        device = SimDevice(tmp_path / f"d{attempt}")
+        device = sim_device(tmp_path / f"d{attempt}")
         task = cls.from_seed(1234567)
         env = Env(device)
         task.initialize_state(env)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from taskkit.connect import sim_device
 from taskkit import registry
 from taskkit.env import Env
 from taskkit.sim.device import SimDevice
@@ -17,7 +18,7 @@ registry.load_builtin()
 
 @pytest.fixture(scope="module")
 def device(tmp_path_factory):
-    device = SimDevice(tmp_path_factory.mktemp("hostile") / "device")
+    device = sim_device(tmp_path_factory.mktemp("hostile") / "device")
     yield device
     device.close()
 

@@ -47,14 +47,14 @@ class AddCoffee(TaskEval, register=False):
         super().initialize_state(env)
         noise = expense.noise_expenses(TaskRng(self.params["noise_seed"]), 3,
                                        exclude=lambda row: row["name"].startswith("Coffee"))
-        expense.insert_expenses(env.device, noise)
+        expense.EXPENSES.insert(env.device, noise)
 
     def validator(self):
         expected = {"name": self.params["name"], "amount": self.params["amount"], "category": 3}
         return rows_added(EXPENSES, [expected], fuzzy=("name",))
 
     def solve(self, env: Any) -> None:
-        expense.insert_expenses(env.device, [_row(self.params)])
+        expense.EXPENSES.insert(env.device, [_row(self.params)])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,7 +120,7 @@ class AddCoffeeSolveForgetsAmount(AddCoffee, register=False):
     """Broken: the reference solution stores the wrong amount."""
 
     def solve(self, env: Any) -> None:
-        expense.insert_expenses(env.device, [{**_row(self.params), "amount": self.params["amount"] + 1}])
+        expense.EXPENSES.insert(env.device, [{**_row(self.params), "amount": self.params["amount"] + 1}])
 
 
 class AddCoffeeSolveFailsOnEvenSeeds(AddCoffee, register=False):
@@ -139,6 +139,6 @@ class CustomCheck(AddCoffee, register=False):
         return None
 
     def is_successful(self, env: Any) -> float:
-        rows = expense.read_expenses(env.device)
+        rows = expense.EXPENSES.rows(env.device)
         found = any(row["name"] == self.params["name"] and row["amount"] == self.params["amount"] for row in rows)
         return 1.0 if found else 0.0

@@ -46,7 +46,7 @@ class ExpenseRename(_Noisy, register=False):
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"])
         rows = expense.noise_expenses(rng, 4, exclude=lambda r: r["name"] == "Taxi ride")
-        expense.insert_expenses(env.device, rows[:2] + [expense.random_expense(rng, name="Taxi ride")] + rows[2:])
+        expense.EXPENSES.insert(env.device, rows[:2] + [expense.random_expense(rng, name="Taxi ride")] + rows[2:])
 
     def validator(self):
         return rows_updated(EXPENSES, {"name": "Taxi ride"}, {"name": "Cab ride"})
@@ -78,13 +78,13 @@ class CountExpenses(_Noisy, register=False):
 
     def initialize_state(self, env: Any) -> None:
         super().initialize_state(env)
-        expense.insert_expenses(env.device, expense.noise_expenses(TaskRng(self.params["noise_seed"]), self.count()))
+        expense.EXPENSES.insert(env.device, expense.noise_expenses(TaskRng(self.params["noise_seed"]), self.count()))
 
     def validator(self):
         return answer_equals(self.count(), kind="number")
 
     def solve(self, env: Any) -> None:
-        env.submit_answer(f"There are {len(expense.read_expenses(env.device))} expenses.")
+        env.submit_answer(f"There are {len(expense.EXPENSES.rows(env.device))} expenses.")
 
 
 class WifiOrBluetooth(_Noisy, register=False):
@@ -157,7 +157,7 @@ class ExpenseCountAtLeast(Stateless):
     count: int
 
     def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
-        found = len(expense.read_expenses(env.device))
+        found = len(expense.EXPENSES.rows(env.device))
         return CheckResult.verdict([] if found >= self.count else [f"{found} expenses, expected {self.count}"])
 
 
@@ -170,4 +170,4 @@ class AddTwoExpenses(_Noisy, register=False):
         return ExpenseCountAtLeast(2)
 
     def solve(self, env: Any) -> None:
-        expense.insert_expenses(env.device, expense.noise_expenses(TaskRng(1), 2))
+        expense.EXPENSES.insert(env.device, expense.noise_expenses(TaskRng(1), 2))

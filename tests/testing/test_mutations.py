@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from taskkit.connect import sim_device
 from taskkit import registry
 from taskkit.env import Env
 from taskkit.sim.device import SimDevice
@@ -20,7 +21,7 @@ registry.load_builtin()
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
-    device = SimDevice(tmp_path_factory.mktemp("mutations") / "device")
+    device = sim_device(tmp_path_factory.mktemp("mutations") / "device")
     with Session(Env(device)) as session:
         yield session
     device.close()

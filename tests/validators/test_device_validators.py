@@ -14,7 +14,7 @@ def row(name, amount=1000, note="n"):
 
 def seed_rows(device, rows):
     expense.reset(device)
-    expense.insert_expenses(device, rows)
+    expense.EXPENSES.insert(device, rows)
 
 
 def test_rows_added(env):
@@ -22,9 +22,9 @@ def test_rows_added(env):
     check = rows_added(TABLE, [{"name": "Coffee beans", "amount": 1250}], fuzzy=("name",))
     snap = check.snapshot(env)
     assert "expected 1 new row(s), found 0" in check.evaluate(env, snap).reasons[0]
-    expense.insert_expenses(env.device, [row("coffee beans", 1250)])
+    expense.EXPENSES.insert(env.device, [row("coffee beans", 1250)])
     assert check.evaluate(env, snap).score == 1.0
-    expense.insert_expenses(env.device, [row("Extra")])
+    expense.EXPENSES.insert(env.device, [row("Extra")])
     assert check.evaluate(env, snap).reasons == ("table expense: expected 1 new row(s), found 2",)
 
 
@@ -32,7 +32,7 @@ def test_rows_added_rejects_a_changed_old_row_and_a_wrong_field(env):
     seed_rows(env.device, [row("Rent")])
     check = rows_added(TABLE, [{"name": "Tea", "amount": 500}])
     snap = check.snapshot(env)
-    expense.insert_expenses(env.device, [row("Tea", 501)])
+    expense.EXPENSES.insert(env.device, [row("Tea", 501)])
     assert "no new row matches name='Tea', amount=500" in check.evaluate(env, snap).reasons[0]
     env.device.sqlite.execute(expense.DB_PATH, "UPDATE expense SET amount = 500 WHERE name = 'Tea'; "
                                                "UPDATE expense SET note = 'x' WHERE name = 'Rent';")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from taskkit.connect import sim_device
 from taskkit.device.quoting import sql_literal
 from taskkit.env import Env
 from taskkit.sim.device import SimDevice
@@ -17,7 +18,7 @@ values = st.one_of(st.none(), st.integers(-5, 5), st.floats(allow_nan=False, all
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
-    device = SimDevice(tmp_path_factory.mktemp("sources") / "device")
+    device = sim_device(tmp_path_factory.mktemp("sources") / "device")
     yield Env(device)
     device.close()
 

@@ -84,10 +84,10 @@ def build_existing(paths: Sequence[str]) -> str:
     return "; ".join(f"[ -e {shell_quote(p)} ] && echo {shell_quote(p)}" for p in paths) + "; true"
 
 
-def build_insert_script(table: str, rows: Sequence[Mapping[str, SqlValue]]) -> str:
-    """One transaction inserting `rows` (each a column -> value mapping) into `table`."""
+def build_insert_statements(table: str, rows: Sequence[Mapping[str, SqlValue]]) -> list[str]:
+    """One INSERT statement per row (each a column -> value mapping; {} inserts the defaults)."""
     target = sql_identifier(table)
-    lines = ["BEGIN;"]
+    lines = []
     for row in rows:
         if not row:
             lines.append(f"INSERT INTO {target} DEFAULT VALUES;")
@@ -95,8 +95,12 @@ def build_insert_script(table: str, rows: Sequence[Mapping[str, SqlValue]]) -> s
         columns = ", ".join(sql_identifier(name) for name in row)
         values = ", ".join(sql_literal(value) for value in row.values())
         lines.append(f"INSERT INTO {target} ({columns}) VALUES ({values});")
-    lines.append("COMMIT;")
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def build_insert_script(table: str, rows: Sequence[Mapping[str, SqlValue]]) -> str:
+    """One transaction inserting `rows` into `table`."""
+    return "\n".join(["BEGIN;", *build_insert_statements(table, rows), "COMMIT;"]) + "\n"
 
 
 # --- output -----------------------------------------------------------------------------------

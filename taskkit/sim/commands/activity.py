@@ -20,7 +20,7 @@ import re
 import shutil
 from typing import Callable, Iterator
 
-from taskkit.sim import packages, providers
+from taskkit.sim import databases, packages, providers
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.packages import LAUNCHER, Package, short_component, split_component
 from taskkit.sim.state import SimState
@@ -494,9 +494,7 @@ def clear_package_data(state: SimState, package: Package) -> None:
                     child.unlink()
     packages.create_data_dirs(state, package)
     providers.reset_package_data(state, package.name)
-    from taskkit.sim.image import create_package_databases  # late: the image imports commands
-
-    create_package_databases(state, package.name)
+    databases.create_package_databases(state, package.name)
     t = state.clock_epoch
     for device_dir in (package.data_dir, package.de_data_dir):
         for path in _walk(state.host_path(device_dir)):
