@@ -24,7 +24,6 @@ from taskkit.apps.common import (
     to_ms,
 )
 from taskkit.device.base import Device
-from taskkit.device.quoting import sql_identifier
 from taskkit.rng import TaskRng
 
 PACKAGE = "net.cozic.joplin"
@@ -422,10 +421,7 @@ NOTE_COLUMNS, NORMALIZED_COLUMNS, FOLDER_COLUMNS = (NOTES.column_names, NOTES_NO
 
 def reset(device: Device) -> None:
     """Delete every note, normalized copy and notebook (one command)."""
-    device.sqlite.execute(
-        DB_PATH,
-        "".join(f"DELETE FROM {sql_identifier(t)}; " for t in (NOTES_TABLE, NORMALIZED_TABLE, FOLDERS_TABLE)),
-    )
+    device.sqlite.execute(DB_PATH, f"{NOTES.clear_sql()} {FOLDERS.clear_sql()}")
 
 
 APP = App(
