@@ -1,6 +1,9 @@
 """The app registry: every app model by AndroidWorld's lowercase name or an alias."""
 from __future__ import annotations
 
+import dataclasses
+import sys
+
 from taskkit.apps import calendar, contacts, expense, files, joplin, markor, opentracks, settings, sms, tasks_org
 from taskkit.apps.base import App
 
@@ -58,9 +61,12 @@ def register(app: App) -> App:
     """Add an app model defined outside `apps/` (a user's package, `examples/`); returns it.
 
     Registering again an app with the same name and package (its module imported twice)
-    replaces it; a name or alias another app already has raises ValueError.
+    replaces it; a name or alias another app already has raises ValueError. The app records
+    the module that registered it (unless it names one), so a fresh process can import it.
     """
     global _APPS, _BY_NAME
+    if not app.module:
+        app = dataclasses.replace(app, module=sys._getframe(1).f_globals.get("__name__", ""))
     others = tuple(a for a in _APPS if not (a.name == app.name and a.package == app.package))
     _BY_NAME = _index(others + (app,))
     _APPS = others + (app,)

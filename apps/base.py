@@ -16,7 +16,7 @@ class App:
     device paths (directories or files) whose contents are the app's state: `TaskEval`
     snapshots them before `initialize_state` and restores them in `teardown`. `settings` lists
     the settings namespaces the app's tasks change (snapshotted the same way). `reset` brings
-    the app's data to its clean first-run state. `databases` are the SQLite databases the app
+    the app's data to its clean first-run state (by default: its declared tables emptied). `databases` are the SQLite databases the app
     creates on its first run (device path and DDL): the simulated device is built from them.
     `tables` lists the tables tasks and specs name (typed from that DDL, with the app's
     defaults), so specs are type-checked against the app's own schema.
@@ -27,10 +27,24 @@ class App:
     activity: str
     data_paths: tuple[str, ...] = ()
     settings: tuple[str, ...] = ()
-    reset: Callable[[Device], None] = lambda device: None
+    reset: Callable[[Device], None] | None = None  # None: empty every declared table
     aliases: tuple[str, ...] = ()
     databases: tuple[Database, ...] = ()
     tables: tuple[Table, ...] = ()
+    #: The module that defines the app (a fresh process imports it to find a user's app).
+    module: str = ""
+
+    def __post_init__(self) -> None:
+        if self.reset is None:
+            object.__setattr__(self, "reset", self.clear_tables)
+
+    def clear_tables(self, device: Device) -> None:
+        """Delete the rows of every declared table and restart their keys (one command per database)."""
+        scripts: dict[str, list[str]] = {}
+        for table in self.tables:
+            scripts.setdefault(table.db, []).append(table.clear_sql())
+        for db, statements in scripts.items():
+            device.sqlite.execute(db, " ".join(statements))
 
     def table(self, name: str) -> Table:
         """The table called `name`; KeyError names the app's tables."""

@@ -32,6 +32,7 @@ from taskkit import registry, suite
 from taskkit.device.adb import AdbDevice
 from taskkit.env import Env
 from taskkit.report import table
+from taskkit.connect import sim_device
 from taskkit.sim.adbd import AdbdServer
 from taskkit.validators import rows_added
 
@@ -49,6 +50,7 @@ class Link:
     """A simulator behind adbd, reached through a private adb server by `AdbDevice`."""
 
     def __init__(self, state_dir: Path):
+        sim_device(state_dir).close()  # the device image, with every app's databases
         self.server = AdbdServer(state_dir, port=0)
         self.server.start()
         self.adb_port = free_port()
@@ -75,7 +77,7 @@ class Link:
 def fill(device: AdbDevice, size: int) -> None:
     rows = [{"name": f"Expense {i}", "amount": 1000 + i, "category": 1 + i % 11, "note": f"note {i}",
              "created_date": 1696118400000 + i, "modified_date": 1696118400000 + i} for i in range(size)]
-    expense.reset(device)
+    expense.APP.reset(device)
     expense.EXPENSES.insert(device, rows)
     device.flush()
 

@@ -208,11 +208,6 @@ EVENTS = DATABASE.table(TABLE, KEY, defaults=DEFAULTS)
 COLUMNS = EVENTS.column_names  # in the order the DDL declares them
 
 
-def reset(device: Device) -> None:
-    """Delete every event and restart the key sequence (one command)."""
-    EVENTS.clear(device)
-
-
 # --- goal text --------------------------------------------------------------------------------
 def duration_minutes(event: dict[str, Any]) -> int:
     """The event's length in whole minutes."""
@@ -244,7 +239,6 @@ APP = App(
     package=PACKAGE,
     activity=ACTIVITY,
     data_paths=(DB_DIR,),
-    reset=reset,
     databases=(DATABASE,),
     tables=(EVENTS,),
     aliases=("calendar", "simple calendar"),

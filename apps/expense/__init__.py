@@ -135,17 +135,11 @@ EXPENSES = DATABASE.table(TABLE, KEY)
 COLUMNS = EXPENSES.column_names  # in the order the DDL declares them
 
 
-def reset(device: Device) -> None:
-    """Delete every expense and restart the key sequence (one command)."""
-    EXPENSES.clear(device)
-
-
 APP = App(
     name="pro expense",
     package=PACKAGE,
     activity=ACTIVITY,
     data_paths=(DB_DIR,),
-    reset=reset,
     databases=(DATABASE,),
     tables=(EXPENSES,),
     aliases=("expense",),

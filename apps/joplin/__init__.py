@@ -419,17 +419,11 @@ NOTE_COLUMNS, NORMALIZED_COLUMNS, FOLDER_COLUMNS = (NOTES.column_names, NOTES_NO
                                                     FOLDERS.column_names)
 
 
-def reset(device: Device) -> None:
-    """Delete every note, normalized copy and notebook (one command)."""
-    device.sqlite.execute(DB_PATH, f"{NOTES.clear_sql()} {FOLDERS.clear_sql()}")
-
-
 APP = App(
     name="joplin",
     package=PACKAGE,
     activity=ACTIVITY,
     data_paths=(DB_DIR,),
-    reset=reset,
     databases=(DATABASE,),
     tables=(NOTES, FOLDERS, NOTES_NORMALIZED),
     aliases=("joplin notes", "net.cozic.joplin"),

@@ -255,17 +255,11 @@ TRACKS = DATABASE.table(TABLE, KEY)
 COLUMNS = TRACKS.column_names  # in the order the DDL declares them
 
 
-def reset(device: Device) -> None:
-    """Delete every track and restart the key sequence (one command)."""
-    TRACKS.clear(device)
-
-
 APP = App(
     name="open tracks sports tracker",
     package=PACKAGE,
     activity=ACTIVITY,
     data_paths=(DB_DIR,),
-    reset=reset,
     databases=(DATABASE,),
     tables=(TRACKS,),
     aliases=("opentracks", "open tracks", "sports tracker", "sportstracker", "activity tracker"),

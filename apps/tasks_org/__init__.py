@@ -237,17 +237,11 @@ TASKS = DATABASE.table(TABLE, KEY, defaults=DEFAULTS)
 COLUMNS = TASKS.column_names  # in the order the DDL declares them
 
 
-def reset(device: Device) -> None:
-    """Delete every task and restart the key sequence (one command)."""
-    TASKS.clear(device)
-
-
 APP = App(
     name="tasks",
     package=PACKAGE,
     activity=ACTIVITY,
     data_paths=(DB_DIR,),
-    reset=reset,
     databases=(DATABASE,),
     tables=(TASKS,),
     aliases=("tasks.org", "org.tasks", "tasks app"),

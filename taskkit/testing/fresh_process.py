@@ -64,7 +64,7 @@ def locate(task_cls: Any) -> dict[str, Any]:
         from taskkit import apps
 
         # A spec names its apps; one defined outside apps/ registers when its module is imported.
-        modules = sorted({apps.get(app).reset.__module__ for app in getattr(task_cls, "app_names", ())})
+        modules = sorted({apps.get(app).module for app in getattr(task_cls, "app_names", ())} - {""})
         return {"spec": source, "name": name,
                 "preload": [_module_where(m) for m in modules if not m.startswith("taskkit.apps.")]}
     qualname = task_cls.__qualname__

@@ -55,7 +55,7 @@ def _source_flags(task_cls: Any) -> list[str]:
     if _is_spec(task_cls):  # its apps' modules first (an app outside apps/ registers on import)
         from taskkit import apps
 
-        modules = sorted({apps.get(name).reset.__module__ for name in task_cls.app_names})
+        modules = sorted({apps.get(name).module for name in task_cls.app_names} - {""})
         flags = [flag for module in modules for flag in _module_flags(module)]
         directory = os.path.dirname(os.path.abspath(task_cls.source))
         return flags + ([] if directory == _builtin_spec_dir() else ["--spec_dir", _relative(directory)])

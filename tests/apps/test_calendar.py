@@ -111,7 +111,7 @@ def test_a_large_seeding_round_trips(device, hostile):
 
 def test_reset_empties_the_table_and_restarts_ids(device):
     calendar.EVENTS.insert(device, calendar.noise_events(TaskRng(3), 5))
-    calendar.reset(device)
+    calendar.APP.reset(device)
     assert calendar.EVENTS.rows(device) == []
     calendar.EVENTS.insert(device, calendar.noise_events(TaskRng(3), 1))
     assert [r["id"] for r in calendar.EVENTS.rows(device)] == [1]

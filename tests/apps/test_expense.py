@@ -76,7 +76,7 @@ def test_insert_read_round_trip_with_hostile_text(device, hostile):
 
 def test_reset_empties_the_table_and_restarts_keys(device):
     expense.EXPENSES.insert(device, expense.noise_expenses(TaskRng(3), 5))
-    expense.reset(device)
+    expense.APP.reset(device)
     assert expense.EXPENSES.rows(device) == []
     expense.EXPENSES.insert(device, expense.noise_expenses(TaskRng(3), 1))
     assert [r["expense_id"] for r in expense.EXPENSES.rows(device)] == [1]

@@ -136,7 +136,7 @@ def test_table_clear_and_reset(device):
     assert joplin.NOTES.rows(device) == [] and joplin.NOTES_NORMALIZED.rows(device) == []
     assert len(joplin.FOLDERS.rows(device)) == 4
     joplin.NOTES.insert(device, notes)
-    joplin.reset(device)
+    joplin.APP.reset(device)
     assert (joplin.FOLDERS.rows(device), joplin.NOTES.rows(device), joplin.NOTES_NORMALIZED.rows(device)) == ([], [], [])
 
 

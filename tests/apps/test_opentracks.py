@@ -110,7 +110,7 @@ def test_insert_read_round_trip_with_hostile_text(device, hostile):
 
 def test_reset_empties_the_table_and_restarts_ids(device):
     opentracks.TRACKS.insert(device, opentracks.noise_tracks(TaskRng(3), 5))
-    opentracks.reset(device)
+    opentracks.APP.reset(device)
     assert opentracks.TRACKS.rows(device) == []
     opentracks.TRACKS.insert(device, opentracks.noise_tracks(TaskRng(3), 1))
     assert [r["_id"] for r in opentracks.TRACKS.rows(device)] == [1]

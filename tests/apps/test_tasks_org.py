@@ -100,7 +100,7 @@ def test_insert_read_round_trip_with_hostile_text(device, hostile):
 
 def test_reset_empties_the_table_and_restarts_ids(device):
     tasks_org.TASKS.insert(device, tasks_org.noise_tasks(TaskRng(3), 5))
-    tasks_org.reset(device)
+    tasks_org.APP.reset(device)
     assert tasks_org.TASKS.rows(device) == []
     tasks_org.TASKS.insert(device, tasks_org.noise_tasks(TaskRng(3), 1))
     assert [r["_id"] for r in tasks_org.TASKS.rows(device)] == [1]

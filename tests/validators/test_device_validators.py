@@ -13,7 +13,7 @@ def row(name, amount=1000, note="n"):
 
 
 def seed_rows(device, rows):
-    expense.reset(device)
+    expense.APP.reset(device)
     expense.EXPENSES.insert(device, rows)
 
 
