@@ -7,7 +7,8 @@
 Modules, one job each: `loader` (files, errors, registration), `positions` (field path →
 line:col), `validate` (load-time checks), `shapes` (static value shapes), `tables` (app
 tables and column types), `templates` (jinja2), `generators` (param draws), `values`
-(paths, conditions), `steps` and `checks` (run-time plans), `answers` (answer matching),
+(paths, conditions), `kinds` (the registry of check and step kinds), `checks` and `steps`
+(each kind's validation and compilation), `reference` (the docs' tables of kinds),
 `compiler` (the TaskEval classes).
 """
 from taskkit.specs.errors import SpecError, SpecRuntimeError

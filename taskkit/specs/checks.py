@@ -1,27 +1,55 @@
-"""Success checks at run time: plans that build `validators` objects for one instance's params.
+"""Check kinds: how each `Check` member is validated at load time and built into a validator.
 
-Row, file and setting checks reuse the `validators` package (rows_added, rows_deleted, ...,
-all_of / any_of / not_ / weighted); conditions become row predicates. `RowExists` and
-`AnswerMatches` are the two checks specs add.
+For each kind, `validate_<kind>(checker, msg, path, scope)` reports problems on the checker
+(`validate.Validator`) and `compile_<kind>(build, msg, field)` returns a function of one
+instance's params giving the `taskkit.validators` validator of the same name (`answer` gives
+`answer_matches`); conditions become row predicates. `kinds.CHECKS` declares which functions
+serve which kind.
 """
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from taskkit.apps.common import normalize_phone
-from taskkit.specs import answers, templates
+from taskkit.specs import templates
 from taskkit.specs.errors import SpecRuntimeError
+from taskkit.specs.shapes import Shape
 from taskkit.specs.steps import Assigns, rows_from
 from taskkit.specs.tables import TableInfo
-from taskkit.specs.values import PathLookupError, Predicate, all_match, coerce, lookup, selector
+from taskkit.specs.values import PathLookupError, coerce, lookup, selector
 from taskkit.validators import (
-    ProviderUri, SqliteTable, all_of, any_of, duplicates_removed, file_absent, file_content, file_exists, not_,
-    rows_added, rows_deleted, rows_updated, setting_equals, weighted,
+    ProviderUri, all_of, answer_equals, answer_matches, any_of, duplicates_removed, file_absent, file_content,
+    file_exists, not_, provider_row_exists, row_exists, rows_added, rows_deleted, rows_updated, select,
+    setting_equals, weighted,
 )
-from taskkit.validators.base import CheckResult, Stateless
+from taskkit.validators.answers import AnswerEquals
+from taskkit.validators.questions import AnswerMatches
+
+if TYPE_CHECKING:
+    from taskkit.specs.kinds import Build
+    from taskkit.specs.validate import Validator as Checker
 
 Context = Mapping[str, Any]
+Scope = dict[str, Shape]
+Make = Callable[[Context], Any]
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """One compiled check: `build(context)` gives its validator for one instance's params."""
+
+    field: str
+    make: Make
+    weight: float = 1.0
+
+    def build(self, context: Context) -> Any:
+        return self.make(context)
+
+
+def weight_of(check: Any) -> float:
+    """A `Check` message's weight inside `weighted` (default 1)."""
+    return check.weight if check.HasField("weight") else 1.0
 
 
 def _render(source: str, context: Context, field: str) -> str:
@@ -37,130 +65,74 @@ def _source(info: TableInfo | None, uri: str, projection: Sequence[str] = ()) ->
     return ProviderUri(uri, projection=tuple(projection) or None)
 
 
-@dataclasses.dataclass(frozen=True)
-class RowExists(Stateless):
-    """Some row of the source satisfies the predicate at check time."""
-
-    source: Any
-    predicate: Callable[[Mapping[str, Any]], bool]
-    description: str
-
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
-        rows = list(self.source.read(env.device).values())
-        if any(self.predicate(row) for row in rows):
-            return CheckResult(1.0)
-        return CheckResult(0.0, (f"{self.source.describe()}: no row matches {self.description} (among {len(rows)} rows)",))
+def _phone(value: Any) -> Any:
+    return normalize_phone(str(value)) if value is not None else value
 
 
-class AnswerMatches:
-    """The agent's answer holds exactly the expected items (see `answers`).
-
-    The expected items are fixed at snapshot time (right after setup), so a selection over
-    rows reads the state the agent was asked about, not the state it left.
-    """
-
-    def __init__(self, plan: "AnswerPlan", context: Context):
-        self.plan, self.context = plan, context
-        self.expected: list[Any] | None = None
-
-    def snapshot(self, env: Any) -> list[Any]:
-        self.expected = self.plan.items(env, self.context)
-        return self.expected
-
-    def expected_answer(self) -> str:
-        """The answer the oracle gives: the expected items, formatted, joined with ", "."""
-        if self.expected is None:
-            raise SpecRuntimeError(self.plan.field, "the expected answer is only known after initialize_state")
-        if not self.expected:
-            return "None"  # nothing matches the question: the answer says so
-        millis = self.plan.millis
-        return ", ".join(answers.format_item(item, self.plan.match, millis) for item in self.expected)
-
-    def evaluate(self, env: Any, expected: list[Any]) -> CheckResult:
-        answer = (env.answer or "").strip()
-        if not answer:
-            return CheckResult(0.0, ("no answer was given",))
-        plan = self.plan
-        try:
-            if plan.match == "NUMBER":
-                reasons = answers.match_numbers(answer, [float(v) for v in expected], plan.tolerance)
-            elif plan.match == "DATE":
-                reasons = answers.match_dates(answer, answers.expected_dates(expected, plan.millis))
-            elif plan.match == "TIME":
-                reasons = answers.match_times(answer, answers.expected_times(expected, plan.millis))
-            elif plan.match == "DATETIME":
-                pairs = list(zip(answers.expected_dates(expected, plan.millis), answers.expected_times(expected, plan.millis)))
-                reasons = answers.match_datetimes(answer, pairs)
-            else:
-                reasons = answers.match_text(answer, [str(v) for v in expected])
-        except ValueError as error:
-            raise SpecRuntimeError(plan.field, f"expected answer is not a {plan.match.lower()}: {error}") from None
-        if reasons:
-            reasons = [f"answer {answer[:120]!r}: {reason}" for reason in reasons]
-        return CheckResult.verdict(reasons)
+def _phones(fields: Sequence[str]) -> dict[str, Callable[[Any], Any]]:
+    """Normalizers comparing `fields` as phone numbers."""
+    return {field: _phone for field in fields}
 
 
-@dataclasses.dataclass(frozen=True)
-class AnswerPlan:
-    field: str
-    match: str
-    tolerance: float
-    millis: bool
-    templates: tuple[str, ...]
-    param: str
-    info: TableInfo | None
-    where: tuple[Predicate, ...]
-    function: str
-    column: str
-    scale: float | None
-
-    def fixed_items(self, context: Context) -> list[Any]:
-        if self.templates:
-            return [_render(t, context, f"{self.field}.expected[{i}]") for i, t in enumerate(self.templates)]
-        try:
-            value = lookup(context, self.param)
-        except PathLookupError as error:
-            raise SpecRuntimeError(f"{self.field}.expected_param", f"{self.param}: {error}") from None
-        return list(value) if isinstance(value, list) else [value]
-
-    def items(self, env: Any, context: Context) -> list[Any]:
-        if self.info is None:
-            return self.fixed_items(context)
-        rows = [row for row in self.info.table.rows(env.device) if all_match(self.where, row, context)]
-        return self.aggregate(rows)
-
-    def aggregate(self, rows: Sequence[Mapping[str, Any]]) -> list[Any]:
-        if self.function == "COUNT":
-            return [len(rows)]
-        values = [row.get(self.column) for row in rows]
-        if self.function == "IDENTITY":
-            return [self._scaled(v) for v in values]
-        numbers = [float(v) for v in values if v is not None]
-        if self.function == "SUM":
-            return [self._scaled(sum(numbers))]
-        if not numbers:
-            return []
-        return [self._scaled(min(numbers) if self.function == "MIN" else max(numbers))]
-
-    def _scaled(self, value: Any) -> Any:
-        if self.scale is None or isinstance(value, bool) or not isinstance(value, (int, float)):
-            return value
-        return round(value * self.scale, 10)
-
-    def build(self, context: Context) -> AnswerMatches:
-        return AnswerMatches(self, context)
+def _tolerance(checker: Checker, msg: Any, path: str, match: str) -> None:
+    if not msg.HasField("tolerance"):
+        return
+    if match != "NUMBER":
+        checker.problem(f"{path}.tolerance", f"a tolerance only applies to match: NUMBER, not {match}")
+    elif msg.tolerance < 0:
+        checker.problem(f"{path}.tolerance", f"must be ≥ 0, got {msg.tolerance:g}")
 
 
-@dataclasses.dataclass(frozen=True)
-class Plan:
-    """One check: `make(context)` gives its validator."""
+# ----------------------------------------------------------------------------------- combinators
+def validate_checks(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    """`all`, `any`: at least one check, each valid."""
+    if not len(msg.check):
+        checker.problem(path, "empty: give at least one check")
+    for i, inner in enumerate(msg.check):
+        checker.check(inner, f"{path}.check[{i}]", scope)
 
-    field: str
-    make: Callable[[Context], Any]
-    weight: float = 1.0
 
-    def build(self, context: Context) -> Any:
-        return self.make(context)
+def validate_weighted(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    validate_checks(checker, msg, path, scope)
+    if len(msg.check) and sum(weight_of(check) for check in msg.check) <= 0:
+        checker.problem(path, "the weights add up to 0")
+
+
+def validate_not(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    checker.check(msg, path, scope)
+
+
+def _parts(build: Build, msg: Any, field: str) -> list[Plan]:
+    return [build.compile_check(inner, f"{field}.check[{i}]") for i, inner in enumerate(msg.check)]
+
+
+def compile_all(build: Build, msg: Any, field: str) -> Make:
+    parts = _parts(build, msg, field)
+    return lambda ctx: all_of(*[part.build(ctx) for part in parts])
+
+
+def compile_any(build: Build, msg: Any, field: str) -> Make:
+    parts = _parts(build, msg, field)
+    return lambda ctx: any_of(*[part.build(ctx) for part in parts])
+
+
+def compile_weighted(build: Build, msg: Any, field: str) -> Make:
+    parts = _parts(build, msg, field)
+    return lambda ctx: weighted(*[(part.build(ctx), part.weight) for part in parts])
+
+
+def compile_not(build: Build, msg: Any, field: str) -> Make:
+    inner = build.compile_check(msg, field)
+    return lambda ctx: not_(inner.build(ctx), f"the state `{field}` checks for")
+
+
+# ----------------------------------------------------------------------------------- rows
+def validate_rows_added(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    info = checker.source(msg, path)
+    checker.rows(msg, path, info, scope, "no expected rows: give params (rows from params) or rows (inline)")
+    for name in ("compare", "fuzzy", "phone"):
+        for i, column in enumerate(getattr(msg, name)):
+            checker.column(column, f"{path}.{name}[{i}]", info)
 
 
 def _expected_rows(info: TableInfo | None, paths: Sequence[str], inline: Sequence[Assigns], compare: Sequence[str],
@@ -177,87 +149,231 @@ def _expected_rows(info: TableInfo | None, paths: Sequence[str], inline: Sequenc
     return expected
 
 
-def build(check: Any, field: str, tables: Mapping[str, TableInfo],
-          predicates: Callable[[Sequence[Any], str, TableInfo | None], tuple[Predicate, ...]]) -> Plan:
-    """The plan of one validated Check message."""
-    weight = check.weight if check.HasField("weight") else 1.0
-    kind = check.WhichOneof("kind")
-    msg, field = getattr(check, kind), f"{field}.{kind}"
-    info = tables.get(field)
+def compile_rows_added(build: Build, msg: Any, field: str) -> Make:
+    info = build.table(field)
+    inline = tuple(Assigns(f"{field}.rows[{i}].set", tuple(row.set), info) for i, row in enumerate(msg.rows))
+    paths, compare, fuzzy, phone, uri = tuple(msg.params), tuple(msg.compare), tuple(msg.fuzzy), tuple(msg.phone), msg.uri
 
-    if kind in ("all", "any", "weighted"):
-        parts = [build(inner, f"{field}.check[{i}]", tables, predicates) for i, inner in enumerate(msg.check)]
-        if kind == "weighted":
-            make = lambda ctx: weighted(*[(p.build(ctx), p.weight) for p in parts])  # noqa: E731
-        else:
-            combine = all_of if kind == "all" else any_of
-            make = lambda ctx: combine(*[p.build(ctx) for p in parts])  # noqa: E731
-        return Plan(field, make, weight)
-    if kind == "not":
-        inner = build(msg, field, tables, predicates)
-        return Plan(field, lambda ctx: not_(inner.build(ctx), f"the state `{field}` checks for"), weight)
-    if kind == "rows_added":
-        inline = tuple(Assigns(f"{field}.rows[{i}].set", tuple(row.set), info) for i, row in enumerate(msg.rows))
-        paths, compare, fuzzy, phone = tuple(msg.params), tuple(msg.compare), tuple(msg.fuzzy), tuple(msg.phone)
-
-        def make_added(ctx: Context) -> Any:
-            expected = _expected_rows(info, paths, inline, compare, ctx, field)
-            projection = sorted({k for row in expected for k in row}) if info is None else ()
-            return rows_added(_source(info, msg.uri, projection), expected, fuzzy=fuzzy,
-                              normalize={f: lambda v: normalize_phone(str(v)) if v is not None else v for f in phone})
-        return Plan(field, make_added, weight)
-    if kind in ("rows_deleted", "rows_updated", "row_exists"):
-        where = predicates(msg.where, f"{field}.where", info)
-        uri = msg.uri
-        if kind == "rows_deleted":
-            return Plan(field, lambda ctx: rows_deleted(_source(info, uri), selector(where, ctx)), weight)
-        if kind == "row_exists":
-            def make_exists(ctx: Context) -> Any:
-                chosen = selector(where, ctx)
-                return RowExists(_source(info, uri), chosen, chosen.__name__.removeprefix("rows where "))
-            return Plan(field, make_exists, weight)
-        changes, fuzzy = Assigns(f"{field}.set", tuple(msg.set), info), tuple(msg.fuzzy)
-        return Plan(field, lambda ctx: rows_updated(_source(info, uri), selector(where, ctx), changes.values(ctx),
-                                                    fuzzy=fuzzy), weight)
-    if kind == "duplicates_removed":
-        fields = tuple(msg.fields)
-        return Plan(field, lambda ctx: duplicates_removed(_source(info, ""), fields), weight)
-    if kind == "file_exists":
-        return Plan(field, lambda ctx: file_exists(_render(msg.path, ctx, f"{field}.path")), weight)
-    if kind == "file_absent":
-        return Plan(field, lambda ctx: file_absent(_render(msg.path, ctx, f"{field}.path")), weight)
-    if kind == "file_content":
-        return Plan(field, lambda ctx: file_content(_render(msg.path, ctx, f"{field}.path"),
-                                                    _render(msg.content, ctx, f"{field}.content"), fuzzy=msg.fuzzy), weight)
-    if kind == "setting_equals":
-        def make_setting(ctx: Context) -> Any:
-            values: list[Any] = [_render(v, ctx, f"{field}.values[{i}]") for i, v in enumerate(msg.values)]
-            return setting_equals(msg.namespace, msg.key, values + ([None] if msg.unset else []))
-        return Plan(field, make_setting, weight)
-    if kind == "answer":
-        select = msg.select if msg.HasField("select") else None
-        plan = AnswerPlan(
-            field=field, match=msg.Match.Name(msg.match),
-            tolerance=msg.tolerance if msg.HasField("tolerance") else 0.0,
-            millis=msg.time_unit == msg.MILLIS, templates=tuple(msg.expected), param=msg.expected_param,
-            info=tables.get(f"{field}.select") if select is not None else None,
-            where=predicates(select.where, f"{field}.select.where", tables.get(f"{field}.select")) if select else (),
-            function=select.Function.Name(select.function) if select else "",
-            column=select.field if select else "",
-            scale=select.scale if select is not None and select.HasField("scale") else None,
-        )
-        return Plan(field, plan.build, weight)
-    raise AssertionError(kind)
+    def make(ctx: Context) -> Any:
+        expected = _expected_rows(info, paths, inline, compare, ctx, field)
+        projection = sorted({k for row in expected for k in row}) if info is None else ()
+        return rows_added(_source(info, uri, projection), expected, fuzzy=fuzzy, normalize=_phones(phone))
+    return make
 
 
-def find_answers(validator: Any) -> list[AnswerMatches]:
-    """The answer checks inside a built validator tree (for the oracle's answer step)."""
-    if isinstance(validator, AnswerMatches):
+def validate_selection(checker: Checker, msg: Any, path: str, scope: Scope) -> TableInfo | None:
+    """`rows_deleted`, `row_exists` (and the start of `rows_updated`): a source and its `where`."""
+    info = checker.source(msg, path)
+    checker.conditions(msg.where, f"{path}.where", info, scope, "required: the conditions picking the rows")
+    return info
+
+
+def validate_rows_updated(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    info = validate_selection(checker, msg, path, scope)
+    checker.assigns(msg.set, f"{path}.set", info, scope, "required: the values the rows must hold")
+    for i, column in enumerate(msg.fuzzy):
+        checker.column(column, f"{path}.fuzzy[{i}]", info)
+
+
+def _where(build: Build, msg: Any, field: str) -> tuple[Any, Any]:
+    """The source of a `where` check and a function of the params giving its row predicate."""
+    info = build.table(field)
+    where = build.predicates(msg.where, f"{field}.where", info)
+    return _source(info, msg.uri), lambda ctx: selector(where, ctx)
+
+
+def compile_rows_deleted(build: Build, msg: Any, field: str) -> Make:
+    source, chosen = _where(build, msg, field)
+    return lambda ctx: rows_deleted(source, chosen(ctx))
+
+
+def compile_rows_updated(build: Build, msg: Any, field: str) -> Make:
+    source, chosen = _where(build, msg, field)
+    changes, fuzzy = Assigns(f"{field}.set", tuple(msg.set), build.table(field)), tuple(msg.fuzzy)
+    return lambda ctx: rows_updated(source, chosen(ctx), changes.values(ctx), fuzzy=fuzzy)
+
+
+def compile_row_exists(build: Build, msg: Any, field: str) -> Make:
+    source, chosen = _where(build, msg, field)
+    return lambda ctx: row_exists(source, chosen(ctx))
+
+
+def validate_provider_row_exists(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    checker.provider_uri(msg.uri, f"{path}.uri")
+    checker.assigns(msg.set, f"{path}.set", None, scope, "required: the values the row must hold")
+    columns = [assign.column for assign in msg.set]
+    for name in ("fuzzy", "phone"):
+        for i, column in enumerate(getattr(msg, name)):
+            if column not in columns:
+                checker.problem(f"{path}.{name}[{i}]", f"{column!r} is not a column given by `set` ({', '.join(columns)})")
+
+
+def compile_provider_row_exists(build: Build, msg: Any, field: str) -> Make:
+    values, uri, fuzzy, phone = Assigns(f"{field}.set", tuple(msg.set), None), msg.uri, tuple(msg.fuzzy), tuple(msg.phone)
+    return lambda ctx: provider_row_exists(uri, values.values(ctx), fuzzy=fuzzy, normalize=_phones(phone))
+
+
+def validate_duplicates_removed(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    info = checker.table(msg, path)
+    if not len(msg.fields):
+        checker.problem(f"{path}.fields", "required: the columns that make rows duplicates")
+    for i, column in enumerate(msg.fields):
+        checker.column(column, f"{path}.fields[{i}]", info)
+
+
+def compile_duplicates_removed(build: Build, msg: Any, field: str) -> Make:
+    source, fields = _source(build.table(field), ""), tuple(msg.fields)
+    return lambda ctx: duplicates_removed(source, fields)
+
+
+# ----------------------------------------------------------------------------------- files, settings
+def validate_file(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    checker.required_template(msg.path, f"{path}.path", scope)
+
+
+def validate_file_content(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    validate_file(checker, msg, path, scope)
+    checker.template(msg.content, f"{path}.content", scope)
+
+
+def compile_file_exists(build: Build, msg: Any, field: str) -> Make:
+    path = msg.path
+    return lambda ctx: file_exists(_render(path, ctx, f"{field}.path"))
+
+
+def compile_file_absent(build: Build, msg: Any, field: str) -> Make:
+    path = msg.path
+    return lambda ctx: file_absent(_render(path, ctx, f"{field}.path"))
+
+
+def compile_file_content(build: Build, msg: Any, field: str) -> Make:
+    path, content, fuzzy = msg.path, msg.content, msg.fuzzy
+    return lambda ctx: file_content(_render(path, ctx, f"{field}.path"), _render(content, ctx, f"{field}.content"),
+                                    fuzzy=fuzzy)
+
+
+def validate_setting_equals(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    checker.setting(msg, path)
+    if not len(msg.values) and not msg.unset:
+        checker.problem(f"{path}.values", "required: the accepted value(s) (or unset: true)")
+    for i, value in enumerate(msg.values):
+        checker.template(value, f"{path}.values[{i}]", scope)
+
+
+def compile_setting_equals(build: Build, msg: Any, field: str) -> Make:
+    namespace, key, values, unset = msg.namespace, msg.key, tuple(msg.values), msg.unset
+
+    def make(ctx: Context) -> Any:
+        rendered: list[Any] = [_render(v, ctx, f"{field}.values[{i}]") for i, v in enumerate(values)]
+        return setting_equals(namespace, key, rendered + ([None] if unset else []))
+    return make
+
+
+# ----------------------------------------------------------------------------------- answers
+def validate_answer(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    checker.model.answer_checks.append(path)
+    match = msg.Match.Name(msg.match)
+    sources = [name for name, present in (("expected", len(msg.expected) > 0), ("expected_param", bool(msg.expected_param)),
+                                          ("select", msg.HasField("select"))) if present]
+    if len(sources) != 1:
+        checker.problem(path, "give exactly one of expected (templates), expected_param (a param path) or select (rows)")
+    _tolerance(checker, msg, path, match)
+    if msg.time_unit and match not in ("DATE", "TIME", "DATETIME"):
+        checker.problem(f"{path}.time_unit", f"time_unit only applies to DATE, TIME and DATETIME matches, not {match}")
+    for i, template in enumerate(msg.expected):
+        checker.template(template, f"{path}.expected[{i}]", scope)
+    if msg.expected_param:
+        checker.path_in(msg.expected_param, f"{path}.expected_param", scope)
+    if msg.HasField("select"):
+        _validate_select(checker, msg.select, f"{path}.select", scope, match, path)
+
+
+def _validate_select(checker: Checker, select_msg: Any, spath: str, scope: Scope, match: str, path: str) -> None:
+    info = checker.table(select_msg, spath)
+    for i, condition in enumerate(select_msg.where):
+        checker.condition(condition, f"{spath}.where[{i}]", info, scope)
+    function = select_msg.Function.Name(select_msg.function)
+    if function == "FUNCTION_UNSPECIFIED":
+        checker.problem(f"{spath}.function", "required: COUNT, SUM, IDENTITY, MIN or MAX")
+    elif function == "COUNT":
+        if select_msg.field:
+            checker.problem(f"{spath}.field", "COUNT takes no field")
+    else:
+        affinity = checker.column(select_msg.field, f"{spath}.field", info)
+        if function == "SUM" and affinity == "TEXT":
+            checker.problem(f"{spath}.field", f"SUM needs a numeric column; {select_msg.field} is TEXT")
+    if function in ("COUNT", "SUM") and match != "NUMBER":
+        checker.problem(f"{path}.match", f"{function} gives a number: use match: NUMBER")
+    if select_msg.HasField("scale") and function == "COUNT":
+        checker.problem(f"{spath}.scale", "COUNT is not scaled")
+
+
+def _fixed_items(field: str, texts: Sequence[str], param: str, context: Context) -> list[Any]:
+    """The expected items given by templates (one each) or a param path (a value or a list)."""
+    if texts:
+        return [_render(t, context, f"{field}.expected[{i}]") for i, t in enumerate(texts)]
+    try:
+        value = lookup(context, param)
+    except PathLookupError as error:
+        raise SpecRuntimeError(f"{field}.expected_param", f"{param}: {error}") from None
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _select(build: Build, msg: Any, field: str) -> Callable[[Context], Any]:
+    """A function of the params giving the `select(...)` of an answer's `select` message."""
+    spath = f"{field}.select"
+    info = build.table(spath)
+    where = build.predicates(msg.where, f"{spath}.where", info)
+    function = "values" if msg.function == msg.IDENTITY else msg.Function.Name(msg.function).lower()
+    column, scale = msg.field, msg.scale if msg.HasField("scale") else None
+    return lambda ctx: select(info.table, selector(where, ctx), function, column, scale)
+
+
+def compile_answer(build: Build, msg: Any, field: str) -> Make:
+    match, millis = msg.Match.Name(msg.match).lower(), msg.time_unit == msg.MILLIS
+    tolerance = msg.tolerance if msg.HasField("tolerance") else 0.0
+    if msg.HasField("select"):
+        expected = _select(build, msg.select, field)
+    else:
+        texts, param = tuple(msg.expected), msg.expected_param
+        expected = lambda ctx: _fixed_items(field, texts, param, ctx)  # noqa: E731
+    return lambda ctx: answer_matches(expected(ctx), match=match, tolerance=tolerance, millis=millis, label=field)
+
+
+def validate_answer_equals(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    checker.model.answer_checks.append(path)
+    checker.required_template(msg.expected, f"{path}.expected", scope)
+    _tolerance(checker, msg, path, msg.Match.Name(msg.match))
+
+
+def compile_answer_equals(build: Build, msg: Any, field: str) -> Make:
+    text, number = msg.expected, msg.match == msg.NUMBER
+    tolerance = msg.tolerance if msg.HasField("tolerance") else 0.0
+
+    def make(ctx: Context) -> Any:
+        expected = _render(text, ctx, f"{field}.expected").strip()
+        if number:
+            try:
+                float(expected)
+            except ValueError:
+                raise SpecRuntimeError(f"{field}.expected", f"{expected!r} is not a number (match: NUMBER)") from None
+        return answer_equals(expected, kind="number" if number else "string", tolerance=tolerance)
+    return make
+
+
+def find_answers(validator: Any) -> list[Any]:
+    """The answer checks inside a built validator tree, in order (for the oracle's answer step)."""
+    if isinstance(validator, (AnswerMatches, AnswerEquals)):
         return [validator]
-    found: list[AnswerMatches] = []
+    found: list[Any] = []
     for part, _ in getattr(validator, "parts", ()) or ():
         found += find_answers(part)
     inner = getattr(validator, "part", None)
     if inner is not None:
         found += find_answers(inner)
     return found
+
+
+def answer_text(validator: AnswerMatches | AnswerEquals) -> str:
+    """The answer an answer check expects, as the oracle submits it."""
+    return validator.expected if isinstance(validator, AnswerEquals) else validator.expected_answer()

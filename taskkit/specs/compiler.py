@@ -18,16 +18,21 @@ from taskkit.composite import CompositeTask, _lookup, _object_schema
 from taskkit.device.base import DeviceError
 from taskkit.params import ParamError, validate as validate_params
 from taskkit.rng import TaskRng
-from taskkit.specs import checks, generators, shapes, steps, templates
+from taskkit.specs import checks, generators, kinds, shapes, steps, templates
 from taskkit.specs.errors import SpecRuntimeError
 from taskkit.specs.tables import TableInfo
 from taskkit.specs.validate import Model
 from taskkit.specs.values import Predicate, predicate
 from taskkit.task import TaskEval
+from taskkit.validators.questions import ExpectedAnswerError
 
 
 class SpecPlan:
-    """Everything a compiled spec runs: generators, steps and the check plan."""
+    """Everything a compiled spec runs: generators, steps and the check plan.
+
+    It is also what each kind's compile function is given (`kinds.Build`): the tables that
+    validation resolved, compiled conditions, and nested checks.
+    """
 
     def __init__(self, spec: Any, model: Model):
         self.model = model
@@ -35,20 +40,36 @@ class SpecPlan:
         self.setup = self._steps(spec.setup, "setup")
         self.oracle = self._steps(spec.oracle, "oracle")
         self.teardown = self._steps(spec.teardown, "teardown")
-        self.check = checks.build(spec.success, "success", model.tables, self._predicates) \
-            if spec.HasField("success") else None
+        self.check = self.compile_check(spec.success, "success") if spec.HasField("success") else None
 
-    # ------------------------------------------------------------------ building
-    def _predicates(self, conditions: Sequence[Any], field: str, info: TableInfo | None) -> tuple[Predicate, ...]:
+    # ------------------------------------------------------------------ building (kinds.Build)
+    def table(self, field: str) -> TableInfo | None:
+        return self.model.tables.get(field)
+
+    def predicates(self, conditions: Sequence[Any], field: str, info: TableInfo | None) -> tuple[Predicate, ...]:
         def affinity(column: str) -> str:
             found = info.column(column) if info is not None else None
             return found.affinity if found is not None else ""
 
         return tuple(predicate(c, f"{field}[{i}]", affinity) for i, c in enumerate(conditions))
 
+    def app(self, name: str) -> Any:
+        return apps.get(name)
+
+    def compile_check(self, message: Any, field: str) -> checks.Plan:
+        """A validated `Check` message, compiled by its kind."""
+        kind = kinds.CHECKS[message.WhichOneof("kind")]
+        path = f"{field}.{kind.field}"
+        return checks.Plan(path, kind.compile(self, getattr(message, kind.field), path), checks.weight_of(message))
+
+    def compile_step(self, message: Any, field: str) -> Any:
+        """A validated `Step` message, compiled by its kind (repeated by `for_each`)."""
+        kind = kinds.STEPS[message.WhichOneof("kind")]
+        plan = kind.compile(self, getattr(message, kind.field), f"{field}.{kind.field}")
+        return steps.ForEach(field, message.for_each, plan) if message.for_each else plan
+
     def _steps(self, messages: Sequence[Any], name: str) -> tuple[Any, ...]:
-        return tuple(steps.build(m, f"{name}[{i}]", self.model.tables, apps.get, self._predicates)
-                     for i, m in enumerate(messages))
+        return tuple(self.compile_step(m, f"{name}[{i}]") for i, m in enumerate(messages))
 
     def _param(self, msg: Any, field: str, info: TableInfo | None) -> generators.Param:
         kind = msg.WhichOneof("generator")
@@ -75,7 +96,7 @@ class SpecPlan:
             fields = tuple(self._param(f, f"{gpath}.fields[{i}]", table) for i, f in enumerate(body.fields))
             generator = generators.Rows(
                 gpath, table.name if table else "", body.count, body.max_count if body.HasField("max_count") else None, fields,
-                self._predicates(body.exclude_if, f"{gpath}.exclude_if", table), tuple(body.unique_by),
+                self.predicates(body.exclude_if, f"{gpath}.exclude_if", table), tuple(body.unique_by),
             )
         elif kind == "ref":
             generator = generators.Ref(body, gpath)
@@ -117,7 +138,7 @@ def _expected_answer(task: TaskEval) -> str:
     found = checks.find_answers(task._validator) if task._validator is not None else []
     if not found:
         raise SpecRuntimeError("oracle", "an empty answer step needs an answer check in success")
-    return found[0].expected_answer()
+    return checks.answer_text(found[0])
 
 
 def _goal(cls: type, params: dict[str, Any]) -> str:
@@ -132,6 +153,11 @@ def located(cls: Any) -> Iterator[None]:
     """Give a run-time failure of a spec its `file:line:col` (from the class's positions)."""
     try:
         yield
+    except ExpectedAnswerError as error:  # an answer check built by the spec names its field
+        if cls.positions is None:
+            raise SpecRuntimeError(error.label, error.message) from None
+        line, col = cls.positions.locate(error.label)
+        raise SpecRuntimeError(error.label, error.message, f"{cls.source}:{line}:{col}") from None
     except SpecRuntimeError as error:
         if error.where or cls.positions is None:
             raise

@@ -1,21 +1,29 @@
-"""Setup, oracle and teardown steps at run time: each a small plan with `run(env, run)`.
+"""Step kinds: how each `Step` member is validated at load time and run: a plan with `run(env, run)`.
 
-A plan is built once per spec (at load time) from a validated `Step` message; `run` executes
-it against one task instance's params on a device. Every value that reaches a shell goes
-through `shell_quote` and every value that reaches SQL through `sql_literal`.
+For each kind, `validate_<kind>(checker, msg, path, scope)` reports problems on the checker
+(`validate.Validator`) and `compile_<kind>(build, msg, field)` builds the plan once per spec;
+`run` executes it against one task instance's params on a device. Every value that reaches a
+shell goes through `shell_quote` and every value that reaches SQL through `sql_literal`.
+`kinds.STEPS` declares which functions serve which kind; `for_each` wraps any plan in `ForEach`.
 """
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from taskkit.device.quoting import sql_identifier, sql_literal
 from taskkit.specs import templates
 from taskkit.specs.errors import SpecRuntimeError
+from taskkit.specs.shapes import Shape
 from taskkit.specs.tables import TableInfo
 from taskkit.specs.values import PathLookupError, Predicate, all_match, coerce, lookup, operand
 
+if TYPE_CHECKING:
+    from taskkit.specs.kinds import Build
+    from taskkit.specs.validate import Validator as Checker
+
 Context = Mapping[str, Any]
+Scope = dict[str, Shape]
 
 
 @dataclasses.dataclass
@@ -229,38 +237,106 @@ class ForEach:
             self.plan.run(env, Run({**run.params, "item": item, "index": index}, run.expected_answer))
 
 
-def build(step: Any, field: str, tables: Mapping[str, TableInfo], apps_by_name: Callable[[str], Any],
-          predicates: Callable[[Sequence[Any], str, TableInfo | None], tuple[Predicate, ...]]) -> Any:
-    """The plan of one validated Step message."""
-    plan = _build(step, field, tables, apps_by_name, predicates)
-    return ForEach(field, step.for_each, plan) if step.for_each else plan
+# ----------------------------------------------------------------------------------- the kinds
+def validate_insert_rows(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    info = checker.table(msg, path)
+    checker.rows(msg, path, info, scope, "nothing to insert: give params (rows from params) or rows (inline)")
+    checker.assigns(msg.set, f"{path}.set", info, scope)
 
 
-def _build(step: Any, field: str, tables: Mapping[str, TableInfo], apps_by_name: Callable[[str], Any],
-           predicates: Callable[[Sequence[Any], str, TableInfo | None], tuple[Predicate, ...]]) -> Any:
-    kind = step.WhichOneof("kind")
-    msg, field = getattr(step, kind), f"{field}.{kind}"
-    info = tables.get(field)
-    if kind == "insert_rows":
-        inline = tuple(Assigns(f"{field}.rows[{i}].set", tuple(row.set), info) for i, row in enumerate(msg.rows))
-        return InsertRows(field, info, tuple(msg.params), inline, Assigns(f"{field}.set", tuple(msg.set), info))
-    if kind == "delete_rows":
-        return DeleteRows(field, info, predicates(msg.where, f"{field}.where", info))
-    if kind == "update_rows":
-        return UpdateRows(field, info, predicates(msg.where, f"{field}.where", info),
-                          Assigns(f"{field}.set", tuple(msg.set), info))
-    if kind == "write_file":
-        return WriteFile(field, msg.path, msg.content)
-    if kind == "remove_file":
-        return RemoveFile(field, msg.path, msg.recursive)
-    if kind == "set_setting":
-        return SetSetting(field, msg.namespace, msg.key, msg.value, msg.delete)
-    if kind == "clear_app":
-        return ClearApp(field, apps_by_name(msg.app), msg.pm_clear)
-    if kind == "shell":
-        return Shell(field, msg.command, msg.allow_failure)
-    if kind == "provider_insert":
-        return ProviderInsert(field, msg.uri, Assigns(f"{field}.set", tuple(msg.set), None))
-    if kind == "answer":
-        return Answer(field, msg.text)
-    raise AssertionError(kind)
+def compile_insert_rows(build: Build, msg: Any, field: str) -> InsertRows:
+    info = build.table(field)
+    inline = tuple(Assigns(f"{field}.rows[{i}].set", tuple(row.set), info) for i, row in enumerate(msg.rows))
+    return InsertRows(field, info, tuple(msg.params), inline, Assigns(f"{field}.set", tuple(msg.set), info))
+
+
+def validate_selection(checker: Checker, msg: Any, path: str, scope: Scope) -> TableInfo | None:
+    """`delete_rows` (and the start of `update_rows`): a table and its non-empty `where`."""
+    info = checker.table(msg, path)
+    checker.conditions(msg.where, f"{path}.where", info, scope,
+                       "required: the conditions picking the rows (use clear_app to empty an app)")
+    return info
+
+
+def validate_update_rows(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    info = validate_selection(checker, msg, path, scope)
+    checker.assigns(msg.set, f"{path}.set", info, scope, "required: the columns to change")
+
+
+def compile_delete_rows(build: Build, msg: Any, field: str) -> DeleteRows:
+    info = build.table(field)
+    return DeleteRows(field, info, build.predicates(msg.where, f"{field}.where", info))
+
+
+def compile_update_rows(build: Build, msg: Any, field: str) -> UpdateRows:
+    info = build.table(field)
+    return UpdateRows(field, info, build.predicates(msg.where, f"{field}.where", info),
+                      Assigns(f"{field}.set", tuple(msg.set), info))
+
+
+def validate_write_file(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    checker.required_template(msg.path, f"{path}.path", scope)
+    checker.template(msg.content, f"{path}.content", scope)
+
+
+def compile_write_file(build: Build, msg: Any, field: str) -> WriteFile:
+    return WriteFile(field, msg.path, msg.content)
+
+
+def validate_remove_file(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    checker.required_template(msg.path, f"{path}.path", scope)
+
+
+def compile_remove_file(build: Build, msg: Any, field: str) -> RemoveFile:
+    return RemoveFile(field, msg.path, msg.recursive)
+
+
+def validate_set_setting(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    checker.setting(msg, path)
+    if msg.delete and msg.value:
+        checker.problem(f"{path}.value", "`delete: true` takes no value")
+    elif not msg.delete:
+        checker.template(msg.value, f"{path}.value", scope)
+
+
+def compile_set_setting(build: Build, msg: Any, field: str) -> SetSetting:
+    return SetSetting(field, msg.namespace, msg.key, msg.value, msg.delete)
+
+
+def validate_clear_app(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    checker.app_name(msg.app, f"{path}.app")
+
+
+def compile_clear_app(build: Build, msg: Any, field: str) -> ClearApp:
+    return ClearApp(field, build.app(msg.app), msg.pm_clear)
+
+
+def validate_shell(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    checker.required_template(msg.command, f"{path}.command", scope)
+
+
+def compile_shell(build: Build, msg: Any, field: str) -> Shell:
+    return Shell(field, msg.command, msg.allow_failure)
+
+
+def validate_provider_insert(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    checker.provider_uri(msg.uri, f"{path}.uri")
+    checker.assigns(msg.set, f"{path}.set", None, scope, "required: the columns to insert")
+
+
+def compile_provider_insert(build: Build, msg: Any, field: str) -> ProviderInsert:
+    return ProviderInsert(field, msg.uri, Assigns(f"{field}.set", tuple(msg.set), None))
+
+
+def validate_answer(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    if checker.section != "oracle":
+        checker.problem(path, "an answer step belongs in the oracle only")
+    if msg.text:
+        checker.template(msg.text, f"{path}.text", scope)
+    elif not checker.model.answer_checks:
+        checker.problem(path, "an empty answer submits the success check's expected answer, but the success "
+                              "check has no answer check; give `text`")
+
+
+def compile_answer(build: Build, msg: Any, field: str) -> Answer:
+    return Answer(field, msg.text)

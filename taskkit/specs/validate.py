@@ -6,6 +6,10 @@ apps and tables, the shape of every param, the parts of a composite) together wi
 their column, templates that name a missing param or field, bad ranges, tolerances and
 weights, steps in the wrong place, includes naming unknown tasks. A problem in one place
 never hides the others (an unknown table just leaves its columns unchecked).
+
+`Validator` checks params, templates, tables, columns and conditions itself; each check and
+step kind's own checks are its `validate` function in `kinds.CHECKS` / `kinds.STEPS`, called
+with the `Validator` to report on.
 """
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ from jinja2 import nodes
 
 from taskkit import apps
 from taskkit.apps.base import App
-from taskkit.specs import generators, shapes, tables, templates
+from taskkit.specs import generators, kinds, shapes, tables, templates
 from taskkit.specs.errors import Problem
 from taskkit.specs.shapes import ANY, BOOL, FLOAT, INT, NULL, STR, Shape
 from taskkit.specs.tables import TableInfo
@@ -43,7 +47,7 @@ class Model:
     tables: dict[str, TableInfo] = dataclasses.field(default_factory=dict)  # field path → table
     shapes: dict[str, Shape] = dataclasses.field(default_factory=dict)  # param name → shape
     parts: list[tuple[str, Any, float, dict[str, str]]] = dataclasses.field(default_factory=list)
-    answer_checks: list[str] = dataclasses.field(default_factory=list)  # paths of AnswerCheck messages
+    answer_checks: list[str] = dataclasses.field(default_factory=list)  # paths of answer checks
 
 
 def _close(name: str, options: Iterable[str]) -> str:
@@ -64,6 +68,7 @@ class Validator:
         self.model = Model()
         self.problems: list[Problem] = []
         self.in_rows = False
+        self.section = ""  # the steps being checked: setup, oracle or teardown
 
     # ----------------------------------------------------------------------- bookkeeping
     def problem(self, field: str, message: str, needle: str = "") -> None:
@@ -112,8 +117,9 @@ class Validator:
             if not len(spec.oracle):
                 self.problem("oracle", "required: the reference solution's steps (the oracle agent runs them)")
             for name in ("setup", "oracle", "teardown"):
+                self.section = name
                 for i, step in enumerate(getattr(spec, name)):
-                    self.step(step, f"{name}[{i}]", scope, oracle=name == "oracle")
+                    self.step(step, f"{name}[{i}]", scope)
         self.model.shapes = scope
         if not spec.goal.strip():
             self.problem("goal", "required: the instruction shown to the agent (a jinja2 template over the params)")
@@ -384,8 +390,7 @@ class Validator:
             self.problem(f"{path}.uri", "give either a table (with its app) or a provider uri, not both")
             return None
         if msg.uri:
-            if not msg.uri.startswith("content://"):
-                self.problem(f"{path}.uri", f"a provider uri starts with content://, got {msg.uri!r}")
+            self.provider_uri(msg.uri, f"{path}.uri")
             return None
         if not msg.table:
             self.problem(f"{path}.table", "required: the app table (or a provider `uri`)")
@@ -478,6 +483,22 @@ class Validator:
             if problem:
                 self.problem(f"{path}.{kind}", f"type mismatch: {problem} {info.name}.{msg.column}")
 
+    def conditions(self, conditions: Any, field: str, info: TableInfo | None, scope: dict[str, Shape],
+                   required: str) -> None:
+        """A `where` list: not empty (else `required` is the problem), each condition sound."""
+        if not len(conditions):
+            self.problem(field, required)
+        for i, condition in enumerate(conditions):
+            self.condition(condition, f"{field}[{i}]", info, scope)
+
+    def assigns(self, assigns: Any, field: str, info: TableInfo | None, scope: dict[str, Shape],
+                required: str = "") -> None:
+        """A `set` list: each value fits its column; when `required`, not empty."""
+        if required and not len(assigns):
+            self.problem(field, required)
+        for i, assign in enumerate(assigns):
+            self.assign(assign, f"{field}[{i}]", info, scope)
+
     def row_params(self, paths: Iterable[str], field: str, scope: dict[str, Shape], info: TableInfo | None) -> None:
         """Param paths that must hold a row or a list of rows (of `info`'s table)."""
         for i, path in enumerate(paths):
@@ -490,8 +511,9 @@ class Validator:
             elif info is not None and row.table and row.table != info.name:
                 self.problem(f"{field}[{i}]", f"{path} holds rows of table {row.table}, not {info.name}")
 
-    # ----------------------------------------------------------------------- steps
-    def step(self, step: Any, path: str, scope: dict[str, Shape], *, oracle: bool) -> None:
+    # ----------------------------------------------------------------------- steps and checks
+    def step(self, step: Any, path: str, scope: dict[str, Shape]) -> None:
+        """One `Step` message: `for_each`, then its kind's own checks (see `kinds.STEPS`)."""
         if step.for_each:
             listed = self.path_in(step.for_each, f"{path}.for_each", scope)
             if listed.kind not in ("list", "any"):
@@ -500,59 +522,27 @@ class Validator:
             scope = {**scope, "item": item, "index": INT}
         kind = _which(step, "kind")
         if kind is None:
-            self.problem(path, "empty step: set one of insert_rows, delete_rows, update_rows, write_file, remove_file, "
-                               "set_setting, clear_app, shell, provider_insert, answer")
+            self.problem(path, f"empty step: set one of {', '.join(kinds.STEPS.oneof_fields())}")
             return
-        msg, path = getattr(step, kind), f"{path}.{kind}"
-        if kind == "insert_rows":
-            info = self.table(msg, path)
-            if not len(msg.params) and not len(msg.rows):
-                self.problem(path, "nothing to insert: give params (rows from params) or rows (inline)")
-            self.row_params(msg.params, f"{path}.params", scope, info)
-            for i, row in enumerate(msg.rows):
-                self.row(row, f"{path}.rows[{i}]", info, scope)
-            for i, assign in enumerate(msg.set):
-                self.assign(assign, f"{path}.set[{i}]", info, scope)
-        elif kind in ("delete_rows", "update_rows"):
-            info = self.table(msg, path)
-            if not len(msg.where):
-                self.problem(f"{path}.where", "required: the conditions picking the rows (use clear_app to empty an app)")
-            for i, condition in enumerate(msg.where):
-                self.condition(condition, f"{path}.where[{i}]", info, scope)
-            if kind == "update_rows":
-                if not len(msg.set):
-                    self.problem(f"{path}.set", "required: the columns to change")
-                for i, assign in enumerate(msg.set):
-                    self.assign(assign, f"{path}.set[{i}]", info, scope)
-        elif kind in ("write_file", "remove_file"):
-            self.required_template(msg.path, f"{path}.path", scope)
-            if kind == "write_file":
-                self.template(msg.content, f"{path}.content", scope)
-        elif kind == "set_setting":
-            self.setting(msg, path)
-            if msg.delete and msg.value:
-                self.problem(f"{path}.value", "`delete: true` takes no value")
-            elif not msg.delete:
-                self.template(msg.value, f"{path}.value", scope)
-        elif kind == "clear_app":
-            self.app_name(msg.app, f"{path}.app")
-        elif kind == "shell":
-            self.required_template(msg.command, f"{path}.command", scope)
-        elif kind == "provider_insert":
-            if not msg.uri.startswith("content://"):
-                self.problem(f"{path}.uri", f"required: a provider uri starting with content://, got {msg.uri!r}")
-            if not len(msg.set):
-                self.problem(f"{path}.set", "required: the columns to insert")
-            for i, assign in enumerate(msg.set):
-                self.assign(assign, f"{path}.set[{i}]", None, scope)
-        elif kind == "answer":
-            if not oracle:
-                self.problem(path, "an answer step belongs in the oracle only")
-            if msg.text:
-                self.template(msg.text, f"{path}.text", scope)
-            elif not self.model.answer_checks:
-                self.problem(path, "an empty answer submits the success check's expected answer, but the success "
-                                   "check has no answer check; give `text`")
+        kinds.STEPS[kind].validate(self, getattr(step, kind), f"{path}.{kind}", scope)
+
+    def check(self, check: Any, path: str, scope: dict[str, Shape]) -> None:
+        """One `Check` message: its weight, then its kind's own checks (see `kinds.CHECKS`)."""
+        if check.HasField("weight") and check.weight < 0:
+            self.problem(f"{path}.weight", f"must be ≥ 0, got {check.weight:g}")
+        kind = _which(check, "kind")
+        if kind is None:
+            self.problem(path, f"empty check: set one of {', '.join(kinds.CHECKS.oneof_fields())}")
+            return
+        kinds.CHECKS[kind].validate(self, getattr(check, kind), f"{path}.{kind}", scope)
+
+    def rows(self, msg: Any, path: str, info: TableInfo | None, scope: dict[str, Shape], required: str) -> None:
+        """Rows from param paths (`msg.params`) and inline (`msg.rows`): at least one, else `required`."""
+        if not len(msg.params) and not len(msg.rows):
+            self.problem(path, required)
+        self.row_params(msg.params, f"{path}.params", scope, info)
+        for i, row in enumerate(msg.rows):
+            self.row(row, f"{path}.rows[{i}]", info, scope)
 
     def row(self, row: Any, path: str, info: TableInfo | None, scope: dict[str, Shape]) -> None:
         if not len(row.set):
@@ -581,105 +571,11 @@ class Validator:
         if not msg.key or msg.key.startswith("-") or any(ch.isspace() for ch in msg.key):
             self.problem(f"{path}.key", f"a settings key is one word, got {msg.key!r}")
 
-    # ----------------------------------------------------------------------- checks
-    def check(self, check: Any, path: str, scope: dict[str, Shape]) -> None:
-        if check.HasField("weight") and check.weight < 0:
-            self.problem(f"{path}.weight", f"must be ≥ 0, got {check.weight:g}")
-        kind = _which(check, "kind")
-        if kind is None:
-            self.problem(path, "empty check: set one of rows_added, rows_deleted, rows_updated, row_exists, "
-                               "duplicates_removed, file_exists, file_absent, file_content, setting_equals, answer, "
-                               "all, any, not, weighted")
-            return
-        msg, path = getattr(check, kind), f"{path}.{kind}"
-        if kind in ("all", "any", "weighted"):
-            if not len(msg.check):
-                self.problem(path, "empty: give at least one check")
-            for i, inner in enumerate(msg.check):
-                self.check(inner, f"{path}.check[{i}]", scope)
-            if kind == "weighted" and len(msg.check) and sum(c.weight if c.HasField("weight") else 1.0 for c in msg.check) <= 0:
-                self.problem(path, "the weights add up to 0")
-        elif kind == "not":
-            self.check(msg, path, scope)
-        elif kind == "rows_added":
-            info = self.source(msg, path)
-            if not len(msg.params) and not len(msg.rows):
-                self.problem(path, "no expected rows: give params (rows from params) or rows (inline)")
-            self.row_params(msg.params, f"{path}.params", scope, info)
-            for i, row in enumerate(msg.rows):
-                self.row(row, f"{path}.rows[{i}]", info, scope)
-            for name in ("compare", "fuzzy", "phone"):
-                for i, column in enumerate(getattr(msg, name)):
-                    self.column(column, f"{path}.{name}[{i}]", info)
-        elif kind in ("rows_deleted", "rows_updated", "row_exists"):
-            info = self.source(msg, path)
-            if not len(msg.where):
-                self.problem(f"{path}.where", "required: the conditions picking the rows")
-            for i, condition in enumerate(msg.where):
-                self.condition(condition, f"{path}.where[{i}]", info, scope)
-            if kind == "rows_updated":
-                if not len(msg.set):
-                    self.problem(f"{path}.set", "required: the values the rows must hold")
-                for i, assign in enumerate(msg.set):
-                    self.assign(assign, f"{path}.set[{i}]", info, scope)
-                for i, column in enumerate(msg.fuzzy):
-                    self.column(column, f"{path}.fuzzy[{i}]", info)
-        elif kind == "duplicates_removed":
-            info = self.table(msg, path)
-            if not len(msg.fields):
-                self.problem(f"{path}.fields", "required: the columns that make rows duplicates")
-            for i, column in enumerate(msg.fields):
-                self.column(column, f"{path}.fields[{i}]", info)
-        elif kind in ("file_exists", "file_absent", "file_content"):
-            self.required_template(msg.path, f"{path}.path", scope)
-            if kind == "file_content":
-                self.template(msg.content, f"{path}.content", scope)
-        elif kind == "setting_equals":
-            self.setting(msg, path)
-            if not len(msg.values) and not msg.unset:
-                self.problem(f"{path}.values", "required: the accepted value(s) (or unset: true)")
-            for i, value in enumerate(msg.values):
-                self.template(value, f"{path}.values[{i}]", scope)
-        elif kind == "answer":
-            self.answer_check(msg, path, scope)
-
-    def answer_check(self, msg: Any, path: str, scope: dict[str, Shape]) -> None:
-        self.model.answer_checks.append(path)
-        match = msg.Match.Name(msg.match)
-        sources = [name for name, present in (("expected", len(msg.expected) > 0), ("expected_param", bool(msg.expected_param)),
-                                              ("select", msg.HasField("select"))) if present]
-        if len(sources) != 1:
-            self.problem(path, "give exactly one of expected (templates), expected_param (a param path) or select (rows)")
-        if msg.HasField("tolerance"):
-            if match != "NUMBER":
-                self.problem(f"{path}.tolerance", f"a tolerance only applies to match: NUMBER, not {match}")
-            elif msg.tolerance < 0:
-                self.problem(f"{path}.tolerance", f"must be ≥ 0, got {msg.tolerance:g}")
-        if msg.time_unit and match not in ("DATE", "TIME", "DATETIME"):
-            self.problem(f"{path}.time_unit", f"time_unit only applies to DATE, TIME and DATETIME matches, not {match}")
-        for i, template in enumerate(msg.expected):
-            self.template(template, f"{path}.expected[{i}]", scope)
-        if msg.expected_param:
-            self.path_in(msg.expected_param, f"{path}.expected_param", scope)
-        if msg.HasField("select"):
-            select, spath = msg.select, f"{path}.select"
-            info = self.table(select, spath)
-            for i, condition in enumerate(select.where):
-                self.condition(condition, f"{spath}.where[{i}]", info, scope)
-            function = select.Function.Name(select.function)
-            if function == "FUNCTION_UNSPECIFIED":
-                self.problem(f"{spath}.function", "required: COUNT, SUM, IDENTITY, MIN or MAX")
-            elif function == "COUNT":
-                if select.field:
-                    self.problem(f"{spath}.field", "COUNT takes no field")
-            else:
-                affinity = self.column(select.field, f"{spath}.field", info)
-                if function in ("SUM",) and affinity == "TEXT":
-                    self.problem(f"{spath}.field", f"SUM needs a numeric column; {select.field} is TEXT")
-            if function in ("COUNT", "SUM") and match != "NUMBER":
-                self.problem(f"{path}.match", f"{function} gives a number: use match: NUMBER")
-            if select.HasField("scale") and function == "COUNT":
-                self.problem(f"{spath}.scale", "COUNT is not scaled")
+    def provider_uri(self, uri: str, field: str) -> None:
+        if not uri:
+            self.problem(field, "required: a content provider uri, e.g. content://sms/sent")
+        elif not uri.startswith("content://"):
+            self.problem(field, f"a provider uri starts with content://, got {uri!r}")
 
     # ----------------------------------------------------------------------- composition
     def includes(self, scope: dict[str, Shape]) -> None:

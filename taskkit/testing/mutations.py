@@ -12,10 +12,10 @@ or content, a wrong setting value, a wrong answer — so that a correct check mu
 * `satisfy(validator, obs)` makes a validator pass, which is how `not_(...)` is mutated.
 
 All three are `functools.singledispatch` functions over the classes in `validators/`; the
-combinators recurse. Declarative tasks' answer check (`taskkit.specs`), whose expected answer
-is computed from the device, gets near misses of the answer `solve` gave. Register rules for
-your own validator classes with `derive.register(MyValidator)` (and `observe.register`). A
-validator with no rule gets no mutations and a note saying so.
+combinators recurse. `answer_matches`, whose expected answer may be read from the device, gets
+near misses of the answer `solve` gave. Register rules for your own validator classes with
+`derive.register(MyValidator)` (and `observe.register`). A validator with no rule gets no
+mutations and a note saying so; every check kind of the specs has rules (a test checks it).
 """
 from __future__ import annotations
 
@@ -31,11 +31,14 @@ from taskkit.testing.rowwriters import RowWriter, key_value, writer_for
 from taskkit.validators import ProviderUri
 from taskkit.validators.answers import AnswerEquals
 from taskkit.validators.base import AnyOf, Not, Weighted
+from taskkit.validators.exists import RowExists
 from taskkit.validators.files import FileAbsent, FileContent, FileExists
 from taskkit.validators.fuzzy import fuzzy_match, similarity
 from taskkit.validators.providers import ProviderRowExists
-from taskkit.validators.rows import DuplicatesRemoved, RowsAdded, RowsDeleted, RowsUpdated
+from taskkit.validators.questions import AnswerMatches
+from taskkit.validators.rows import DuplicatesRemoved, RowsAdded, RowsDeleted, RowsUpdated, same_value
 from taskkit.validators.settings import SettingEquals
+from taskkit.validators.sources import Where
 
 Row = dict[str, Any]
 Rows = dict[Any, Row]
@@ -221,14 +224,42 @@ def _observe_setting(validator: SettingEquals, obs: Observation) -> None:
     obs.settings_before[(validator.namespace, validator.key)] = obs.device.settings.get(validator.namespace, validator.key)
 
 
-def _provider_matches(validator: ProviderRowExists, device: Any) -> Rows:
-    rows = device.content.query(validator.uri, projection=["_id", *[f for f in validator.match if f != "_id"]])
-    return {row["_id"]: row for row in rows if validator.matcher.row_matches(validator.match, row)}
+@dataclasses.dataclass(frozen=True)
+class _Exists:
+    """What an existence check looks for: rows of `source` matching `where`.
+
+    `values` are the column values a matching row holds, when `where` gives them (a dict, or
+    `provider_row_exists`'s fields): a near value of each must make the row stop matching.
+    """
+
+    source: Any
+    where: Where
+    description: str
+    values: Mapping[str, Any] | None = None
+
+    def test(self) -> Callable[[Row], bool] | None:
+        """`where` as a test of one row on the host; None for SQL text (only the device runs it)."""
+        if callable(self.where):
+            return self.where
+        if self.values is not None:
+            return lambda row: all(same_value(value, row.get(f)) for f, value in self.values.items())
+        return None
 
 
+def _exists(validator: Any) -> _Exists:
+    if isinstance(validator, ProviderRowExists):
+        match, matcher = dict(validator.match), validator.matcher
+        return _Exists(ProviderUri(validator.uri, projection=tuple(match)), lambda row: matcher.row_matches(match, row),
+                       _short(match), match)
+    values = dict(validator.where) if isinstance(validator.where, Mapping) else None
+    return _Exists(validator.source, validator.where, validator.description, values)
+
+
+@observe.register(RowExists)
 @observe.register(ProviderRowExists)
-def _observe_provider(validator: ProviderRowExists, obs: Observation) -> None:
-    obs.matches_before[id(validator)] = set(_provider_matches(validator, obs.device))
+def _observe_exists(validator: Any, obs: Observation) -> None:
+    looked_for = _exists(validator)
+    obs.matches_before[id(validator)] = set(looked_for.source.select(obs.device, looked_for.where))
 
 
 @observe.register(Weighted)
@@ -385,20 +416,41 @@ def _setting_candidates(value: str | None) -> Iterable[str]:
     yield from ("0", "1")
 
 
+@derive.register(RowExists)
 @derive.register(ProviderRowExists)
-def _derive_provider_row(v: ProviderRowExists, obs: Observation) -> list[Mutation]:
-    new = [k for k in _provider_matches(v, obs.device) if k not in obs.matches_before.get(id(v), set())]
+def _derive_exists(v: Any, obs: Observation) -> list[Mutation]:
+    looked_for = _exists(v)
+    source = looked_for.source
+    name = source.describe()
+    now = source.select(obs.device, looked_for.where)
+    new = [k for k in _sorted_keys(now) if k not in obs.matches_before.get(id(v), set())]
     if not new:
-        obs.note(f"{v.uri}: solve added no row matching {dict(v.match)}")
+        obs.note(f"{name}: solve added no row matching {looked_for.description}")
         return []
-    writer = writer_for(ProviderUri(v.uri))
-    out = []
-    for field, value in v.match.items():
-        wrong = near_miss(value, _field_accepts(v.matcher, field, value))
-        out.append(Mutation(f"{v.uri}: the matching row has a wrong {field} ({_short(wrong)})",
-                            _update(writer, list(new), {field: wrong})))
-    out.append(Mutation(f"{v.uri}: the matching row missing", _delete(writer, new)))
-    return out
+    writer = writer_for(source)
+    out = [Mutation(f"{name}: the matching row has a wrong {field} ({_short(wrong)})", _update(writer, new, {field: wrong}))
+           for field, wrong in _breaking_values(looked_for, now[new[0]], obs)]
+    return out + [Mutation(f"{name}: the matching row missing", _delete(writer, new))]
+
+
+def _breaking_values(looked_for: _Exists, row: Row, obs: Observation) -> list[tuple[str, Any]]:
+    """(field, value): a near value of one field of `row` that the check must reject, per field.
+
+    With known `values` each of their fields is mutated, even when the check takes every near
+    value (which shows the check up); otherwise only the fields whose change stops the match.
+    """
+    test = looked_for.test()
+    if test is None:
+        obs.note(f"{looked_for.source.describe()}: an SQL condition is not tested on the host: "
+                 "only the missing row is derived")
+        return []
+    fields = list(looked_for.values or [f for f in row if f != looked_for.source.key])
+    found = []
+    for field in fields:
+        wrong = near_miss(row.get(field), lambda c, field=field: test({**row, field: c}))
+        if looked_for.values is not None or not test({**row, field: wrong}):
+            found.append((field, wrong))
+    return found
 
 
 @derive.register(AnswerEquals)
@@ -439,16 +491,7 @@ def _derive_solved_answer(v: Any, obs: Observation) -> list[Mutation]:
     return answer_near_misses(obs.env.answer)
 
 
-def _register_spec_answers() -> None:
-    """Declarative tasks (taskkit.specs) check answers with their own class: mutate the answer."""
-    try:
-        from taskkit.specs.checks import AnswerMatches
-    except ImportError:  # specs not installed: nothing to register
-        return
-    derive.register(AnswerMatches)(_derive_solved_answer)
-
-
-_register_spec_answers()
+derive.register(AnswerMatches)(_derive_solved_answer)
 
 
 @derive.register(Weighted)  # AllOf too: every part must pass, so every part's near miss counts
@@ -515,10 +558,21 @@ def _satisfy_answer(v: AnswerEquals, obs: Observation) -> list[Mutation]:
     return [Mutation(f"answer {v.expected!r} given", lambda env: env.submit_answer(v.expected))]
 
 
+@satisfy.register(AnswerMatches)
+def _satisfy_answer_items(v: AnswerMatches, obs: Observation) -> list[Mutation]:
+    answer = v.expected_answer()
+    return [Mutation(f"answer {answer!r} given", lambda env: env.submit_answer(answer))]
+
+
+@satisfy.register(RowExists)
 @satisfy.register(ProviderRowExists)
-def _satisfy_provider(v: ProviderRowExists, obs: Observation) -> list[Mutation]:
-    writer = writer_for(ProviderUri(v.uri))
-    return [Mutation(f"{v.uri}: a row with {_short(dict(v.match))} inserted", _duplicate(writer, dict(v.match)))]
+def _satisfy_exists(v: Any, obs: Observation) -> list[Mutation]:
+    looked_for = _exists(v)
+    if looked_for.values is None:  # a predicate or SQL text: no row is known to satisfy it
+        return []
+    row = dict(looked_for.values)
+    return [Mutation(f"{looked_for.source.describe()}: a row with {_short(row)} inserted",
+                     _duplicate(writer_for(looked_for.source), row))]
 
 
 @satisfy.register(RowsAdded)

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from taskkit import specs
 from taskkit.env import Env
-from taskkit.specs import answers
+from taskkit.validators import itemmatch as answers
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "specs" / "calendar_titles_on_day.textproto"
 
@@ -111,7 +111,7 @@ def test_ir_spec_end_to_end(ir_task, env):
 
 
 def test_a_wrong_number_inside_a_text_answer_fails():
-    from taskkit.specs.answers import match_text
+    from taskkit.validators.itemmatch import match_text
 
     assert match_text("City Hall, Room 4", ["City Hall, Room 3"])
     assert match_text("2 tablespoon", ["1 tablespoon"])

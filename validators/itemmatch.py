@@ -7,7 +7,8 @@ boundaries, ignoring case; else fuzzily over runs of comma/"and"-separated segme
 removed. What is left must be separators only. So "Lunch, then gym, Book club" holds the two
 items "Lunch, then gym" and "Book club", and a title with a comma is never cut in two.
 
-Numbers, dates and times are extracted from the answer and compared as multisets.
+Numbers, dates and times are extracted from the answer and compared as multisets. These are
+the pure functions behind `answer_matches` (`taskkit.validators.questions`): no device access.
 """
 from __future__ import annotations
 
@@ -226,12 +227,12 @@ def expected_times(items: Sequence[Any], millis: bool) -> list[tuple[int, int]]:
 
 
 def format_item(item: Any, match: str, millis: bool) -> str:
-    """How the oracle writes an expected item in its answer."""
-    instant = to_instant(item, millis) if match in ("DATE", "TIME", "DATETIME") else None
+    """How an expected item is written in an answer (`match`: string, number, date, time, datetime)."""
+    instant = to_instant(item, millis) if match in ("date", "time", "datetime") else None
     if instant is not None:
         seconds = int(instant.timestamp())
-        return {"DATE": format_date(seconds), "TIME": format_time(seconds),
-                "DATETIME": f"{format_date(seconds)} {format_time(seconds)}"}[match]
-    if match == "NUMBER" and isinstance(item, (int, float)) and not isinstance(item, bool):
+        return {"date": format_date(seconds), "time": format_time(seconds),
+                "datetime": f"{format_date(seconds)} {format_time(seconds)}"}[match]
+    if match == "number" and isinstance(item, (int, float)) and not isinstance(item, bool):
         return _fmt(round(float(item), 6))
     return str(item)
