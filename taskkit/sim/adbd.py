@@ -349,8 +349,16 @@ class _DeviceHost:
             self.settle()
             return before != value
 
-    def host_path(self, path: str) -> Path:
-        return self.state.host_path(path)
+    def host_path(self, path: str, follow: bool = True) -> Path:
+        return self.state.host_path(path, follow=follow)
+
+    def path_stat(self, path: str, follow: bool) -> FileStat | None:
+        """stat (follow) or lstat of a device path; None if it does not resolve or exist."""
+        try:
+            host = self.host_path(path, follow)
+        except OSError:
+            return None
+        return self.file_stat(host, follow)
 
     def file_stat(self, host: Path, follow: bool) -> FileStat | None:
         try:
@@ -663,12 +671,12 @@ class _Sync(_Service):
         elif ident == b"STAT":
             with self.host.lock:
                 self.host.refresh()
-                st = self.host.file_stat(self.host.host_path(path), follow=False)
+                st = self.host.path_stat(path, follow=False)
             self.stream.write(stat_v1(st))
         elif ident in (b"STA2", b"LST2"):
             with self.host.lock:
                 self.host.refresh()
-                st = self.host.file_stat(self.host.host_path(path), follow=ident == b"STA2")
+                st = self.host.path_stat(path, follow=ident == b"STA2")
             self.stream.write(stat_v2(ident, st, 0 if st else 2))  # ENOENT
         elif ident in (b"LIST", b"LIS2"):
             self.stream.write(self._listing(path, v2=ident == b"LIS2"))
@@ -685,8 +693,8 @@ class _Sync(_Service):
     def _listing(self, path: str, v2: bool) -> bytes:
         with self.host.lock:
             self.host.refresh()
-            directory = self.host.host_path(path)
             try:
+                directory = self.host.host_path(path)
                 names = sorted(os.listdir(directory))
             except OSError:
                 names = None
@@ -706,9 +714,8 @@ class _Sync(_Service):
     def _recv(self, path: str) -> None:
         with self.host.lock:
             self.host.refresh()
-            source = self.host.host_path(path)
             try:
-                data = source.read_bytes()
+                data = self.host.host_path(path).read_bytes()
             except IsADirectoryError:
                 raise SyncError("open failed: Is a directory") from None
             except OSError as exc:
@@ -757,7 +764,10 @@ class _PendingSend:
             self.spool.close()
 
     def _write(self, mtime: int) -> str | None:
-        target = self.host.host_path(self.path)
+        try:
+            target = self.host.host_path(self.path)
+        except OSError as exc:
+            return f"couldn't create file: {os.strerror(exc.errno or 5)}"
         if target.is_dir():
             return "couldn't create file: Is a directory"
         is_new = not target.exists()

@@ -8,9 +8,9 @@ databases of an app registered after it was built.
 from __future__ import annotations
 
 import os
-import sqlite3
 from typing import Mapping
 
+from taskkit.sim import sqlite_sandbox
 from taskkit.sim.commands.settings import SETTINGS_DDL
 from taskkit.sim.state import SETTINGS_DB, SimState
 
@@ -25,7 +25,7 @@ def create_database(state: SimState, path: str, ddl: str) -> None:
     host = state.host_path(path)
     host.parent.mkdir(parents=True, exist_ok=True)
     host.unlink(missing_ok=True)
-    con = sqlite3.connect(host)
+    con = sqlite_sandbox.connect(state, host)
     try:
         con.executescript(ddl)
         con.commit()

@@ -295,8 +295,9 @@ def _make_dirs(state: SimState, device_dir: str, subdirs: Iterable[str]) -> None
     root = state.host_path(device_dir)
     root.mkdir(parents=True, exist_ok=True)
     for sub in subdirs:
-        (root / sub).mkdir(exist_ok=True)
-        os.utime(root / sub, (t, t))
+        host = state.host_path(f"{device_dir}/{sub}")
+        host.mkdir(exist_ok=True)
+        os.utime(host, (t, t))
     os.utime(root, (t, t))
     os.utime(root.parent, (t, t))
 

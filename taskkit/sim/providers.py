@@ -37,6 +37,7 @@ from urllib.parse import urlsplit
 
 from taskkit.device.quoting import sql_identifier
 from taskkit.sim.commands.settings import NAMESPACES as SETTINGS_NAMESPACES, SETTINGS_DDL
+from taskkit.sim import sqlite_sandbox
 from taskkit.sim.state import SETTINGS_DB, SimState
 
 TELEPHONY_PACKAGE = "com.android.providers.telephony"
@@ -346,7 +347,7 @@ def _create(state: SimState, path: str) -> None:
     host.parent.mkdir(parents=True, exist_ok=True)
     for suffix in ("", "-journal", "-wal", "-shm"):
         host.with_name(host.name + suffix).unlink(missing_ok=True)
-    con = sqlite3.connect(host)
+    con = sqlite_sandbox.connect(state, host)
     try:
         con.executescript(DATABASES[path])
     finally:
@@ -381,7 +382,7 @@ def _open(state: SimState, path: str, ddl: str | None) -> Iterator[sqlite3.Conne
             _create(state, path)
         else:
             host.parent.mkdir(parents=True, exist_ok=True)
-    con = sqlite3.connect(host)
+    con = sqlite_sandbox.connect(state, host)
     try:
         if ddl is not None:
             con.executescript(ddl)

@@ -1145,9 +1145,9 @@ def _open_out(ctx: _Ctx, target: str, append: bool, flushes: list) -> bytearray:
     """Create (or truncate) the file now, as mksh does before running the command."""
     state = ctx.state
     norm = state.normalize(target, ctx.cwd)
-    host = state.host_path(norm)
-    existed = os.path.lexists(host)
     try:
+        host = state.host_path(norm)
+        existed = os.path.lexists(host)
         if target.endswith("/") or os.path.isdir(host):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
         if not existed:
@@ -1370,7 +1370,7 @@ def _glob(field: list[tuple[str, bool]], ctx: _Ctx) -> list[str]:
     for index, comp in enumerate(components):
         last = index == len(components) - 1
         if not comp:  # a doubled or trailing slash
-            matches = [m for m in matches if os.path.isdir(state.host_path(m or ".", ctx.cwd))]
+            matches = [m for m in matches if _host_test(ctx, m, os.path.isdir)]
             matches = [m if m.endswith("/") else m + "/" for m in matches] if last else matches
             continue
         magic = any(active and (_GLOB_CHARS & set(text)) for text, active in comp)
@@ -1382,9 +1382,8 @@ def _glob(field: list[tuple[str, bool]], ctx: _Ctx) -> list[str]:
         dot_ok = comp[0][0].startswith(".")
         found = []
         for prefix in matches:
-            host = state.host_path(prefix or ".", ctx.cwd)
             try:
-                names = os.listdir(host)
+                names = os.listdir(state.host_path(prefix or ".", ctx.cwd))
             except OSError:
                 continue
             for name in names:
@@ -1393,10 +1392,18 @@ def _glob(field: list[tuple[str, bool]], ctx: _Ctx) -> list[str]:
         matches = found
         if not matches:
             break
-    matches = [m for m in matches if os.path.lexists(state.host_path(m or ".", ctx.cwd))]
+    matches = [m for m in matches if _host_test(ctx, m, os.path.lexists, follow=False)]
     if not matches:
         return [literal]
     return sorted(matches, key=lambda p: p.encode("utf-8", "surrogateescape"))
+
+
+def _host_test(ctx: _Ctx, path: str, test: Callable[[Path], bool], follow: bool = True) -> bool:
+    """`test` (os.path.isdir, ...) on the host file of `path`; False if it does not resolve."""
+    try:
+        return test(ctx.state.host_path(path or ".", ctx.cwd, follow))
+    except OSError:
+        return False
 
 
 def _join(prefix: str, name: str) -> str:
@@ -1549,9 +1556,8 @@ def _bi_cd(ctx, argv, inp, out, err) -> int:
         target = ctx.vars.get("OLDPWD", ctx.cwd)
         out += _enc(target + "\n")
     path = ctx.state.normalize(target, ctx.cwd)
-    host = ctx.state.host_path(path)
     try:
-        st = os.stat(host)
+        st = os.stat(ctx.state.host_path(path))
         if not stat_mod.S_ISDIR(st.st_mode):
             raise NotADirectoryError(20, os.strerror(20))
     except OSError as exc:
@@ -1761,9 +1767,8 @@ def sh_command(inv: Invocation) -> int:
         source, arg0, positional = args[1], (args[2] if len(args) > 2 else SH), args[3:]
         stdin = inv.stdin
     elif args:
-        host = inv.host_path(args[0])
         try:
-            source = host.read_text("utf-8", "surrogateescape")
+            source = inv.host_path(args[0]).read_text("utf-8", "surrogateescape")
         except OSError as exc:
             return inv.fail(f"{SH}: {args[0]}: {os.strerror(exc.errno or 2)}", 127)
         arg0, positional, stdin = args[0], args[1:], inv.stdin

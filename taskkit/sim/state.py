@@ -12,6 +12,7 @@ works on it with the stock CLI.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import posixpath
@@ -26,6 +27,13 @@ SDCARD_BACKING = "/data/media/0"
 # Every name under which apps and the shell reach shared storage.
 _STORAGE_ALIASES = ("/sdcard", "/storage/self/primary", "/mnt/sdcard", SDCARD)
 SETTINGS_DB = "/data/system/users/0/settings.db"
+MAX_SYMLINK_HOPS = 40  # Linux's MAXSYMLINKS: more links in one lookup is ELOOP
+
+
+def is_inside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
+    """Does `path`, with every host link in it followed, lie in (or be) directory `root`?"""
+    real, real_root = os.path.realpath(path), os.path.realpath(root)
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
 class SimState:
@@ -68,10 +76,55 @@ class SimState:
                 return SDCARD_BACKING + path[len(alias):]
         return path
 
-    def host_path(self, path: str, cwd: str = "/") -> Path:
-        """The host file that backs device path `path` (never outside the state directory)."""
-        device_path = self.canonical(self.normalize(path, cwd))
-        return self.fs_root / device_path.lstrip("/")
+    def host_path(self, path: str, cwd: str = "/", follow: bool = True) -> Path:
+        """The host file that backs device path `path`, resolved as the device's kernel would.
+
+        This is the only way from a device path to a host path, and its result is always inside
+        `fs_root`: symbolic links met on the way are read from the state directory and their
+        targets taken as *device* paths (an absolute target starts again at the device root, `..`
+        stops there), so the host never follows a link itself. With `follow=False` a link in
+        the last component is left as it is (lstat, unlink and rename semantics). Raises
+        OSError(ELOOP) after 40 links, as Linux does.
+        """
+        norm = self.normalize(path, cwd)
+        if follow or norm == "/":
+            return self._confined(self._resolve(self.canonical(norm)), norm, True)
+        parent, name = posixpath.split(norm)
+        return self._confined(self._resolve(self.canonical(parent)) / name, norm, False)
+
+    def _resolve(self, device_path: str) -> Path:
+        """The host path of absolute `device_path` with every symbolic link in it resolved."""
+        pending = [part for part in reversed(device_path.split("/")) if part]  # next one last
+        done: list[str] = []
+        hops = 0
+        while pending:
+            name = pending.pop()
+            if name in (".", ".."):
+                if name == ".." and done:
+                    done.pop()
+                continue
+            try:
+                target = os.readlink(self.fs_root.joinpath(*done, name))
+            except OSError:  # not a link, missing, or below a file: the syscall will tell
+                done.append(name)
+                continue
+            hops += 1
+            if hops > MAX_SYMLINK_HOPS:
+                raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), device_path)
+            if target.startswith("/"):
+                done.clear()
+            pending.extend(part for part in reversed(target.split("/")) if part)
+        return self.fs_root.joinpath(*done)
+
+    def _confined(self, host: Path, device_path: str, follow: bool) -> Path:
+        """`host` if the host's own resolution of it stays inside `fs_root`; else EACCES.
+
+        A second guard: `_resolve` leaves no link on the way (but a last one with follow=False),
+        so this fails only if the tree changes between the two steps.
+        """
+        if not is_inside(host if follow else host.parent, self.fs_root):
+            raise OSError(errno.EACCES, os.strerror(errno.EACCES), device_path)
+        return host
 
     # --- clock -----------------------------------------------------------------------------
     @property

@@ -488,7 +488,7 @@ def clear_package_data(state: SimState, package: Package) -> None:
         root = state.host_path(device_dir)
         if root.is_dir():
             for child in root.iterdir():
-                if child.is_dir() and not child.is_symlink():
+                if not child.is_symlink() and child.is_dir():
                     shutil.rmtree(child)
                 else:
                     child.unlink()

@@ -15,6 +15,7 @@ import os
 import sqlite3
 from typing import Iterator, Mapping
 
+from taskkit.sim import sqlite_sandbox
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.state import SETTINGS_DB, SimState
 
@@ -53,7 +54,7 @@ def _database(state: SimState, write: bool) -> Iterator[sqlite3.Connection]:
     path = state.host_path(SETTINGS_DB)
     created = not path.exists()
     path.parent.mkdir(parents=True, exist_ok=True)
-    con = sqlite3.connect(path)
+    con = sqlite_sandbox.connect(state, path)
     try:
         if created:
             con.executescript(SETTINGS_DDL)

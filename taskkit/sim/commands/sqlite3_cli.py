@@ -24,6 +24,12 @@ cursor drops it); EXPLAIN output is not laid out as the shell lays it out; `.sch
 not list eponymous virtual tables (json_each, ...) and has no `--indent`; error context lines are
 shown for syntax errors, unrecognized tokens, unknown or ambiguous columns, unknown or misused
 functions and existing names, where the 3.40 shell shows them for a few more.
+
+Confinement (docs/security.md): database names, literal `ATTACH` names and `VACUUM INTO` targets
+are device paths (plain or `file:` URIs), rewritten to the files backing them; the connection
+comes from `sqlite_sandbox.connect`, whose authorizer denies any other file outside the device's
+filesystem (`ATTACH (expr)`: `not authorized`) and keeps temporary storage in memory, so
+`PRAGMA temp_store` answers 2 and `sqlite3 ''` is an in-memory database.
 """
 from __future__ import annotations
 
@@ -36,6 +42,7 @@ import warnings
 from pathlib import Path
 from typing import Iterator
 
+from taskkit.sim import sqlite_sandbox
 from taskkit.sim.commands import Invocation, command
 
 VERSION = "3.32.2 2020-06-04 12:58:43 ec02243ea6ce33b090870ae55ab8aa2534b54d216d45c4aa2fdbb00e86861e8c"
@@ -370,12 +377,19 @@ class _Shell:
         self._conn: sqlite3.Connection | None = None
         self._helper: sqlite3.Connection | None = None
         self._real_text: dict[tuple[str, float], bytes] = {}
-        self._host = self._host_path()
+        self._device_names: dict[str, str] = {}  # host file name -> the device name it stands for
+        try:
+            self._host = self._host_file(self.db_name)
+        except OSError as exc:  # the device path does not resolve: open_db() reports it
+            self._host, self._unusable = None, exc
+        else:
+            self._unusable = None
         self._before = {p: _stat(p) for p in self._watched()}
 
     # --- the database --------------------------------------------------------------------
-    def _host_path(self) -> Path | None:
-        name = self.db_name
+    def _host_file(self, name: str) -> Path | None:
+        """The host file behind database name `name` (a device path, plain or as a `file:`
+        URI, relative to the shell's cwd); None for in-memory and temporary databases."""
         if name in ("", ":memory:"):
             return None
         if name.startswith("file:"):
@@ -383,6 +397,22 @@ class _Shell:
             if name == ":memory:":
                 return None
         return self.inv.host_path(name)
+
+    def _on_host(self, name: str, readonly: bool = False) -> str:
+        """Database name `name` as the device reads it, turned into the name SQLite must open
+        on the host: device paths become the files backing them, URI parameters are kept."""
+        uri = urllib.parse.urlsplit(name) if name.startswith("file:") else None
+        if uri is not None and uri.netloc not in ("", "localhost"):
+            return name  # SQLite refuses the authority itself
+        host = self._host_file(name)
+        query = uri.query if uri is not None else ""
+        if readonly:
+            query = "&".join(filter(None, [query, "mode=ro"]))
+        if host is None:
+            return "file::memory:?mode=ro" if readonly else name
+        if not query and uri is None:
+            return str(host)
+        return "file:" + urllib.parse.quote(str(host)) + ("?" + query if query else "")
 
     def _watched(self) -> list[Path]:
         if self._host is None:
@@ -405,16 +435,12 @@ class _Shell:
         return self._conn
 
     def _connect(self) -> sqlite3.Connection:
-        options = {"isolation_level": None, "timeout": 0, "check_same_thread": False}
-        if self._host is None and not self.readonly:
-            return sqlite3.connect(":memory:" if self.db_name == ":memory:" else "", **options)
-        if self._host is None:
-            return sqlite3.connect("file::memory:?mode=ro", uri=True, **options)
-        query = urllib.parse.urlsplit(self.db_name).query if self.db_name.startswith("file:") else ""
-        if self.readonly:
-            query = "&".join(filter(None, [query, "mode=ro"]))
-        uri = "file:" + urllib.parse.quote(str(self._host)) + ("?" + query if query else "")
-        return sqlite3.connect(uri, uri=True, **options)
+        if self._unusable is not None:
+            raise sqlite3.OperationalError("unable to open database file")
+        name = ":memory:" if self._host is None and not self.readonly else \
+            self._on_host(self.db_name, self.readonly)
+        return sqlite_sandbox.connect(self.inv.state, name, isolation_level=None, timeout=0,
+                                      check_same_thread=False)
 
     def close(self) -> None:
         """Close the database and stamp every file it changed with the device clock."""
@@ -425,7 +451,7 @@ class _Shell:
         for path, before in self._before.items():
             after = _stat(path)
             if after is not None and after != before:
-                os.utime(path, (clock, clock))
+                os.utime(path, (clock, clock), follow_symlinks=False)
 
     # --- values ---------------------------------------------------------------------------
     def _real(self, fmt: str, value: float) -> bytes:
@@ -433,7 +459,7 @@ class _Shell:
         key = (fmt, value)
         if key not in self._real_text:
             if self._helper is None:
-                self._helper = sqlite3.connect(":memory:")
+                self._helper = sqlite_sandbox.connect(self.inv.state, ":memory:")
             sql = "SELECT CAST(? AS TEXT)" if fmt == "text" else "SELECT printf('%!.20g', ?)"
             (text,) = self._helper.execute(sql, (value,)).fetchone()
             self._real_text[key] = text.encode("utf-8")
@@ -510,19 +536,36 @@ class _Shell:
         return None
 
     def _attach_on_device(self, stmt: str) -> str:
-        """`ATTACH 'device/path' AS x`: point the file name at the host file backing that path."""
+        """`ATTACH 'device/path' AS x`, `VACUUM INTO 'device/path'` (plain or `file:` URI): point
+        the file name at the host file backing that path. Whatever is left (expressions, names
+        that do not resolve) is judged by the connection's authorizer."""
         words = [t for t in _tokens(stmt) if t.lastgroup != "space"]
-        index = 1 + (len(words) > 1 and words[1].group().upper() == "DATABASE")
-        if not words or words[0].group().upper() != "ATTACH" or len(words) <= index:
+        keywords = [w.group().upper() for w in words[:3]]
+        if keywords[:1] == ["ATTACH"]:
+            index = 1 + (keywords[1:2] == ["DATABASE"])
+        elif keywords[:1] == ["VACUUM"] and "INTO" in keywords:
+            index = keywords.index("INTO") + 1
+        else:
             return stmt
-        literal = words[index]
-        if literal.lastgroup != "string" or not literal.group().endswith("'") or len(literal.group()) < 2:
+        literal = words[index] if index < len(words) else None
+        if literal is None or literal.lastgroup != "string" or not literal.group().endswith("'") \
+                or len(literal.group()) < 2:
             return stmt
-        name = literal.group()[1:-1].replace("''", "'")
-        if name in ("", ":memory:") or name.startswith("file:"):
+        device_name = literal.group()[1:-1].replace("''", "'")
+        try:
+            name = self._on_host(device_name)
+        except OSError:
             return stmt
-        host = str(self.inv.host_path(name)).replace("'", "''")
-        return stmt[:literal.start()] + f"'{host}'" + stmt[literal.end():]
+        if name != device_name:
+            self._device_names[name] = device_name
+        return stmt[:literal.start()] + "'" + name.replace("'", "''") + "'" + stmt[literal.end():]
+
+    def _on_device(self, exc: sqlite3.Error) -> str:
+        """An SQLite message with the host file names put back as the device names they came from."""
+        text = str(exc)
+        for host, device in self._device_names.items():
+            text = text.replace(host, device)
+        return text
 
     def _run_statement(self, sql: str, start: int, end: int) -> _StatementError | None:
         """Run the statement sql[start:end]; errors show the SQL from `start` on as context."""
@@ -532,7 +575,7 @@ class _Shell:
             conn(stmt)  # prepare only (sqlite3.Connection.__call__)
         except sqlite3.Error as exc:
             rc = _primary_code(exc)
-            message = f"in prepare, {exc}" + (f" ({rc})" if rc > 1 else "")
+            message = f"in prepare, {self._on_device(exc)}" + (f" ({rc})" if rc > 1 else "")
             context = b""
             offset = _error_offset(conn, stmt, str(exc))
             if offset is not None:
@@ -547,7 +590,7 @@ class _Shell:
                     self._emit_row(names, row, count)
         except sqlite3.Error as exc:
             rc = _primary_code(exc)
-            return _StatementError(rc, f"stepping, {exc}" + (f" ({rc})" if rc > 1 else ""))
+            return _StatementError(rc, f"stepping, {self._on_device(exc)}" + (f" ({rc})" if rc > 1 else ""))
         return None
 
     def run_argument(self, sql: str) -> int:
@@ -735,7 +778,7 @@ def _sql_quote(text: bytes) -> bytes:
 
 def _stat(path: Path) -> tuple[int, int, int] | None:
     try:
-        st = path.stat()
+        st = path.lstat()
     except OSError:
         return None
     return (st.st_ino, st.st_size, st.st_mtime_ns)

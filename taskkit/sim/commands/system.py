@@ -234,10 +234,10 @@ def date(inv: Invocation) -> int:
     now = local_time(inv.state, utc=utc)
     epoch = inv.state.clock_epoch
     if "r" in opts:
-        path = inv.host_path(opts["r"])
-        if not path.exists():
-            return inv.fail(f"date: {opts['r']}: No such file or directory")
-        epoch = int(path.stat().st_mtime)
+        try:
+            epoch = int(inv.host_path(opts["r"]).stat().st_mtime)
+        except OSError as exc:
+            return inv.fail(f"date: {opts['r']}: {os.strerror(exc.errno or 2)}")
     for text in (opts.get("d"), setdate):
         if text is not None:
             try:
@@ -831,7 +831,10 @@ def screencap(inv: Invocation) -> int:
     if target is None:
         inv.out(data)
         return 0
-    path = inv.host_path(target)
+    try:
+        path = inv.host_path(target)
+    except OSError as exc:
+        return inv.fail(f"Error opening file: {target} ({os.strerror(exc.errno or 2)})")
     if not path.parent.is_dir() or path.is_dir():
         reason = "Is a directory" if path.is_dir() else "No such file or directory"
         return inv.fail(f"Error opening file: {target} ({reason})")

@@ -102,7 +102,7 @@ def vstat(state: SimState, path: str, cwd: str = "/", follow: bool = True) -> VS
     if path.endswith("/") or path.rpartition("/")[2] in ("", ".", ".."):
         follow = True  # a trailing slash resolves a link; "." and ".." are directories
     if not follow and norm != SDCARD:
-        raw = state.fs_root / norm.lstrip("/")
+        raw = state.host_path(norm, follow=False)
         if os.path.islink(raw):
             st = os.lstat(raw)
             link = os.readlink(raw)
@@ -653,7 +653,7 @@ def _remove_tree(state: SimState, st: VStat) -> None:
     if canonical in _PROTECTED:
         for name in os.listdir(st.host):
             child = st.host / name
-            if os.path.isdir(child) and not os.path.islink(child):
+            if not os.path.islink(child) and os.path.isdir(child):
                 shutil.rmtree(child)
             else:
                 os.unlink(child)
@@ -806,8 +806,8 @@ def touch(inv: Invocation) -> int:
     status = 0
     for path in paths:
         norm = state.normalize(path, inv.cwd)
-        host = state.host_path(norm)
         try:
+            host = state.host_path(norm)
             if not os.path.lexists(host):
                 if "c" in opts:
                     continue
@@ -849,7 +849,7 @@ def _copy_tree(state: SimState, src: VStat, dest_norm: str, preserve: bool) -> N
     dirs: list[tuple[Path, int]] = []
     for rel, st in plan:
         norm = dest_norm + rel
-        host = state.host_path(norm)
+        host = state.host_path(norm, follow=st.kind != "link")
         if st.kind == "dir":
             if not os.path.isdir(host):
                 if os.path.lexists(host):
@@ -897,11 +897,17 @@ def _cp_mv(inv: Invocation, tool: str) -> int:
             inv.err(f"{tool}: bad '{src}': {_strerror(exc)}\n")
             status = 1
             continue
-        target_host = state.host_path(target_norm)
+        try:  # mv replaces a link at the target; cp writes through it
+            target_host = state.host_path(target_norm, follow=tool == "cp")
+            same = st.kind != "link" and os.path.lexists(target_host) and os.path.samefile(
+                state.host_path(target_norm), st.host)
+        except OSError as exc:
+            inv.err(f"{tool}: '{target}': {_strerror(exc)}\n")
+            status = 1
+            continue
         if "n" in opts and os.path.lexists(target_host):
             continue
-        if os.path.lexists(target_host) and os.path.samefile(target_host, st.host) and (
-                st.kind != "link"):
+        if same:
             inv.err(f"{tool}: '{target}' is '{trimmed}'\n")
             status = 1
             continue

@@ -1,0 +1,151 @@
+"""SQLite confined to a simulated device's filesystem.
+
+Every connection the simulator opens on behalf of a device command comes from `connect()`:
+
+* an authorizer lets ATTACH through (VACUUM INTO and plain VACUUM attach internally, so they
+  pass here too) only when every host file SQLite would open for that name, read exactly as
+  SQLite reads it (`sqlite_files`), resolves inside the device's filesystem; a file name that
+  is an expression is judged by its value where SQLite gives one, and denied where it does not
+  (a prepared `ATTACH (expr)`), with SQLite's own `not authorized` error;
+* temporary tables, indices, sorts and `''` databases live in memory (`temp_store = MEMORY`), and
+  the pragmas that would move them to a host directory or back to files are denied;
+* extension loading stays off (`load_extension()` is denied too);
+* SQLITE_LIMIT_ATTACHED bounds the files one connection holds open.
+
+URI file names are always on, as in the sqlite3 shell (which sets SQLITE_CONFIG_URI).
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from typing import Any, Callable
+
+from taskkit.sim.state import SimState, is_inside
+
+# At most this many attached databases per connection: SQLite's default SQLITE_MAX_ATTACHED, set
+# explicitly so that no host library built with a larger one lets a device hold more files open.
+MAX_ATTACHED = 10
+_HEX = "0123456789abcdefABCDEF"
+
+
+def _uri_parts(uri: str) -> tuple[str, list[tuple[str, str]]] | None:
+    """sqlite3ParseUri() on a `file:` URI: its decoded path and query parameters, in order.
+
+    None when SQLite refuses the URI (an authority other than empty or `localhost`).
+    """
+    i, n = 5, len(uri)
+    if uri[5:7] == "//":
+        end = uri.find("/", 7)
+        end = n if end < 0 else end
+        if uri[7:end] not in ("", "localhost"):
+            return None
+        i = end
+    out: list[str] = []  # path NUL name NUL value NUL ..., as SQLite lays out zFile
+    state = 0  # 0 path, 1 parameter name, 2 parameter value
+    while i < n and uri[i] != "#":
+        c = uri[i]
+        i += 1
+        if c == "%" and i + 1 < n and uri[i] in _HEX and uri[i + 1] in _HEX:
+            octet = int(uri[i:i + 2], 16)
+            i += 2
+            if octet == 0:  # %00 drops the rest of the current path, name or value
+                stops = ("?", "=&", "&")[state]
+                while i < n and uri[i] != "#" and uri[i] not in stops:
+                    i += 1
+                continue
+            c = chr(octet)
+        elif state == 1 and c in "&=":
+            if out[-1] == "\0":  # an empty name: the parameter is ignored
+                while i < n and uri[i] != "#" and uri[i - 1] != "&":
+                    i += 1
+                continue
+            if c == "&":
+                out.append("\0")  # a name without `=`: an empty value
+            else:
+                state = 2
+            c = "\0"
+        elif (state == 0 and c == "?") or (state == 2 and c == "&"):
+            c, state = "\0", 1
+        out.append(c)
+    if state == 1:
+        out.append("\0")
+    path, *fields = "".join(out).split("\0")
+    params = []
+    for k in range(0, len(fields) - 1, 2):
+        if not fields[k]:
+            break
+        params.append((fields[k], fields[k + 1]))
+    return path, params
+
+
+def sqlite_files(name: str) -> list[str] | None:
+    """The host files SQLite opens (or stats) for database name `name`, as SQLite reads it.
+
+    Relative paths are relative to the process's working directory; `[]` means no file at
+    all (`:memory:`, `''` or `mode=memory`, temporary storage being in memory); None means
+    SQLite would not open it.
+    """
+    if name.startswith("file:"):
+        parts = _uri_parts(name)
+        if parts is None:
+            return None
+        path, params = parts
+        modes = [value for key, value in params if key == "mode"]
+        if modes and modes[-1] == "memory":  # the last mode= wins
+            return []
+        extra = [value for key, value in params if key == "modeof"]
+    else:
+        path, extra = name, []
+    files = [] if path in ("", ":memory:") else [path]
+    return [os.path.join(os.getcwd(), f) for f in files + extra]  # `..` is left to realpath
+
+
+def allowed_database(name: str, root: str | os.PathLike[str]) -> bool:
+    """May a connection confined to `root` open database name `name`?"""
+    files = sqlite_files(name)
+    return files is not None and all(is_inside(f, root) for f in files)
+
+
+def _is_memory_temp_store(value: str) -> bool:
+    """getTempStore(): '2…' or 'memory' select memory; anything else files or the default."""
+    return value[:1] == "2" or value.lower() == "memory"
+
+
+def authorizer(root: str | os.PathLike[str]) -> Callable[..., int]:
+    """An sqlite3 authorizer that keeps every file a connection opens inside `root`."""
+
+    def authorize(action: int, arg1: Any, arg2: Any, _db: Any, _trigger: Any) -> int:
+        if action == sqlite3.SQLITE_ATTACH:
+            return sqlite3.SQLITE_OK if arg1 is not None and allowed_database(arg1, root) \
+                else sqlite3.SQLITE_DENY
+        if action == sqlite3.SQLITE_PRAGMA and arg2 is not None:
+            pragma = str(arg1).lower()
+            if pragma in ("temp_store_directory", "data_store_directory") or (
+                    pragma == "temp_store" and not _is_memory_temp_store(str(arg2))):
+                return sqlite3.SQLITE_DENY
+        if action == sqlite3.SQLITE_FUNCTION and str(arg2).lower() == "load_extension":
+            return sqlite3.SQLITE_DENY
+        return sqlite3.SQLITE_OK
+
+    return authorize
+
+
+def connect(state: SimState, name: str | os.PathLike[str], **options: Any) -> sqlite3.Connection:
+    """sqlite3.connect(name, uri=True, **options), confined to the device's filesystem.
+
+    A name whose files lie outside it raises sqlite3.DatabaseError("not authorized").
+    """
+    text = os.fspath(name)
+    if not allowed_database(text, state.fs_root):
+        raise sqlite3.DatabaseError("not authorized")
+    conn = sqlite3.connect(text, uri=True, **options)
+    try:
+        if hasattr(conn, "enable_load_extension"):
+            conn.enable_load_extension(False)
+        conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, MAX_ATTACHED)
+        conn.execute("PRAGMA temp_store = MEMORY")
+        conn.set_authorizer(authorizer(state.fs_root))
+    except BaseException:
+        conn.close()
+        raise
+    return conn
