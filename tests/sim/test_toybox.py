@@ -37,6 +37,13 @@ def test_ls_sorts_in_c_order_and_hides_dotfiles(tree):
     assert out(tree, "ls -A /sdcard/").split("\n")[0] == ".hidden"
 
 
+def test_ls_of_an_empty_directory(tree):
+    out(tree, "mkdir /sdcard/empty")
+    assert out(tree, "ls /sdcard/empty") == ""
+    assert out(tree, "ls -l /sdcard/empty") == "total 0\n"
+    assert out(tree, "ls -lis /sdcard/empty") == "total 0\n"
+
+
 def test_ls_long_format(tree):
     assert out(tree, "ls -l /sdcard/") == (
         "total 24\n"  # 1 KiB units of 4 KiB blocks: dirs 4 each, big 8, a 4

@@ -607,6 +607,8 @@ def _ls_dir(inv: Invocation, display: str, st: VStat, opts: dict, lines: list[st
 
 
 def _ls_block(entries: list[tuple[str, VStat]], opts: dict) -> list[str]:
+    if not entries:
+        return []  # an empty directory: `ls -l` prints its `total 0` line and nothing else
     is_long = _is_long(opts)
     suffix = (lambda st: "/" if st.kind == "dir" else ("@" if st.kind == "link" and "F" in opts
                                                         else "")) if ("F" in opts or "p" in opts) \
