@@ -27,6 +27,8 @@ setup(
         "sqlite-utils>=3.36",
         "adbutils>=2.12,<3",
         "protobuf>=4.25",
+        # The simulated device renders its screens (`screencap -p`) with Pillow.
+        "Pillow>=10.1",
         # taskkit.check and the taskkit.testing pytest plugin prove tasks with these.
         "pytest>=8",
         "hypothesis>=6.100",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 import string
-from typing import Any, Callable, TypeVar
+from typing import Callable, TypeVar
 
 from taskkit.rng import TaskRng
 
@@ -170,3 +170,10 @@ def generate_excluding(
         if exclude is None or not exclude(value):
             out.append(value)
     return out
+
+
+def format_amount(cents: int) -> str:
+    """"$123.45" for 12345 (a leading '-' for refunds)."""
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(int(cents)), 100)
+    return f"{sign}${whole}.{rest:02d}"

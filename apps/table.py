@@ -210,6 +210,10 @@ class Table:
     def key_where(self, key: Any) -> dict[str, Any]:
         return {self.key: key_value(key)}
 
+    def keys_in(self, keys: Sequence[Any]) -> str:
+        """An SQL condition matching the rows whose key is one of `keys`."""
+        return f"{sql_identifier(self.key)} IN ({', '.join(sql_literal(key_value(k)) for k in keys)})"
+
     # --- reads ----------------------------------------------------------------------------
     def rows(self, device: Device, where: Mapping[str, Any] | str = "") -> list[Row]:
         """The matching rows, with exact values, in key order (one round trip)."""

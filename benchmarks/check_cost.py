@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from taskkit.apps import expense
-from taskkit import registry, suite
+from taskkit import loading, registry, suite
 from taskkit.device.adb import AdbDevice
 from taskkit.env import Env
 from taskkit.report import table
@@ -160,7 +160,7 @@ def main() -> None:
         sizes = [int(s) for s in args.sizes.split(",")]
     except ValueError:
         parser.error(f"--sizes takes whole numbers separated by commas, got {args.sizes!r}")
-    registry.load_builtin()
+    loading.load_builtin()
     with tempfile.TemporaryDirectory() as state:
         link = Link(Path(state) / "device")
         try:

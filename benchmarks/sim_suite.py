@@ -14,7 +14,7 @@ import statistics
 import sys
 import time
 
-from taskkit import agents, apps, registry, suite
+from taskkit import agents, apps, loading, suite
 from taskkit.env import Env
 from taskkit.report import table
 from taskkit.runner import run_episode
@@ -22,7 +22,7 @@ from taskkit.sim.device import SimDevice
 
 
 def measure(combinations: int, agent_name: str, seed: int) -> dict:
-    registry.load_builtin()
+    loading.load_builtin()
     instances = suite.build_suite(seed, n_task_combinations=combinations)
     device = SimDevice(app_databases=apps.first_run_databases())
     env, agent = Env(device), agents.load(agent_name)

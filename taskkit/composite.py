@@ -7,10 +7,13 @@ mean of their scores, solves them in order and tears them down in reverse.
 """
 from __future__ import annotations
 
+import sys
+import types
 from typing import Any, Mapping, Sequence
 
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
+from taskkit.validators.base import CheckResult
 
 
 class CompositeTask(TaskEval):
@@ -54,8 +57,6 @@ class CompositeTask(TaskEval):
             score += weight * part_score
             if task.last_result is not None:
                 reasons += [f"{label}: {reason}" for reason in task.last_result.reasons]
-        from taskkit.validators.base import CheckResult
-
         self.last_result = CheckResult(score / total, tuple(reasons))
         return self.last_result.score
 
@@ -88,8 +89,12 @@ def compose(
     complexity: float | None = None,
     tags: Sequence[str] = ("composite",),
     module: str | None = None,
+    register: bool = True,
 ) -> type[CompositeTask]:
-    """A registered composite task class called `name` made of labelled parts."""
+    """A composite task class called `name` made of labelled parts (registered unless told not).
+
+    It belongs to `module`, by default the module that calls `compose`.
+    """
     normalized = tuple((p[0], p[1], float(p[2]) if len(p) > 2 else 1.0) for p in parts)  # type: ignore[misc]
     app_names = tuple(dict.fromkeys(app for _, part, _ in normalized for app in part.app_names))
     schema = {
@@ -108,10 +113,10 @@ def compose(
         "schema": schema,
         "complexity": complexity if complexity is not None else sum(p.complexity for _, p, _ in normalized),
         "tags": tuple(tags),
-        "__module__": module or CompositeTask.__module__,
+        "__module__": module or sys._getframe(1).f_globals.get("__name__", CompositeTask.__module__),
         "__doc__": f"Composite of {', '.join(p.name for _, p, _ in normalized)}.",
     }
-    return type(name, (CompositeTask,), namespace)
+    return types.new_class(name, (CompositeTask,), {"register": register}, lambda ns: ns.update(namespace))
 
 
 def _object_schema(part: type[TaskEval]) -> dict[str, Any]:

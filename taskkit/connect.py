@@ -33,7 +33,12 @@ def open_device(spec: str, adb_host: str = "127.0.0.1", adb_port: int = 5037) ->
     `adb` → the only device of the adb server at adb_host:adb_port; `adb:SERIAL` → that device."""
     kind, _, argument = spec.partition(":")
     if kind == "sim":
-        return sim_device(argument or None)
+        from taskkit.sim.device import StateDirError
+
+        try:
+            return sim_device(argument or None)
+        except StateDirError as error:
+            raise DeviceSpecError(f"--device {spec}: {error}") from None
     if kind == "adb":
         from taskkit.device.adb import AdbDevice
 

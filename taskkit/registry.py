@@ -1,86 +1,55 @@
-"""The task registry: built-in tasks, tasks from user modules, looked up by name."""
+"""The task registry: every concrete task class, looked up by name.
+
+Task classes register themselves when defined (`TaskEval.__init_subclass__`); compiled specs
+register when loaded. Finding and importing tasks is `taskkit.loading`'s job.
+"""
 from __future__ import annotations
 
+import contextlib
 import difflib
-import importlib
-import importlib.util
-import pkgutil
-import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 if TYPE_CHECKING:  # pragma: no cover
     from taskkit.task import TaskEval
 
 _TASKS: dict[str, "type[TaskEval]"] = {}
-_BUILTINS_LOADED = False
 
 
 class TaskLoadError(ValueError):
     """A task module or name could not be loaded; the message says which and why."""
 
 
+# While `replacing(True)` is active: (name, old source, new source) of each replaced task.
+_REPLACED: list[list[tuple[str, str, str]]] = []
+
+
 def register(cls: "type[TaskEval]") -> None:
-    """Add a concrete task class; two different classes may not share a name."""
+    """Add a concrete task class; a second class may take a registered name only inside
+    `replacing(True)` (a class redefined in its own source, as a reload does, always may)."""
     existing = _TASKS.get(cls.name)
-    if existing is not None and existing.__qualname__ != cls.__qualname__ and existing.source != cls.source:
-        raise TaskLoadError(
-            f"task name {cls.name!r} is defined twice: in {existing.source} and in {cls.source}; "
-            "rename one (set the class attribute `name`)"
-        )
+    if existing is not None and existing is not cls and str(existing.source) != str(cls.source):
+        if not _REPLACED:
+            raise TaskLoadError(
+                f"task name {cls.name!r} is defined twice: in {existing.source} and in {cls.source}; "
+                "rename one (set the class attribute `name`) or pass --replace_tasks to replace it"
+            )
+        _REPLACED[-1].append((cls.name, str(existing.source), str(cls.source)))
     _TASKS[cls.name] = cls
 
 
-def load_builtin() -> None:
-    """Import every `apps.<app>.tasks` module once, registering the built-in tasks."""
-    global _BUILTINS_LOADED
-    if _BUILTINS_LOADED:
+@contextlib.contextmanager
+def replacing(allowed: bool) -> Iterator[list[tuple[str, str, str]]]:
+    """Within the block, registering a taken name replaces the task if `allowed` (else it is an
+    error, as always); yields the (name, old source, new source) of every replacement."""
+    replaced: list[tuple[str, str, str]] = []
+    if not allowed:
+        yield replaced
         return
-    from taskkit import apps
-
-    for info in sorted(pkgutil.iter_modules(apps.__path__), key=lambda i: i.name):
-        if info.ispkg and importlib.util.find_spec(f"taskkit.apps.{info.name}.tasks") is not None:
-            importlib.import_module(f"taskkit.apps.{info.name}.tasks")
-    from taskkit import task_protos
-
-    load_spec_dir(Path(task_protos.__file__).parent)  # the built-in declarative specs
-    _BUILTINS_LOADED = True
-
-
-def load_spec_dir(directory: str | Path) -> None:
-    """Register the tasks of every `*.textproto` spec under `directory`.
-
-    Raises TaskLoadError whose message is the first bad spec's `file:line:col: field: message`.
-    """
-    from taskkit import specs  # specs compile into TaskEval classes: import late
-
-    result = specs.load_dir(directory)
-    if result.errors:
-        more = f" (and {len(result.errors) - 1} more error(s))" if len(result.errors) > 1 else ""
-        raise TaskLoadError(f"{result.errors[0]}{more}")
-
-
-def load_module(spec: str) -> None:
-    """Import user tasks from a module name (`my.tasks`) or a file path (`tasks/mine.py`)."""
+    _REPLACED.append(replaced)
     try:
-        if spec.endswith(".py") or "/" in spec or "\\" in spec:
-            path = Path(spec)
-            if not path.is_file():
-                raise TaskLoadError(f"--task_module {spec}: no such file")
-            name = f"taskkit_user_{path.stem}_{abs(hash(str(path.resolve()))) % 10**8}"
-            module_spec = importlib.util.spec_from_file_location(name, path)
-            assert module_spec and module_spec.loader
-            module = importlib.util.module_from_spec(module_spec)
-            sys.modules[name] = module
-            module_spec.loader.exec_module(module)
-        else:
-            importlib.import_module(spec)
-    except TaskLoadError:
-        raise
-    except ModuleNotFoundError as error:
-        raise TaskLoadError(f"--task_module {spec}: {error}; give an importable module name or a .py path") from None
-    except Exception as error:  # the user's module failed while importing: say where
-        raise TaskLoadError(f"--task_module {spec}: {type(error).__name__}: {error}") from None
+        yield replaced
+    finally:
+        _REPLACED.pop()
 
 
 def names() -> list[str]:

@@ -2,43 +2,35 @@
 
 Builds the suite from the seed, opens the device (a fresh simulator by default), runs every
 episode with the chosen agent, prints a summary per task and per app, and, with --output_dir,
-appends one JSON line per episode to results.jsonl as soon as it finishes.
+appends one JSON line per episode to results.jsonl as soon as it finishes. SIGINT or SIGTERM
+end the current episode cleanly (teardown runs, its row is written) before the run stops.
+
+Exit codes: 0 the run finished, 2 bad input (one line), 3 the device failed, 130 interrupted.
 """
 from __future__ import annotations
 
+import json
+import signal
 import sys
+from typing import Any
 
-from absl import app, flags
+from absl import flags
 
-from taskkit import agents, connect, registry, report, suite
+from taskkit import agents, cli, registry, report, suite
 from taskkit.env import Env
-from taskkit.params import ParamError
 from taskkit.runner import run_suite
 
-FLAGS = flags.FLAGS
-flags.DEFINE_integer("seed", 30, "Run seed; each instance's seed derives from it as in AndroidWorld.")
-flags.DEFINE_list("tasks", [], "Task names to run (default: every registered task).")
-flags.DEFINE_integer("n_task_combinations", 1, "Instances (parameter draws) per task.")
-flags.DEFINE_string("agent", "oracle", "oracle, noop, or package.module:Class.")
-flags.DEFINE_string("device", "sim", connect.DEVICE_SPECS + ".")
-flags.DEFINE_string("adb_host", "127.0.0.1", "Host of the adb server for --device adb[:SERIAL].")
-flags.DEFINE_integer("adb_port", 5037, "Port of the adb server for --device adb[:SERIAL].")
-flags.DEFINE_multi_string("task_module", [], "Extra tasks: a module name or a .py path (repeatable).")
-flags.DEFINE_multi_string("spec_dir", [], "Extra tasks: a directory of *.textproto task specs (repeatable).")
-flags.DEFINE_string("output_dir", None, "Directory that receives results.jsonl.")
-flags.DEFINE_bool("list_tasks", False, "Print the registered tasks (name, apps, source) and exit.")
-
-
-class UsageError(ValueError):
-    """Bad input from the command line: printed as one line, exit code 2."""
-
-
-def _load_tasks() -> None:
-    registry.load_builtin()
-    for spec in FLAGS.task_module:
-        registry.load_module(spec)
-    for directory in FLAGS.spec_dir:
-        registry.load_spec_dir(directory)
+PROG = "taskkit.run"
+FLAGS = flags.FlagValues()  # our own: importing this module never clashes with other flags
+flags.DEFINE_integer("seed", 30, "Run seed; each instance's seed derives from it as in AndroidWorld.", flag_values=FLAGS)
+flags.DEFINE_integer("n_task_combinations", 1, "Instances (parameter draws) per task.", flag_values=FLAGS)
+flags.DEFINE_string("agent", "oracle", "oracle, noop, or package.module:Class.", flag_values=FLAGS)
+flags.DEFINE_string("output_dir", None, "Directory that receives results.jsonl.", flag_values=FLAGS)
+flags.DEFINE_bool("list_tasks", False, "Print the registered tasks (name, apps, source) and exit.", flag_values=FLAGS)
+flags.DEFINE_string("show_instance", None, "Print the params and goal of this task's instance(s) for --seed "
+                    "and exit.", flag_values=FLAGS)
+cli.define_task_flags(FLAGS)
+cli.define_device_flags(FLAGS)
 
 
 def _list_tasks() -> None:
@@ -46,57 +38,79 @@ def _list_tasks() -> None:
         print(f"{cls.name}\t{','.join(cls.app_names)}\t{cls.source}")
 
 
+def _show_instance(name: str) -> None:
+    for instance in suite.build_suite(FLAGS.seed, [name], FLAGS.n_task_combinations):
+        if instance.error is not None:
+            raise cli.UsageError(f"{instance.instance_id}: {instance.error}")
+        shown: dict[str, Any] = {"instance_id": instance.instance_id, "seed": instance.seed,
+                                 "params": instance.params, "goal": instance.create().goal}
+        print(json.dumps(shown, indent=2, ensure_ascii=False))
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM ends the run as Ctrl-C does: the current episode is finished cleanly first."""
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, stop)
+
+
+def _open_results(directory: str | None) -> "report.ResultsWriter | None":
+    if directory is None:
+        return None
+    try:
+        return report.ResultsWriter(directory)
+    except OSError as error:
+        raise cli.UsageError(f"--output_dir {directory}: {error.strerror or error}; give a writable directory") from None
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) > 1:
-        raise UsageError(f"unexpected argument(s) {' '.join(argv[1:])}; every option is a --flag")
-    _load_tasks()
+    for notice in cli.load_tasks(FLAGS):
+        print(notice, file=sys.stderr)
     if FLAGS.list_tasks:
         _list_tasks()
         return 0
+    if FLAGS.n_task_combinations < 1:
+        raise cli.UsageError(f"--n_task_combinations must be at least 1, got {FLAGS.n_task_combinations}")
+    if FLAGS.show_instance:
+        _show_instance(FLAGS.show_instance)
+        return 0
     instances = suite.build_suite(FLAGS.seed, FLAGS.tasks or None, FLAGS.n_task_combinations)
     agent = agents.load(FLAGS.agent)
-    device = connect.open_device(FLAGS.device, adb_host=FLAGS.adb_host, adb_port=FLAGS.adb_port)
-    connect.ensure_root(device, [instance.task.name for instance in instances])
-    writer = report.ResultsWriter(FLAGS.output_dir) if FLAGS.output_dir else None
+    writer = _open_results(FLAGS.output_dir)
     progress = report.Progress(len(instances))
+    results: list[Any] = []
 
     def on_result(result: "report.EpisodeResult") -> None:
         if writer:
             writer.write(result)
         progress.update(result)
+        results.append(result)
 
+    _stop_on_sigterm()
+    interrupted = False
     try:
-        results = run_suite(Env(device), instances, agent, FLAGS.seed, on_result)
+        with cli.opened_device(FLAGS, [instance.task.name for instance in instances]) as device:
+            run_suite(Env(device), instances, agent, FLAGS.seed, on_result)
+    except KeyboardInterrupt:
+        interrupted = True
+        print(f"\n{PROG}: interrupted after {len(results)} of {len(instances)} episode(s)", file=sys.stderr)
     finally:
-        device.close()
         if writer:
             writer.close()
     print(report.summary(results))
     if writer:
         print(f"\nresults: {writer.path}")
-    return 0
+    return 130 if interrupted else 0
 
 
-def run(argv: list[str]) -> None:
-    """absl entry point: bad input is one line on stderr and exit code 2, never a traceback."""
-    try:
-        sys.exit(main(argv))
-    except (UsageError, registry.TaskLoadError, agents.AgentLoadError, connect.DeviceSpecError, ParamError, ValueError) as error:
-        print(f"taskkit.run: error: {error}", file=sys.stderr)
-        sys.exit(2)
-
-
-def parse_flags(argv: list[str]) -> list[str]:
-    """absl flag parsing with bad flags reported as one line and exit code 2."""
-    try:
-        return FLAGS(argv)
-    except flags.Error as error:
-        print(f"taskkit.run: error: {error} (see --help)", file=sys.stderr)
-        sys.exit(2)
+def run(argv: list[str]) -> int:
+    """Parse flags and run; bad input is one line on stderr and exit code 2, never a traceback."""
+    return cli.run_main(PROG, FLAGS, main, argv, __doc__)
 
 
 def entry() -> None:
-    app.run(run, flags_parser=parse_flags)
+    sys.exit(run(sys.argv))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from taskkit.actions import ActionError, perform
 from taskkit.agents.base import Agent, Episode, Observation
 from taskkit.device.base import DeviceError
 from taskkit.env import Env
-from taskkit.suite import TaskInstance
+from taskkit.suite import TaskBuildError, TaskInstance
 
 INFRASTRUCTURE, TASK, AGENT = "infrastructure", "task", "agent"
 
@@ -53,13 +53,19 @@ class _SolveFailed(Exception):
 
 def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int) -> EpisodeResult:
     """Run one episode on `env` and return its result; never raises for a failing episode."""
-    task = instance.create()
+    started = time.monotonic()
+    try:
+        task = instance.create()
+    except TaskBuildError as error:  # the task's params or goal did not build: its own error
+        result = EpisodeResult(task=instance.task.name, instance_id=instance.instance_id, seed=instance.seed,
+                               run_seed=run_seed, params={}, goal="", apps=list(instance.task.app_names),
+                               agent=agent.name, error=str(error), error_kind=TASK)
+        return result
     result = EpisodeResult(
         task=task.name, instance_id=instance.instance_id, seed=instance.seed, run_seed=run_seed,
         params=task.params, goal=task.goal, apps=list(task.app_names), agent=agent.name,
         max_steps=task.max_steps,
     )
-    started = time.monotonic()
     env.new_episode()
     try:
         task.initialize_state(env)
@@ -89,8 +95,8 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int) -
 def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult) -> None:
     def solve() -> None:
         try:
-            task.solve(env)
-            env.device.flush()
+            with env.device.batch():
+                task.solve(env)
         except DeviceError:
             raise
         except Exception as error:

@@ -5,8 +5,13 @@ import dataclasses
 from typing import Any, Iterable
 
 from taskkit import registry
-from taskkit.rng import TaskRng, instance_seed
+from taskkit.loading import where
+from taskkit.rng import instance_seed
 from taskkit.task import TaskEval
+
+
+class TaskBuildError(RuntimeError):
+    """A task's params or goal could not be built for this seed (a bug in the task)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -17,20 +22,33 @@ class TaskInstance:
     index: int
     seed: int
     params: dict[str, Any]
+    #: Why the params or the goal could not be built, if they could not (the episode is then
+    #: recorded as this task's error and the rest of the suite runs).
+    error: str | None = None
 
     @property
     def instance_id(self) -> str:
         return f"{self.task.name}_{self.index}"
 
     def create(self) -> TaskEval:
-        """A fresh task object (each episode gets its own)."""
+        """A fresh task object (each episode gets its own); raises TaskBuildError if it has none."""
+        if self.error is not None:
+            raise TaskBuildError(self.error)
         return self.task(self.params, seed=self.seed)
 
 
 def instantiate(task: type[TaskEval], run_seed: int, index: int) -> TaskInstance:
-    """Instance `index` of `task` for `run_seed`, seeded as AndroidWorld seeds it."""
+    """Instance `index` of `task` for `run_seed`, seeded as AndroidWorld seeds it.
+
+    A task whose params or goal cannot be built gets an instance carrying the error.
+    """
     seed = instance_seed(run_seed, task.name, index)
-    return TaskInstance(task, index, seed, task.from_seed(seed).params)
+    try:
+        built = task.from_seed(seed)
+        built.goal  # noqa: B018 - the goal must render too
+    except Exception as error:  # noqa: BLE001 - a task bug, recorded for that task alone
+        return TaskInstance(task, index, seed, {}, f"building the task failed: {where(error)}{type(error).__name__}: {error}")
+    return TaskInstance(task, index, seed, built.params)
 
 
 def build_suite(seed: int, task_names: Iterable[str] | None = None, n_task_combinations: int = 1) -> list[TaskInstance]:

@@ -26,8 +26,8 @@ import jinja2
 
 from taskkit import apps
 from taskkit.apps import common as app_format
-from taskkit.apps.expense import format_amount
 from taskkit import params as params_lib
+from taskkit import registry
 from taskkit.device import state as device_state
 from taskkit.rng import TaskRng
 from taskkit.validators.base import CheckResult, Validator
@@ -44,7 +44,7 @@ _JINJA.filters.update(
     time=app_format.format_time,
     when=app_format.format_datetime,
     duration=app_format.format_minutes,
-    money=format_amount,
+    money=app_format.format_amount,
 )
 
 
@@ -100,15 +100,15 @@ class TaskEval:
         for alias, method in _ALIASES.items():  # both names always reach the same override
             setattr(cls, alias, getattr(cls, method))
         if not cls.abstract:
-            _check_definition(cls)
-            from taskkit import registry  # registry imports this module: import late
-
+            _check_definition(cls, registering=register)
             if register:
                 registry.register(cls)
 
     # ------------------------------------------------------------------ instances
     def __init__(self, params: dict[str, Any] | None = None, *, seed: int | None = None):
         params = {} if params is None else params
+        if not has_check(type(self)):
+            raise TaskDefinitionError(f"{self.name}: define is_successful(env) or validator() to score the task")
         try:
             params_lib.check_plain(params)
             params_lib.validate(params, self.schema)
@@ -161,9 +161,13 @@ class TaskEval:
             app.reset(env.device)
 
     def is_successful(self, env: Any) -> float:
-        """Score the device state in [0, 1]; the default asks `validator()`."""
+        """Score the device state in [0, 1]; the default asks `validator()`.
+
+        With no validator it returns 1.0, as AndroidWorld's base does, so an override may call
+        `super().is_successful(env)` first; a task with neither is refused when it is defined.
+        """
         if self._validator is None:
-            raise NotImplementedError(f"{self.name} must implement is_successful or validator")
+            return 1.0
         self.last_result = self._validator.evaluate(env, self._validator_snapshot)
         return self.last_result.score
 
@@ -214,10 +218,10 @@ def _run_initialize(task: TaskEval, env: Any, body: Callable[[], Any]) -> None:
     env.scratch_dir = task._restore_point.directory  # removed again by the restore
     env.new_episode()  # no answer carries over from an earlier episode
     try:
-        body()
-        task._validator = task.validator()
-        task._validator_snapshot = task._validator.snapshot(env) if task._validator else None
-        env.device.flush()  # setup errors surface here, inside initialize_state
+        with env.device.batch():  # setup errors surface here, naming the command that failed
+            body()
+            task._validator = task.validator()
+            task._validator_snapshot = task._validator.snapshot(env) if task._validator else None
     except BaseException:
         device_state.restore(env.device, task._restore_point)
         task._restore_point = None
@@ -238,7 +242,8 @@ def _run_teardown(task: TaskEval, env: Any, body: Callable[[], Any]) -> None:
     if not task._initialized:
         raise LifecycleError(f"{task.name}: teardown called before initialize_state")
     try:
-        body()
+        with env.device.batch():
+            body()
     finally:
         point, task._restore_point = task._restore_point, None
         task._initialized = False
@@ -257,7 +262,7 @@ TaskEval.initialize_task = TaskEval.initialize_state
 TaskEval.tear_down = TaskEval.teardown
 
 
-def _check_definition(cls: type[TaskEval]) -> None:
+def _check_definition(cls: type[TaskEval], registering: bool = True) -> None:
     """Reject a malformed task class when it is defined, naming the class and the problem."""
     where = f"{cls.__module__}.{cls.__qualname__}"
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.\-]*", cls.name):
@@ -268,6 +273,8 @@ def _check_definition(cls: type[TaskEval]) -> None:
         raise TaskDefinitionError(f"{where}: {error}") from None
     if not isinstance(cls.complexity, (int, float)) or cls.complexity <= 0:
         raise TaskDefinitionError(f"{where}: complexity must be a positive number, got {cls.complexity!r}")
+    if registering and not has_check(cls):  # a helper base (register=False) may leave it to subclasses
+        raise TaskDefinitionError(f"{where}: define is_successful(env) or validator() to score the task")
     if isinstance(cls.app_names, str):
         raise TaskDefinitionError(f"{where}: app_names must be a tuple of names, not a string")
     for app_name in cls.app_names:
@@ -279,3 +286,13 @@ def _check_definition(cls: type[TaskEval]) -> None:
         _JINJA.parse(cls.template)
     except jinja2.TemplateSyntaxError as error:
         raise TaskDefinitionError(f"{where}: template line {error.lineno}: {error.message}") from None
+
+
+def has_check(cls: type[TaskEval]) -> bool:
+    """Whether the task defines how it is scored (`is_successful` or `validator`)."""
+    return _overrides(cls, "is_successful") or _overrides(cls, "validator")
+
+
+def _overrides(cls: type[TaskEval], method: str) -> bool:
+    """Whether a class between `cls` and TaskEval defines `method`."""
+    return any(method in klass.__dict__ for klass in cls.__mro__ if klass is not TaskEval and issubclass(klass, TaskEval))

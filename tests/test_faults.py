@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from taskkit.connect import sim_device
-from taskkit import registry, suite
+from taskkit import loading, registry, suite
 from taskkit.agents import load
 from taskkit.device.base import Device, DeviceError, ShellResult
 from taskkit.env import Env
@@ -10,7 +10,7 @@ from taskkit.report import summary
 from taskkit.runner import run_suite
 from taskkit.sim.device import SimDevice
 
-registry.load_builtin()
+loading.load_builtin()
 
 
 class Flaky(Device):

@@ -74,6 +74,9 @@ def test_task_names_itself_in_param_errors():
         template = "Say {{ word }}"
         schema = {"type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]}
 
+        def is_successful(self, env) -> float:
+            return 0.0
+
     with pytest.raises(ParamError, match=r"^Greeting: params\.word: expected string, got integer"):
         Greeting({"word": 3})
     with pytest.raises(ParamError, match=r"^Greeting: params: unknown field 'other'"):
@@ -102,6 +105,9 @@ def test_malformed_task_classes_fail_at_definition():
 def test_goal_with_a_missing_param_fails_loudly():
     class Missing(TaskEval, register=False):
         template = "Hello {{ who }}"
+
+        def is_successful(self, env) -> float:
+            return 0.0
 
     with pytest.raises(Exception, match="'who' is undefined"):
         _ = Missing({}).goal

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from taskkit import TaskEval, registry, suite
+from taskkit import TaskEval, loading, registry, suite
 from taskkit.agents import Action, Agent, load, AgentLoadError
 from taskkit.runner import run_episode, run_suite
 from taskkit.suite import TaskInstance
 
-registry.load_builtin()
+loading.load_builtin()
 
 
 def test_oracle_solves_and_noop_fails_every_builtin_task(env):

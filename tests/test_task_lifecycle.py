@@ -143,8 +143,52 @@ def test_name_defaults_to_class_name_and_step_budget():
     class Named(TaskEval, register=False):
         complexity = 2.5
 
-    class Renamed(TaskEval, register=False):
+        def is_successful(self, env) -> float:
+            return 0.0
+
+    class Renamed(Named, register=False):
         name = "custom_name"
 
     assert Named.name == "Named" and Named().max_steps == 25
     assert Renamed.name == "custom_name"
+
+
+def test_super_is_successful_returns_one_as_in_android_world(env) -> None:
+    """AndroidWorld-style overrides call super().is_successful(env) first; the base gives 1.0."""
+    from taskkit import TaskEval
+
+    class SuperFirst(TaskEval, register=False):
+        app_names = ("settings",)
+        template = "Turn Wi-Fi on"
+
+        def is_successful(self, env) -> float:
+            base = super().is_successful(env)
+            return base * (1.0 if env.device.settings.get("global", "wifi_on") == "1" else 0.0)
+
+    task = SuperFirst({})
+    task.initialize_state(env)
+    try:
+        env.device.settings.put("global", "wifi_on", "0")
+        assert task.is_successful(env) == 0.0
+        env.device.settings.put("global", "wifi_on", "1")
+        assert task.is_successful(env) == 1.0
+    finally:
+        task.teardown(env)
+
+
+def test_a_task_with_neither_check_is_refused_when_defined() -> None:
+    import pytest
+
+    from taskkit import TaskEval
+    from taskkit.task import TaskDefinitionError
+
+    with pytest.raises(TaskDefinitionError, match="define is_successful"):
+        class NoCheck(TaskEval):  # noqa: F841
+            app_names = ("settings",)
+            template = "Do something"
+
+    class HelperBase(TaskEval, register=False):  # a base others derive from may leave it out
+        app_names = ("settings",)
+
+    with pytest.raises(TaskDefinitionError, match="HelperBase: define is_successful"):
+        HelperBase({})

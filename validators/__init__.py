@@ -11,11 +11,11 @@ from taskkit.validators.fuzzy import fuzzy_match, similarity
 from taskkit.validators.providers import provider_row_exists
 from taskkit.validators.questions import answer_matches, select
 from taskkit.validators.rows import duplicates_removed, rows_added, rows_deleted, rows_updated
-from taskkit.validators.sources import ProviderUri, RowDiff, SqliteTable
+from taskkit.validators.sources import ProviderUri, RowDiff, Table
 from taskkit.validators.settings import setting_equals
 
 __all__ = [
-    "CheckResult", "ProviderUri", "SqliteTable", "Validator", "all_of", "answer_equals", "answer_matches", "any_of",
+    "CheckResult", "ProviderUri", "Table", "Validator", "all_of", "answer_equals", "answer_matches", "any_of",
     "duplicates_removed", "file_absent", "file_content", "file_exists", "fuzzy_match", "not_",
     "provider_row_exists", "RowDiff", "row_exists", "rows_added", "rows_deleted", "rows_updated", "select",
     "setting_equals", "similarity", "weighted",

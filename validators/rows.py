@@ -11,9 +11,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from taskkit.validators.base import CheckResult
 from taskkit.validators.fuzzy import DEFAULT_THRESHOLD, fuzzy_match
-from taskkit.validators.sources import ProviderUri, Row, RowDiff, Rows, RowSource, SqliteTable, Where
+from taskkit.validators.sources import ProviderUri, Row, RowDiff, Rows, RowSource, Table, Where
 
-__all__ = ["ProviderUri", "SqliteTable", "duplicates_removed", "rows_added", "rows_deleted", "rows_updated"]
+__all__ = ["ProviderUri", "Table", "duplicates_removed", "rows_added", "rows_deleted", "rows_updated"]
 
 
 @dataclasses.dataclass(frozen=True)

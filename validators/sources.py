@@ -15,9 +15,7 @@ from taskkit.apps.table import (Row, RowDiff, Rows, Table, Where, diff_rows, dup
                                 where_sql)
 from taskkit.device.base import Device
 
-#: The validators' name for an app table (the same class).
-SqliteTable = Table
-__all__ = ["ProviderUri", "Row", "RowDiff", "RowSource", "Rows", "SqliteTable", "Table", "Where",
+__all__ = ["ProviderUri", "Row", "RowDiff", "RowSource", "Rows", "Table", "Where",
            "diff_rows", "duplicated_rows", "where_sql"]
 
 

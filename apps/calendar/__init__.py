@@ -17,7 +17,6 @@ from taskkit.apps.common import (
     format_time,
     generate_excluding,
 )
-from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 
 PACKAGE = "com.simplemobiletools.calendar.pro"

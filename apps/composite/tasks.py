@@ -14,5 +14,4 @@ MarkorCreateNoteAndSms = compose(
         "Simple SMS Messenger."
     ),
     bindings={"sms.message": "note.text"},
-    module=__name__,
 )

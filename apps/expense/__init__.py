@@ -10,7 +10,7 @@ from typing import Any, Callable
 from taskkit.apps.base import App
 from taskkit.apps.table import Database
 from taskkit.apps.common import DEVICE_EPOCH, epoch, generate_excluding, random_epoch, to_ms
-from taskkit.device.base import Device
+from taskkit.apps.common import format_amount  # noqa: F401 - how the app shows an amount
 from taskkit.rng import TaskRng
 
 PACKAGE = "com.arduia.expense"
@@ -121,13 +121,6 @@ def noise_expenses(
 def category_name(category: int) -> str:
     """"Food" for 3."""
     return CATEGORIES[category]
-
-
-def format_amount(cents: int) -> str:
-    """"$123.45" for 12345 (a leading '-' for refunds)."""
-    sign = "-" if cents < 0 else ""
-    whole, rest = divmod(abs(int(cents)), 100)
-    return f"{sign}${whole}.{rest:02d}"
 
 
 # --- device access ----------------------------------------------------------------------------

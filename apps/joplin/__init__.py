@@ -8,7 +8,6 @@ android-apps.md §4.10). A completed to-do holds its completion time in `todo_co
 """
 from __future__ import annotations
 
-import dataclasses
 import unicodedata
 from typing import Any, Callable, Sequence
 
@@ -23,7 +22,6 @@ from taskkit.apps.common import (
     random_epoch,
     to_ms,
 )
-from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 
 PACKAGE = "net.cozic.joplin"

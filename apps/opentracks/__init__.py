@@ -22,7 +22,6 @@ from taskkit.apps.common import (
     to_datetime,
     to_ms,
 )
-from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 
 PACKAGE = "de.dennisguse.opentracks"

@@ -21,7 +21,6 @@ from taskkit.apps.common import (
     random_epoch,
     to_ms,
 )
-from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 
 PACKAGE = "org.tasks"

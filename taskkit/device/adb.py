@@ -310,7 +310,22 @@ class AdbDevice(Device):
         read = self._shell_v2 if self.shell_v2 else self._shell_v1
         return self._call(f"shell {command[:60]!r}", lambda: read(service), seconds)
 
+    def _exec_out(self, command: str) -> tuple[bytes, str, int]:
+        if not self.shell_v2:  # exec: has no exit status; the bytes still arrive untouched
+            data = self._call(f"exec-out {command[:60]!r}", lambda: self._read_all(f"exec:{command}"), self.timeout)
+            return data, "", 0
+        decoder = self._call(f"shell {command[:60]!r}", lambda: self._v2_stream(f"shell,v2,raw:{command}"), self.timeout)
+        return bytes(decoder.stdout), _text(decoder.stderr), int(decoder.exit_code)
+
+    def _read_all(self, service: str) -> bytes:
+        with self._open(service) as connection:
+            return connection.read_until_close(encoding=None)
+
     def _shell_v2(self, service: str) -> ShellResult:
+        decoder = self._v2_stream(service)
+        return ShellResult(_text(decoder.stdout), _text(decoder.stderr), int(decoder.exit_code))
+
+    def _v2_stream(self, service: str) -> ShellV2Decoder:
         decoder = ShellV2Decoder()
         with self._open(service) as connection:
             connection.conn.send(shell_v2_packet(CLOSE_STDIN, b""))  # no stdin: readers see EOF
@@ -319,7 +334,7 @@ class AdbDevice(Device):
                 if not chunk:
                     raise EOFError("stream closed before the exit status")
                 decoder.feed(chunk)
-        return ShellResult(_text(decoder.stdout), _text(decoder.stderr), int(decoder.exit_code))
+        return decoder
 
     @staticmethod
     def _v1_wrap(command: str) -> str:
@@ -327,9 +342,7 @@ class AdbDevice(Device):
         return f"(\n{command}\n); echo {_EXIT_MARKER}$?"
 
     def _shell_v1(self, service: str) -> ShellResult:
-        with self._open(service) as connection:
-            output = connection.read_until_close(encoding=None)
-        text = _text(output)
+        text = _text(self._read_all(service))
         body, marker, status = text.rpartition(_EXIT_MARKER)
         if not marker or not status.strip().isdigit():
             raise EOFError("the output ended before the exit status")

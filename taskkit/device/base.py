@@ -8,9 +8,15 @@ a new transport.
 from __future__ import annotations
 
 import abc
+import contextlib
 import dataclasses
+import re
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
+
+from taskkit.device.errors import CommandFailed, DeviceError, ShellResult
+
+__all__ = ["CommandFailed", "Device", "DeviceError", "DeviceStats", "ShellResult"]
 
 if TYPE_CHECKING:  # pragma: no cover - imports for type checkers only
     from taskkit.device.services.activity import Activity, Packages
@@ -21,36 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover - imports for type checkers only
     from taskkit.device.services.props import Props
     from taskkit.device.services.settings import Settings
     from taskkit.device.services.sqlite import Sqlite
-
-
-class DeviceError(RuntimeError):
-    """The device could not be reached or did not answer: an infrastructure failure."""
-
-
-class CommandFailed(RuntimeError):
-    """A shell command the caller relied on exited non-zero."""
-
-    def __init__(self, command: str, result: "ShellResult"):
-        detail = (result.stderr or result.stdout).strip().splitlines()
-        super().__init__(
-            f"device command failed (exit {result.exit_code}): {command[:200]}"
-            + (f": {detail[0]}" if detail else "")
-        )
-        self.command = command
-        self.result = result
-
-
-@dataclasses.dataclass(frozen=True)
-class ShellResult:
-    """What one shell command printed and how it exited."""
-
-    stdout: str
-    stderr: str
-    exit_code: int
-
-    @property
-    def ok(self) -> bool:
-        return self.exit_code == 0
+    from taskkit.device.services.ui import UI
 
 
 @dataclasses.dataclass
@@ -65,8 +42,11 @@ class DeviceStats:
         self.round_trips = self.bytes_sent = self.bytes_received = 0
 
 
-# Printed between commands run for effect and the command whose output the caller wants.
+# Printed between the batched commands and the command whose output the caller wants.
 _BATCH_MARK = "--taskkit-batch-done--"
+# Printed (with the step's index and exit code) when a batched command fails.
+_FAILED_MARK = "--taskkit-batch-failed"
+_FAILED = re.compile(re.escape(_FAILED_MARK) + r" (\d+) (\d+)--\n")
 # Keep one batched command line well under Android's 128 KiB limit for one argument.
 _MAX_BATCH_BYTES = 48 * 1024
 
@@ -76,10 +56,11 @@ class Device(abc.ABC):
 
     Subclasses implement `_shell`, `_push` and `_pull`; the public methods count traffic.
 
-    Commands run for their effect only (`run`) are held back and sent in front of the next
-    command that needs an answer (`shell`, `check`), or by `flush`, so a task's setup costs one
-    round trip instead of one per step. They are chained with `&&`: the first one that fails
-    stops the rest and raises `CommandFailed` at the call that sent it.
+    `run` runs a command for its effect and raises `CommandFailed` if it fails. Inside
+    `with device.batch():` such commands are held back and sent together — in front of the
+    next command that needs an answer (`shell`, `check`, `push`, `pull`) or when the block
+    ends — so a task's setup costs one round trip instead of one per step. The first held
+    command that fails stops the rest, and the `CommandFailed` raised names that command.
     """
 
     serial: str = "unknown"
@@ -87,6 +68,7 @@ class Device(abc.ABC):
     def __init__(self) -> None:
         self.stats = DeviceStats()
         self._pending: list[str] = []
+        self._batch_depth = 0
 
     # --- the transport -------------------------------------------------------------------
     def shell(self, command: str) -> ShellResult:
@@ -96,33 +78,65 @@ class Device(abc.ABC):
         return self._counted_shell(command)
 
     def run(self, command: str) -> None:
-        """Run `command` for its effect; it may travel with the next command (see the class doc)."""
+        """Run `command` for its effect; raises CommandFailed unless it exits 0.
+
+        Inside `batch()` the command is held back and sent with the next one (see the class doc).
+        """
+        if not self._batch_depth:
+            self.check(command)
+            return
         self._pending.append(command)
         if sum(len(c) for c in self._pending) > _MAX_BATCH_BYTES:
             self.flush()
 
+    @contextlib.contextmanager
+    def batch(self) -> Iterator["Device"]:
+        """Hold `run` commands until the block ends (nested blocks join the outermost one).
+
+        If the block raises, the commands still held are dropped, not sent.
+        """
+        self._batch_depth += 1
+        try:
+            yield self
+        except BaseException:
+            if self._batch_depth == 1:
+                self._pending = []
+            raise
+        finally:
+            self._batch_depth -= 1
+        if not self._batch_depth:
+            self.flush()
+
     def flush(self) -> None:
-        """Send the held-back commands now; raises CommandFailed if one of them failed."""
+        """Send the held-back commands now; raises CommandFailed naming the one that failed."""
         if self._pending:
             self._send_with_pending("true")
 
     def _counted_shell(self, command: str) -> ShellResult:
         result = self._shell(command)
+        self._count(command, len(result.stdout.encode("utf-8", "surrogateescape"))
+                    + len(result.stderr.encode("utf-8", "surrogateescape")))
+        return result
+
+    def _count(self, command: str, received: int) -> None:
         self.stats.round_trips += 1
         self.stats.bytes_sent += len(command.encode("utf-8"))
-        self.stats.bytes_received += len(result.stdout.encode("utf-8", "surrogateescape"))
-        self.stats.bytes_received += len(result.stderr.encode("utf-8", "surrogateescape"))
-        return result
+        self.stats.bytes_received += received
 
     def _send_with_pending(self, command: str) -> ShellResult:
         pending, self._pending = self._pending, []
-        steps = [f"{{ {step}\n}}" for step in pending]
-        line = " && ".join(steps + [f"echo {_BATCH_MARK}", f"{{ {command}\n}}"])
+        steps = [f"{{ {step}\n}} || {{ echo \"{_FAILED_MARK} {index} $?--\"; exit 1; }}"
+                 for index, step in enumerate(pending)]
+        line = "\n".join(steps + [f"echo {_BATCH_MARK}", f"{{ {command}\n}}"])
         result = self._counted_shell(line)
-        _, mark, tail = result.stdout.partition(_BATCH_MARK + "\n")
-        if not mark:
+        head, mark, tail = result.stdout.partition(_BATCH_MARK + "\n")
+        if mark:
+            return ShellResult(tail, result.stderr, result.exit_code)
+        failed = _FAILED.search(head)
+        if failed is None:  # the batch ended without reporting a step: blame all of it
             raise CommandFailed(" && ".join(pending), result)
-        return ShellResult(tail, result.stderr, result.exit_code)
+        index, status = int(failed.group(1)), int(failed.group(2))
+        raise CommandFailed(pending[index], ShellResult(head[: failed.start()], result.stderr, status))
 
     def check(self, command: str) -> str:
         """Run `command`, raise `CommandFailed` unless it exits 0, and return its stdout."""
@@ -130,6 +144,18 @@ class Device(abc.ABC):
         if result.exit_code != 0:
             raise CommandFailed(command, result)
         return result.stdout
+
+    def exec_out(self, command: str) -> bytes:
+        """Run `command` and return its stdout as raw bytes (binary output: `screencap -p`).
+
+        Raises CommandFailed unless it exits 0.
+        """
+        self.flush()
+        stdout, stderr, exit_code = self._exec_out(command)
+        self._count(command, len(stdout) + len(stderr.encode("utf-8", "surrogateescape")))
+        if exit_code != 0:
+            raise CommandFailed(command, ShellResult(stdout.decode("utf-8", "replace"), stderr, exit_code))
+        return stdout
 
     def push(self, data: bytes, path: str) -> None:
         """Write `data` to the device file `path`, creating parent directories."""
@@ -152,6 +178,11 @@ class Device(abc.ABC):
 
     @abc.abstractmethod
     def _shell(self, command: str) -> ShellResult: ...
+
+    def _exec_out(self, command: str) -> tuple[bytes, str, int]:
+        """(stdout bytes, stderr, exit code); transports with a binary channel override this."""
+        result = self._shell(command)
+        return result.stdout.encode("utf-8", "surrogateescape"), result.stderr, result.exit_code
 
     @abc.abstractmethod
     def _push(self, data: bytes, path: str) -> None: ...
@@ -213,3 +244,9 @@ class Device(abc.ABC):
         from taskkit.device.services.logcat import Logcat
 
         return Logcat(self)
+
+    @cached_property
+    def ui(self) -> "UI":
+        from taskkit.device.services.ui import UI
+
+        return UI(self)

@@ -1,20 +1,35 @@
-"""Whole-device state operations built from shell commands: restore points and digests.
+"""Whole-device state operations built from shell commands: restore points and state listings.
 
-A restore point copies app data paths aside on the device (`cp -a`, one round trip) and
-records every setting (one round trip); restoring puts both back. A digest summarizes app data,
-shared storage and settings so tests can prove that a teardown left nothing behind.
+A restore point copies app data paths aside on the device (`cp -a`) and records every setting,
+in one round trip. It doubles as a journal: its directory holds a manifest (what was saved) and
+the settings, and it is deleted only after everything has been put back. Restoring stages each
+saved copy beside its path and swaps it in with `mv`, so an interrupted restore can simply be
+run again; `recover` does that for the restore points a killed run left behind.
+
+`listing` names every directory, file checksum and setting where a task or an agent can write;
+`state_digest` hashes it, and `difference` says what changed between two listings.
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 
 from taskkit.device.base import Device
-from taskkit.device.quoting import shell_quote
+from taskkit.device.quoting import shell_join, shell_quote
+from taskkit.device.services.settings import Snapshot, build_restore, build_snapshot, parse_snapshot
 
-RESTORE_ROOT = "/data/local/tmp/taskkit/restore"
-DIGEST_ROOTS = ("/data/data", "/storage/emulated/0")
+SCRATCH_ROOT = "/data/local/tmp/taskkit"
+RESTORE_ROOT = f"{SCRATCH_ROOT}/restore"
+DIGEST_ROOTS = ("/data/data", "/storage/emulated/0", "/data/local/tmp")
+_MANIFEST = "manifest.json"
+_SETTINGS = "settings.txt"
+_STAGED = ".taskkit-restoring"
 _MARK = "--taskkit-section--"
+
+
+class RestoreError(RuntimeError):
+    """A restore point could not be saved, read or applied."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -24,41 +39,141 @@ class RestorePoint:
     directory: str
     paths: tuple[str, ...]
     packages: tuple[str, ...]
-    settings: dict[str, dict[str, str]]
+    settings: Snapshot
 
 
 def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packages: tuple[str, ...]) -> RestorePoint:
-    """Copy `paths` aside under RESTORE_ROOT/label and record the settings (two round trips)."""
+    """Copy `paths` aside under RESTORE_ROOT/label and record the settings (one round trip).
+
+    The manifest is written last: a restore point without one was never complete (nothing had
+    changed yet) and `recover` discards it. Any failure raises, naming the command.
+    """
     directory = f"{RESTORE_ROOT}/{label}"
-    commands = [f"rm -rf {shell_quote(directory)}", f"mkdir -p {shell_quote(directory)}"]
-    for index, path in enumerate(paths):
-        commands.append(f"[ -e {shell_quote(path)} ] && cp -a {shell_quote(path)} {shell_quote(f'{directory}/{index}')}")
-    device.run("; ".join(commands) + "; true")
-    return RestorePoint(directory, tuple(paths), tuple(packages), device.settings.snapshot())
+    manifest = json.dumps({"paths": list(paths), "packages": list(packages)})
+    with device.batch():
+        device.run(f"rm -rf {shell_quote(directory)} && mkdir -p {shell_quote(directory)}")
+        for index, path in enumerate(paths):
+            saved = shell_quote(f"{directory}/{index}")
+            device.run(f"if [ -e {shell_quote(path)} ]; then cp -a {shell_quote(path)} {saved}; fi")
+        settings_file = shell_quote(f"{directory}/{_SETTINGS}")
+        output = device.check(
+            f"{{ {build_snapshot()}\n}} > {settings_file}"
+            f" && {shell_join(['printf', '%s', manifest])} > {shell_quote(f'{directory}/{_MANIFEST}')}"
+            f" && cat {settings_file}"
+        )
+    return RestorePoint(directory, tuple(paths), tuple(packages), parse_snapshot(output))
 
 
 def restore(device: Device, point: RestorePoint) -> None:
-    """Put back the paths and settings saved in `point`, then delete the copy."""
-    commands = [f"am force-stop {shell_quote(package)}" for package in point.packages]
-    for index, path in enumerate(point.paths):
-        saved = shell_quote(f"{point.directory}/{index}")
-        commands.append(f"rm -rf {shell_quote(path)}")
-        commands.append(f"[ -e {saved} ] && cp -a {saved} {shell_quote(path)}")
-    commands.append(f"rm -rf {shell_quote(point.directory)}")
-    device.run("; ".join(commands))
-    device.settings.restore(point.settings)
+    """Put back the paths and settings saved in `point`, then delete it (two round trips).
+
+    Each path is staged beside itself and swapped in, and the restore point goes last, so a
+    restore stopped anywhere can be run again (`recover`) with the same result.
+    """
+    with device.batch():
+        for package in point.packages:
+            device.run(f"am force-stop {shell_quote(package)}")
+        for index, path in enumerate(point.paths):
+            saved, target = shell_quote(f"{point.directory}/{index}"), shell_quote(path)
+            staged = shell_quote(path + _STAGED)
+            device.run(f"rm -rf {staged}")
+            device.run(f"if [ -e {saved} ]; then cp -a {saved} {staged}; fi")
+            device.run(f"rm -rf {target}")
+            device.run(f"if [ -e {staged} ]; then mv {staged} {target}; fi")
+        command = build_restore(device.settings.snapshot(), point.settings)
+        if command is not None:
+            device.run(command)
+        device.run(f"rm -rf {shell_quote(point.directory)}")
+
+
+def pending_restore_points(device: Device) -> list[RestorePoint]:
+    """The restore points left on the device by a run that did not finish (one round trip).
+
+    Incomplete ones (no manifest: the run died while saving, before changing anything) are
+    listed too, with no paths, so that `recover` removes them.
+    """
+    root = shell_quote(RESTORE_ROOT)
+    output = device.check(
+        f"if [ -d {root} ]; then for d in {root}/*; do [ -d \"$d\" ] || continue; echo \"{_MARK} $d\"; "
+        f"cat \"$d/{_MANIFEST}\" 2>/dev/null; echo; echo {_MARK}; cat \"$d/{_SETTINGS}\" 2>/dev/null || true; done; fi"
+    )
+    points = []
+    for block in output.split(f"{_MARK} ")[1:]:
+        directory, _, rest = block.partition("\n")
+        manifest_text, _, settings_text = rest.partition(f"{_MARK}\n")
+        try:
+            manifest = json.loads(manifest_text) if manifest_text.strip() else None
+            settings = parse_snapshot(settings_text) if manifest is not None else {}
+        except ValueError as error:
+            raise RestoreError(f"restore point {directory} on {device.serial} is damaged: {error}") from None
+        if manifest is None:
+            points.append(RestorePoint(directory, (), (), {}))
+        else:
+            points.append(RestorePoint(directory, tuple(manifest["paths"]), tuple(manifest["packages"]), settings))
+    return points
+
+
+def recover(device: Device) -> list[str]:
+    """Finish every restore point a killed run left behind; returns their directories.
+
+    The newest is applied first, so when several overlap the oldest state wins.
+    """
+    points = sorted(pending_restore_points(device), key=lambda p: p.directory, reverse=True)
+    for point in points:
+        if point.paths or point.settings:
+            restore(device, point)
+        else:
+            device.run(f"rm -rf {shell_quote(point.directory)}")
+    return [point.directory for point in points]
+
+
+def listing(device: Device, roots: tuple[str, ...] = DIGEST_ROOTS) -> set[str]:
+    """One line per directory (`dir PATH`), file (`file PATH MD5`) and setting (`setting NS K=V`).
+
+    Everything under `roots` except taskkit's own scratch space (one round trip).
+    """
+    quoted = " ".join(shell_quote(root) for root in roots)
+    prune = f"-path {shell_quote(SCRATCH_ROOT)} -prune -o"
+    sections = [f"find {quoted} {prune} -type d -print", f"find {quoted} {prune} -type f -exec md5sum {{}} +",
+                "settings list system", "settings list secure", "settings list global"]
+    parts = device.check(f"; echo {_MARK}; ".join(sections)).split(_MARK + "\n")
+    lines: set[str] = set()
+    lines.update(f"dir {line}" for line in parts[0].splitlines() if line)
+    for line in parts[1].splitlines():
+        checksum, _, path = line.partition("  ")
+        if path:
+            lines.add(f"file {path} {checksum}")
+    for namespace, part in zip(("system", "secure", "global"), parts[2:]):
+        lines.update(f"setting {namespace} {line}" for line in part.splitlines() if line)
+    return lines
+
+
+def digest_of(lines: set[str]) -> str:
+    """The sha256 of a `listing`."""
+    return hashlib.sha256("\n".join(sorted(lines)).encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def state_digest(device: Device, roots: tuple[str, ...] = DIGEST_ROOTS) -> str:
     """A sha256 over every directory, file content and setting under `roots` (one round trip)."""
-    quoted = " ".join(shell_quote(root) for root in roots)
-    sections = [
-        f"find {quoted} -type d",
-        f"find {quoted} -type f -exec md5sum {{}} +",
-        "settings list system",
-        "settings list secure",
-        "settings list global",
-    ]
-    output = device.check(f"; echo {_MARK}; ".join(sections))
-    parts = [sorted(part.strip("\n").splitlines()) for part in output.split(_MARK + "\n")]
-    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()
+    return digest_of(listing(device, roots))
+
+
+def difference(before: set[str], after: set[str], limit: int = 6) -> str:
+    """"added: …; removed: …; changed: …" over paths and setting keys (at most `limit` each)."""
+    def name(line: str) -> str:
+        kind, _, rest = line.partition(" ")
+        if kind == "file":
+            return "file " + rest.rsplit(" ", 1)[0]
+        if kind == "setting":
+            return "setting " + rest.split("=", 1)[0]
+        return line
+
+    old = {name(line): line for line in before - after}
+    new = {name(line): line for line in after - before}
+    parts = []
+    for label, keys in (("added", sorted(set(new) - set(old))), ("removed", sorted(set(old) - set(new))),
+                        ("changed", sorted(set(old) & set(new)))):
+        if keys:
+            more = f" (+{len(keys) - limit} more)" if len(keys) > limit else ""
+            parts.append(f"{label}: {', '.join(keys[:limit])}{more}")
+    return "; ".join(parts) or "no difference"

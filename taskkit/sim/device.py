@@ -12,12 +12,47 @@ from taskkit.sim import databases, image, shell
 from taskkit.sim.state import SimState
 
 
+MARKER = "device.json"  # every taskkit simulated device's state directory holds it
+_OWN_FILES = {MARKER, ".taskkit.lock"}
+
+
+class StateDirError(ValueError):
+    """A directory that is neither empty nor a taskkit device's state directory."""
+
+
+def check_state_dir(path: str | os.PathLike[str]) -> Path:
+    """`path` as a usable state directory: new, empty, or already a taskkit device.
+
+    Anything else (a file, a directory holding other things, a place that cannot be written)
+    raises StateDirError and is left untouched.
+    """
+    root = Path(path)
+    if root.exists() and not root.is_dir():
+        raise StateDirError(f"{path} is a file, not a directory; give an empty or new directory")
+    if root.is_dir():
+        if (root / MARKER).is_file():
+            return root
+        others = sorted(entry.name for entry in root.iterdir() if entry.name not in _OWN_FILES)
+        if others:
+            raise StateDirError(f"{path} is not empty and not a taskkit device (it holds {others[0]!r}"
+                                f"{' and more' if len(others) > 1 else ''}); give an empty or new directory")
+        if not os.access(root, os.W_OK):
+            raise StateDirError(f"{path} is not writable")
+        return root
+    try:
+        root.mkdir(parents=True)
+    except OSError as error:
+        raise StateDirError(f"cannot create {path}: {error.strerror or error}") from None
+    return root
+
+
 class SimDevice(Device):
     """An Android-13-like device whose whole state lives in one directory.
 
     `SimDevice()` makes a fresh device in a temporary directory (removed by `close()`);
     `SimDevice(path)` opens the device stored at `path`, building a fresh image there first if
-    the directory is empty. `app_databases` (device path -> DDL, from the app models:
+    the directory is empty (a directory that holds anything else is refused: `StateDirError`).
+    `app_databases` (device path -> DDL, from the app models:
     `taskkit.apps.first_run_databases()`) are the databases the installed apps create on their
     first run; those a stored device lacks are created when it is opened.
     """
@@ -25,9 +60,9 @@ class SimDevice(Device):
     def __init__(self, state_dir: str | Path | None = None, app_databases: Mapping[str, str] | None = None):
         super().__init__()
         self._owns_dir = state_dir is None
-        root = Path(tempfile.mkdtemp(prefix="taskkit-sim-")) if state_dir is None else Path(state_dir)
+        root = Path(tempfile.mkdtemp(prefix="taskkit-sim-")) if state_dir is None else check_state_dir(state_dir)
         self.state = SimState(root)
-        if not (root / "device.json").exists():
+        if not (root / MARKER).exists():
             image.build(self.state, app_databases)
         elif app_databases:
             databases.install_app_databases(self.state, app_databases)
@@ -35,6 +70,10 @@ class SimDevice(Device):
 
     def _shell(self, command: str) -> ShellResult:
         return shell.run(self.state, command)
+
+    def _exec_out(self, command: str) -> tuple[bytes, str, int]:
+        stdout, stderr, exit_code = shell.run_bytes(self.state, command)
+        return stdout, stderr.decode("utf-8", "replace"), exit_code
 
     def _push(self, data: bytes, path: str) -> None:
         target = self.state.host_path(path)

@@ -15,7 +15,7 @@ from typing import Mapping
 
 from taskkit.sim.commands.settings import put_settings
 from taskkit.sim.databases import create_database, first_run_databases
-from taskkit.sim.state import DEFAULT_CLOCK_EPOCH, SDCARD_BACKING, SETTINGS_DB, SimState
+from taskkit.sim.state import DEFAULT_CLOCK_EPOCH, SDCARD_BACKING, SimState
 
 # The folders of shared storage (/sdcard) on a fresh device.
 SHARED_FOLDERS = (

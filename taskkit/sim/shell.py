@@ -50,10 +50,6 @@ SH = "/system/bin/sh"
 MAX_LOOP_ITERATIONS = 100_000
 MAX_DEPTH = 64
 SHELL_PID = 4180
-_BIN_DIRS = frozenset({
-    "/system/bin", "/system/xbin", "/vendor/bin", "/vendor/xbin", "/bin", "/sbin", "/xbin",
-    "/product/bin", "/system_ext/bin", "/odm/bin", "/apex/com.android.runtime/bin",
-})
 _PATH = ("/product/bin:/apex/com.android.runtime/bin:/apex/com.android.art/bin:/system_ext/bin:"
          "/system/bin:/system/xbin:/odm/bin:/vendor/bin:/vendor/xbin")
 
@@ -1041,39 +1037,13 @@ def _dispatch(ctx: _Ctx, argv: list[str], assigns: list, inp: _Input, out: bytea
     return status
 
 
-def find_command(name: str) -> Callable[[Invocation], int] | None:
-    """The registry command that `name` (a bare name or /system/bin/NAME) runs, if any."""
-    commands = _registry()
-    func = commands.get(name)
-    if func is None and "/" in name:
-        directory, _, base = name.rpartition("/")
-        if directory in _BIN_DIRS:
-            func = commands.get(base)
-    return func
-
-
 def call_command(state: SimState, argv: list[str], stdin: "_Input | bytes", cwd: str,
                  env: dict[str, str], out: bytearray, err: bytearray) -> int | None:
     """Run a registry command, writing into `out`/`err`; None if there is no such command."""
-    func = find_command(argv[0])
-    if func is None:
-        return None
-    if "/" in argv[0]:
-        argv = [argv[0].rpartition("/")[2]] + argv[1:]
+    if registry.find(argv[0]) is None:
+        return None  # leave unread input for the caller
     data = stdin.take_all() if isinstance(stdin, _Input) else stdin
-    inv = Invocation(argv=argv, state=state, stdin=data, cwd=cwd, env=env, stdout=out, stderr=err)
-    status = func(inv)
-    if inv.stdout is not out:
-        out += inv.stdout
-    if inv.stderr is not err:
-        err += inv.stderr
-    return int(status) & 0xFF
-
-
-@functools.lru_cache(maxsize=1)
-def _registry() -> dict:
-    """The command registry, imported once (later registrations land in the same dict)."""
-    return registry.load_all()
+    return registry.call(state, argv, data, cwd, env, out, err)
 
 
 # --- redirections ---------------------------------------------------------------------------
@@ -1746,10 +1716,15 @@ def _execute(source: str, ctx: _Ctx, inp: _Input, out: bytearray, err: bytearray
 
 def run(state: SimState, command: str, stdin: bytes = b"") -> ShellResult:
     """Run `command` as `/system/bin/sh -c command` on the simulated device."""
+    out, err, status = run_bytes(state, command, stdin)
+    return ShellResult(out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), status)
+
+
+def run_bytes(state: SimState, command: str, stdin: bytes = b"") -> tuple[bytes, bytes, int]:
+    """`run`, with stdout and stderr as the bytes the command wrote (binary-safe)."""
     out, err = bytearray(), bytearray()
-    ctx = _Ctx(state)
-    status = _execute(command, ctx, _Input(stdin), out, err)
-    return ShellResult(out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), status & 0xFF)
+    status = _execute(command, _Ctx(state), _Input(stdin), out, err)
+    return bytes(out), bytes(err), status & 0xFF
 
 
 @command("sh", "mksh")

@@ -54,6 +54,10 @@ def parse(path: str | Path) -> Parsed:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise SpecError(shown, 1, 1, "", f"cannot read the spec: {error}") from None
+    deep = positions.too_deep(text)
+    if deep is not None:
+        raise SpecError(shown, *deep, "", f"messages are nested more than {positions.MAX_DEPTH} levels deep; "
+                        "flatten the spec (all/any take lists)")
     where = positions.scan(text, task_spec_pb2.TaskSpec.DESCRIPTOR)
     spec = task_spec_pb2.TaskSpec()
     try:

@@ -16,6 +16,31 @@ _QUOTES = ("'", '"')
 _INDEX = re.compile(r"\[\d+\]$")
 
 
+MAX_DEPTH = 64  # nested messages; real specs stay under 10
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
+    """(line, col) of the first message nested deeper than `limit`, or None.
+
+    Checked before parsing, with protobuf's tokenizer (strings and comments are skipped), since
+    both protobuf's parser and this module's walker recurse once per level.
+    """
+    tok = text_format.Tokenizer(text.splitlines(True))
+    depth = 0
+    try:
+        while not tok.AtEnd():
+            if tok.token in ("{", "<"):
+                depth += 1
+                if depth > limit:
+                    return tok._line + 1, tok._column + 1
+            elif tok.token in ("}", ">"):
+                depth -= 1
+            tok.NextToken()
+    except text_format.ParseError:
+        return None  # a syntax error: the parser reports it with its position
+    return None
+
+
 class Positions:
     """Field paths of one spec file and where they are."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from taskkit.device.quoting import sql_identifier, sql_literal
+
 from taskkit.specs import templates
 from taskkit.specs.errors import SpecRuntimeError
 from taskkit.specs.shapes import Shape
@@ -97,10 +97,6 @@ def _keys(env: Any, info: TableInfo, where: Sequence[Predicate], context: Contex
     return [row[info.table.key] for row in rows if all_match(where, row, context)]
 
 
-def _key_list(keys: Sequence[Any]) -> str:
-    return ", ".join(sql_literal(key) for key in keys)
-
-
 @dataclasses.dataclass(frozen=True)
 class DeleteRows:
     field: str
@@ -110,8 +106,7 @@ class DeleteRows:
     def run(self, env: Any, run: Run) -> None:
         keys = _keys(env, self.info, self.where, run.params)
         if keys:
-            table, key = sql_identifier(self.info.name), sql_identifier(self.info.table.key)
-            env.device.sqlite.execute(self.info.table.db, f"DELETE FROM {table} WHERE {key} IN ({_key_list(keys)});")
+            self.info.table.delete(env.device, self.info.table.keys_in(keys))
         self.info.app.force_stop(env.device)
 
 
@@ -125,9 +120,7 @@ class UpdateRows:
     def run(self, env: Any, run: Run) -> None:
         keys = _keys(env, self.info, self.where, run.params)
         if keys:
-            sets = ", ".join(f"{sql_identifier(c)} = {sql_literal(v)}" for c, v in self.changes.values(run.params).items())
-            table, key = sql_identifier(self.info.name), sql_identifier(self.info.table.key)
-            env.device.sqlite.execute(self.info.table.db, f"UPDATE {table} SET {sets} WHERE {key} IN ({_key_list(keys)});")
+            self.info.table.update(env.device, self.info.table.keys_in(keys), self.changes.values(run.params))
         self.info.app.force_stop(env.device)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import jinja2
 from jinja2 import meta, nodes
+from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
 from taskkit.apps.common import DEVICE_EPOCH, to_ms
@@ -24,9 +25,33 @@ BUILTINS: dict[str, Any] = {"now": DEVICE_EPOCH, "now_ms": to_ms(DEVICE_EPOCH)}
 FORBIDDEN_FILTERS = frozenset({"random"})
 
 
+MAX_RESULT_BITS = 4096  # an int a spec computes stays below 2**4096
+MAX_SEQUENCE = 100_000  # a string or list a spec builds by `*` stays this short
+
+
+class _BoundedEnvironment(SandboxedEnvironment):
+    """The sandbox, with `**` and `*` refused where the result would be huge (no hang, no OOM)."""
+
+    intercepted_binops = frozenset({"**", "*"})
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "**" and _is_int(left) and _is_int(right) and right > 0 and abs(left) > 1:
+            if right * max(abs(left).bit_length(), 1) > MAX_RESULT_BITS:
+                raise SecurityError(f"{left} ** {right} is too large (over {MAX_RESULT_BITS} bits)")
+        if operator == "*":
+            for sequence, count in ((left, right), (right, left)):
+                if isinstance(sequence, (str, list, tuple)) and _is_int(count) and len(sequence) * count > MAX_SEQUENCE:
+                    raise SecurityError(f"repeating a {type(sequence).__name__} {count} times is too long")
+        return super().call_binop(context, operator, left, right)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _environment() -> SandboxedEnvironment:
     base = jinja_environment()
-    env = SandboxedEnvironment(
+    env = _BoundedEnvironment(
         undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=base.keep_trailing_newline
     )
     env.filters.update(base.filters)

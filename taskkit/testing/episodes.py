@@ -13,7 +13,7 @@ import traceback
 from typing import Any, Callable, Protocol
 
 from taskkit.device.base import DeviceError
-from taskkit.device.state import state_digest
+from taskkit.device.state import digest_of, listing
 from taskkit.env import Env
 
 
@@ -60,6 +60,8 @@ class Lifecycle:
     digest_initial: str | None = None  # right after initialize_state
     digest_after: str | None = None
     teardown_error: str | None = None
+    listing_before: frozenset[str] = frozenset()  # what the digests are made of (see device.state)
+    listing_after: frozenset[str] = frozenset()
 
 
 def reasons_of(task: Any) -> tuple[str, ...]:
@@ -87,17 +89,19 @@ def observe_lifecycle(task_cls: Any, seed: int, env: Env, params: dict[str, Any]
     if run.error:
         run.failed_phase = "from_seed"
         return run
-    run.digest_before = _digest(env)
+    run.listing_before = _listing(env)
+    run.digest_before = digest_of(run.listing_before)
     _, run.error = call("initialize_state", lambda: task.initialize_state(env))
     if run.error:
         run.failed_phase = "initialize_state"
-        run.digest_after = _digest(env)
+        run.listing_after = _listing(env)
+        run.digest_after = digest_of(run.listing_after)
         return run
     run.digest_initial = _digest(env)
     try:
         steps: list[tuple[str, Callable[[], Any]]] = [
             ("is_successful (before solve)", lambda: task.is_successful(env)),
-            ("solve", lambda: task.solve(env)),
+            ("solve", lambda: _solve(task, env)),
             ("is_successful (after solve)", lambda: task.is_successful(env)),
         ]
         for index, (phase, func) in enumerate(steps):
@@ -117,12 +121,22 @@ def observe_lifecycle(task_cls: Any, seed: int, env: Env, params: dict[str, Any]
             probe.solve_failed(run.error)
     finally:
         _, run.teardown_error = call("teardown", lambda: task.teardown(env) if task.initialized else None)
-    run.digest_after = _digest(env)
+    run.listing_after = _listing(env)
+    run.digest_after = digest_of(run.listing_after)
     return run
 
 
-def _digest(env: Env) -> str:
+def _solve(task: Any, env: Env) -> None:
+    with env.device.batch():  # as the runner's oracle does: one round trip where it can be
+        task.solve(env)
+
+
+def _listing(env: Env) -> frozenset[str]:
     try:
-        return state_digest(env.device)
+        return frozenset(listing(env.device))
     except DeviceError as error:
         raise Abort(error) from error
+
+
+def _digest(env: Env) -> str:
+    return digest_of(_listing(env))

@@ -97,11 +97,11 @@ def _import_module(where: dict[str, Any]) -> Any:
 
 
 def _import_spec(where: dict[str, Any]) -> Any:
-    from taskkit import registry
+    from taskkit import loading, registry
 
     for module in where.get("preload", ()):
         _import_module(module)
-    registry.load_builtin()  # the built-in specs; a user's spec folder is loaded below
+    loading.load_builtin()  # the built-in specs; a user's spec folder is loaded below
     try:
         found = registry.get(where["name"])
     except registry.TaskLoadError:

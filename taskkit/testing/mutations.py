@@ -529,7 +529,7 @@ def satisfy(validator: Any, obs: Observation) -> list[Mutation]:
 
 
 @satisfy.register(FileExists)
-def _satisfy_exists(v: FileExists, obs: Observation) -> list[Mutation]:
+def _satisfy_file_exists(v: FileExists, obs: Observation) -> list[Mutation]:
     return [Mutation(f"file {v.path} created", _write(v.path, "near miss"))]
 
 
@@ -566,7 +566,7 @@ def _satisfy_answer_items(v: AnswerMatches, obs: Observation) -> list[Mutation]:
 
 @satisfy.register(RowExists)
 @satisfy.register(ProviderRowExists)
-def _satisfy_exists(v: Any, obs: Observation) -> list[Mutation]:
+def _satisfy_row_exists(v: Any, obs: Observation) -> list[Mutation]:
     looked_for = _exists(v)
     if looked_for.values is None:  # a predicate or SQL text: no row is known to satisfy it
         return []

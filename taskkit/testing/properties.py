@@ -19,9 +19,8 @@ import json
 from typing import Any, Callable, Union
 
 from taskkit.composite import CompositeTask
-from taskkit.env import Env
 from taskkit.params import ParamError
-from taskkit.testing import statediff
+from taskkit.device.state import difference
 from taskkit.testing.episodes import Lifecycle, call, observe_lifecycle
 from taskkit.testing.fresh_process import fingerprint
 from taskkit.testing.hostile import describe_path, with_hostile_text
@@ -82,18 +81,11 @@ def check_clean_teardown(session: Session, task_cls: Any, seed: int) -> Outcome:
     run = session.lifecycle(task_cls, seed)
     if run.teardown_error:
         return run.teardown_error
-    if run.failed_phase == "from_seed":
-        return run.error
+    if run.failed_phase in ("from_seed", "initialize_state"):
+        return run.error  # teardown never had its chance: this is not a pass
     if run.digest_after != run.digest_before:
-        return "teardown left the device changed (state digest differs): " + _leak(session.env, task_cls, seed)
+        return "teardown left the device changed: " + difference(run.listing_before, run.listing_after)
     return None
-
-
-def _leak(env: Env, task_cls: Any, seed: int) -> str:
-    """Run the lifecycle again, listing the device around it, and name what changed."""
-    before = statediff.listing(env.device)
-    observe_lifecycle(task_cls, seed, env)
-    return statediff.difference(before, statediff.listing(env.device))
 
 
 # ---------------------------------------------------------------------------------- determinism

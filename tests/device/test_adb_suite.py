@@ -12,7 +12,7 @@ from typing import Any, Iterable, Iterator
 import pytest
 
 from taskkit.connect import sim_device
-from taskkit import agents, connect, registry, suite
+from taskkit import agents, connect, loading, suite
 from taskkit.env import Env
 from taskkit.runner import EpisodeResult, run_suite
 from taskkit.sim.device import SimDevice
@@ -62,7 +62,7 @@ def builtin(cli_rows) -> list[str]:
 @pytest.fixture(scope="module")
 def reference(builtin) -> dict[str, tuple]:
     """The oracle agent on the in-process simulator: every task solved, no errors."""
-    registry.load_builtin()
+    loading.load_builtin()
     device = sim_device()
     try:
         results = run_suite(Env(device), suite.build_suite(SEED, builtin), agents.load("oracle"), SEED)
@@ -85,7 +85,7 @@ def one_task_per_app(instances: list[suite.TaskInstance]) -> list[suite.TaskInst
 def _run_through_adb(served: tuple[int, str], names: list[str], agent: str, sample: bool = False
                      ) -> tuple[list[EpisodeResult], dict[str, int]]:
     port, serial = served
-    registry.load_builtin()
+    loading.load_builtin()
     instances = suite.build_suite(SEED, names)
     instances = one_task_per_app(instances) if sample else instances
     device = connect.open_device(f"adb:{serial}", adb_port=port)

@@ -126,9 +126,14 @@ def test_each_operation_is_one_round_trip(bare_sim_device):
                    lambda: files.copy("/sdcard/a.txt", "/sdcard/b"), lambda: files.move("/sdcard/b", "/sdcard/c"),
                    lambda: files.ls("/sdcard"), lambda: files.read_bytes("/sdcard/a.txt")):
         assert calls(bare_sim_device, action)[1] == 1
-    # mkdir and remove are run for effect: held back, then sent with the next command
-    assert calls(bare_sim_device, lambda: (files.mkdir("/sdcard/d"), files.remove("/sdcard/c")))[1] == 0
-    assert calls(bare_sim_device, lambda: files.is_dir("/sdcard/d"))[1] == 1
+    # mkdir and remove are run for effect: one round trip each, or held back inside a batch
+    assert calls(bare_sim_device, lambda: files.mkdir("/sdcard/e"))[1] == 1
+
+    def batched() -> None:
+        with bare_sim_device.batch():
+            files.mkdir("/sdcard/d")
+            files.remove("/sdcard/c")
+    assert calls(bare_sim_device, batched)[1] == 1
     assert files.is_dir("/sdcard/d") and not files.exists("/sdcard/c")
 
 
@@ -196,9 +201,8 @@ def test_copy_move_remove(bare_sim_device):
     assert files.listdir("/sdcard/b") == [] and files.read_text("/sdcard/q.jpg") == "img"
     with pytest.raises(FileNotFoundError):
         files.copy("/sdcard/none", "/sdcard/x")
-    files.remove("/sdcard/DCIM/a")  # a directory without recursive: fails when the batch is sent
     with pytest.raises(CommandFailed, match="Is a directory"):
-        bare_sim_device.flush()
+        files.remove("/sdcard/DCIM/a")  # a directory without recursive
     files.remove("/sdcard/DCIM/a", recursive=True)
     files.remove("/sdcard/never-existed")
     assert files.listdir("/sdcard/DCIM") == []

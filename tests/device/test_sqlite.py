@@ -172,9 +172,10 @@ def fresh(device: SimDevice) -> SimDevice:
 
 
 def test_insert_rows_then_query_returns_the_same_values(fresh: SimDevice) -> None:
-    fresh.sqlite.insert_rows(DB, "t", TRICKY)
-    assert fresh.stats.round_trips == 0  # held back: it travels with the query
-    rows = fresh.sqlite.query(DB, "SELECT * FROM t ORDER BY id")
+    with fresh.batch():
+        fresh.sqlite.insert_rows(DB, "t", TRICKY)
+        assert fresh.stats.round_trips == 0  # held back: it travels with the query
+        rows = fresh.sqlite.query(DB, "SELECT * FROM t ORDER BY id")
     assert fresh.stats.round_trips == 1
     assert [exact([tuple(r.values())]) for r in rows] == [exact([tuple(r.values())]) for r in TRICKY]
     assert list(rows[0]) == ["id", "text", "num", "raw"]
@@ -210,12 +211,13 @@ def test_empty_results_and_leading_comments(fresh: SimDevice) -> None:
 def test_errors_raise_command_failed_with_sqlites_message(fresh: SimDevice) -> None:
     with pytest.raises(CommandFailed, match="no such table: nope"):
         fresh.sqlite.query(DB, "SELECT * FROM nope")
-    fresh.sqlite.execute(DB, "INSERT INTO t(id) VALUES (1); selec 2")
     with pytest.raises(CommandFailed, match="syntax error"):
-        fresh.flush()
-    fresh.sqlite.insert_rows(DB, "t", [{"id": 1}, {"id": 1}])
-    with pytest.raises(CommandFailed, match="UNIQUE constraint failed"):
-        fresh.sqlite.query(DB, "SELECT 1 AS one")  # the held-back insert fails first
+        fresh.sqlite.execute(DB, "INSERT INTO t(id) VALUES (1); selec 2")
+    with fresh.batch():
+        fresh.sqlite.insert_rows(DB, "t", [{"id": 1}, {"id": 1}])
+        with pytest.raises(CommandFailed, match="UNIQUE constraint failed") as raised:
+            fresh.sqlite.query(DB, "SELECT 1 AS one")  # the held-back insert fails first
+        assert "INSERT" in raised.value.command and "SELECT 1" not in raised.value.command
     assert fresh.sqlite.query(DB, "SELECT count(*) AS n FROM t") == [{"n": 1}]  # before the error
     with pytest.raises(ValueError, match="one statement"):
         fresh.sqlite.query(DB, "SELECT 1 AS a; SELECT 2 AS b, 3 AS c")
@@ -245,7 +247,6 @@ def test_long_scripts_go_through_a_pushed_file(fresh: SimDevice) -> None:
     commands = recording(fresh)
     try:
         fresh.sqlite.insert_rows(DB, "t", rows)
-        fresh.flush()
         assert fresh.stats.round_trips == 2
         assert max(len(c) for c in commands) < 1000 and len(commands) == 1
         assert fresh.shell("ls /data/local/tmp").stdout.count("taskkit-") == 0
@@ -258,9 +259,8 @@ def test_long_scripts_go_through_a_pushed_file(fresh: SimDevice) -> None:
 def test_long_script_errors_raise_and_leave_no_file(fresh: SimDevice) -> None:
     script = svc.build_insert_script("t", long_rows(300))
     script = script.replace("COMMIT;", "INSERT INTO nope VALUES (1);\nCOMMIT;")
-    fresh.sqlite.execute(DB, script)
     with pytest.raises(CommandFailed, match="no such table: nope"):
-        fresh.flush()
+        fresh.sqlite.execute(DB, script)
     assert fresh.sqlite.query(DB, "SELECT count(*) AS n FROM t") == [{"n": 0}]  # rolled back
     assert fresh.shell("ls /data/local/tmp").stdout.count("taskkit-") == 0
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from taskkit import registry, specs
+from taskkit import loading, registry, specs
 
 BROKEN = Path(__file__).parent / "broken"
 
@@ -47,7 +47,7 @@ def test_every_broken_spec_has_an_expectation():
 
 @pytest.mark.parametrize("stem", sorted(EXPECTED))
 def test_broken_spec_error(stem):
-    registry.load_builtin()  # the duplicate-name case collides with a built-in Python task
+    loading.load_builtin()  # the duplicate-name case collides with a built-in Python task
     path = BROKEN / f"{stem}.textproto"
     with pytest.raises(specs.SpecError) as caught:
         specs.load_file(path)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from taskkit.connect import sim_device
-from taskkit import registry, specs
+from taskkit import loading, registry, specs
 from taskkit.composite import CompositeTask
 from taskkit.device.state import state_digest
 from taskkit.env import Env
@@ -28,7 +28,7 @@ def test_every_spec_loads():
 
 
 def test_builtin_specs_are_registered_with_their_file_as_source():
-    registry.load_builtin()
+    loading.load_builtin()
     for path in (ROOT / "task_protos").glob("*.textproto"):
         names = [cls.name for cls in registry.all_tasks() if cls.source == str(path.resolve())]
         assert len(names) == 1, (path, names)

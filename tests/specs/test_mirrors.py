@@ -16,7 +16,7 @@ import pytest
 from taskkit.connect import sim_device
 from taskkit.apps import calendar, expense, markor, sms
 from taskkit.apps.common import device_now_ms
-from taskkit import registry
+from taskkit import loading, registry
 from taskkit.env import Env
 from taskkit.sim.device import SimDevice
 from taskkit.task import TaskEval
@@ -86,7 +86,7 @@ def _score(task: TaskEval, env: Env, action: Callable[[Env], None]) -> float:
 
 @pytest.mark.parametrize("spec_name, python_name, near_miss, near_score", PAIRS, ids=[p[0] for p in PAIRS])
 def test_mirrored_pair_scores_alike(env, spec_name, python_name, near_miss, near_score):
-    registry.load_builtin()
+    loading.load_builtin()
     spec_cls, python_cls = registry.get(spec_name), registry.get(python_name)
     assert spec_cls.source.endswith(".textproto")
     spec_task = spec_cls.from_seed(20231015)

@@ -5,13 +5,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from taskkit.connect import sim_device
-from taskkit import registry
+from taskkit import loading, registry
 from taskkit.composite import CompositeTask
 from taskkit.device.state import state_digest
 from taskkit.env import Env
 from taskkit.sim.device import SimDevice
 
-registry.load_builtin()
+loading.load_builtin()
 TASKS = registry.names()
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 
 from taskkit.connect import sim_device
-from taskkit import registry
+from taskkit import loading, registry
 from taskkit.env import Env
 from taskkit.sim.device import SimDevice
 from taskkit.testing import CANARY, PAYLOAD, check_hostile, hostile_text_for
 
-registry.load_builtin()
+loading.load_builtin()
 
 
 @pytest.fixture(scope="module")

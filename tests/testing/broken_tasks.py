@@ -13,10 +13,10 @@ from taskkit.apps import expense, settings, sms
 from taskkit.apps.common import device_now_ms
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
-from taskkit.validators import SqliteTable, rows_added, setting_equals
+from taskkit.validators import Table, rows_added, setting_equals
 from taskkit.validators.rows import RowsAdded
 
-EXPENSES = SqliteTable(expense.DB_PATH, expense.TABLE, expense.KEY)
+EXPENSES = Table(expense.DB_PATH, expense.TABLE, expense.KEY)
 _SCHEMA = {
     "type": "object",
     "properties": {"name": {"type": "string", "minLength": 1}, "amount": {"type": "integer", "minimum": 1},

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from taskkit.connect import sim_device
-from taskkit import registry
+from taskkit import loading, registry
 from taskkit.env import Env
 from taskkit.sim.device import SimDevice
 from taskkit.testing import derive
@@ -16,7 +16,7 @@ from taskkit.testing.session import Session
 from tests.testing import broken_tasks as broken
 from tests.testing import mutation_tasks as tasks
 
-registry.load_builtin()
+loading.load_builtin()
 
 
 @pytest.fixture(scope="module")

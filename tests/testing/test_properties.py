@@ -64,7 +64,7 @@ def test_content_depending_on_hash_order_differs_in_a_fresh_process():
 
 
 def test_a_task_module_loaded_from_a_file_path_is_rebuilt_in_the_fresh_process_from_that_path(monkeypatch):
-    name = "taskkit_user_broken_copy"  # as registry.load_module names a .py path: not importable by name
+    name = "taskkit_user_broken_copy"  # as loading.load_module names a .py path: not importable by name
     spec = importlib.util.spec_from_file_location(name, Path(broken.__file__))
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, name, module)

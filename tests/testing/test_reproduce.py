@@ -5,12 +5,12 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from taskkit import registry
+from taskkit import loading, registry
 from taskkit.testing.reproduce import command
 from tests.testing import broken_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
-registry.load_builtin()
+loading.load_builtin()
 
 
 def test_built_in_tasks_and_specs_need_no_source_flag():

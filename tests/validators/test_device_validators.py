@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from taskkit.apps import expense, markor
-from taskkit.validators import (SqliteTable, duplicates_removed, file_absent, file_content, file_exists,
+from taskkit.validators import (Table, duplicates_removed, file_absent, file_content, file_exists,
                         rows_added, rows_deleted, rows_updated, setting_equals)
 
-TABLE = SqliteTable(expense.DB_PATH, expense.TABLE, expense.KEY)
+TABLE = Table(expense.DB_PATH, expense.TABLE, expense.KEY)
 
 
 def row(name, amount=1000, note="n"):

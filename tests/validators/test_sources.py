@@ -8,10 +8,10 @@ from taskkit.connect import sim_device
 from taskkit.device.quoting import sql_literal
 from taskkit.env import Env
 from taskkit.sim.device import SimDevice
-from taskkit.validators.sources import ProviderUri, SqliteTable, diff_rows, where_sql
+from taskkit.validators.sources import ProviderUri, Table, diff_rows, where_sql
 
 DB = "/data/local/tmp/sources.db"
-TABLE = SqliteTable(DB, "t", "id")
+TABLE = Table(DB, "t", "id")
 values = st.one_of(st.none(), st.integers(-5, 5), st.floats(allow_nan=False, allow_infinity=False),
                    st.text(max_size=8), st.binary(max_size=4))
 

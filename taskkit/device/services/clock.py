@@ -45,10 +45,6 @@ class Clock:
         return parse_epoch(self.device.check(BUILD_EPOCH))
 
     def now_ms(self) -> int:
-        """Milliseconds since the epoch on the device (whole seconds × 1000)."""
-        return self.epoch() * 1000
-
-    def now_ms(self) -> int:
         """Milliseconds since the epoch, at the one-second precision of `date +%s`."""
         return self.epoch() * 1000
 

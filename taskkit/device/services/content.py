@@ -24,7 +24,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from taskkit.device.base import CommandFailed, ShellResult
+from taskkit.device.errors import CommandFailed, ShellResult
 from taskkit.device.quoting import shell_join
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -22,7 +22,7 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING
 
-from taskkit.device.base import CommandFailed, ShellResult
+from taskkit.device.errors import CommandFailed, ShellResult
 from taskkit.device.quoting import shell_join, shell_quote
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -21,7 +21,6 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from taskkit.device.base import CommandFailed
 from taskkit.device.quoting import SqlValue, shell_join, shell_quote, sql_identifier, sql_literal
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -8,6 +8,7 @@ Modules register with the `@command("name", ...)` decorator; `load_all()` import
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 from pathlib import Path
 from typing import Callable
@@ -18,6 +19,11 @@ Command = Callable[["Invocation"], int]
 COMMANDS: dict[str, Command] = {}
 
 _MODULES = ("toybox", "sqlite3_cli", "settings", "content", "activity", "system")
+# Directories whose commands resolve to the registry (`/system/bin/ls` runs `ls`).
+BIN_DIRS = frozenset({
+    "/system/bin", "/system/xbin", "/vendor/bin", "/vendor/xbin", "/bin", "/sbin", "/xbin",
+    "/product/bin", "/system_ext/bin", "/odm/bin", "/apex/com.android.runtime/bin",
+})
 
 
 @dataclasses.dataclass
@@ -69,8 +75,37 @@ def command(*names: str) -> Callable[[Command], Command]:
     return register
 
 
+@functools.lru_cache(maxsize=1)
 def load_all() -> dict[str, Command]:
-    """Import every command module (once) and return the registry."""
+    """Import every command module (once) and return the registry (later registrations land in it)."""
     for module in _MODULES:
         importlib.import_module(f"{__name__}.{module}")
     return COMMANDS
+
+
+def find(name: str) -> Command | None:
+    """The registry command that `name` (a bare name or /system/bin/NAME) runs, if any."""
+    commands = load_all()
+    func = commands.get(name)
+    if func is None and "/" in name:
+        directory, _, base = name.rpartition("/")
+        if directory in BIN_DIRS:
+            func = commands.get(base)
+    return func
+
+
+def call(state: SimState, argv: list[str], stdin: bytes, cwd: str,
+         env: dict[str, str], out: bytearray, err: bytearray) -> int | None:
+    """Run a registry command, writing into `out`/`err`; None if there is no such command."""
+    func = find(argv[0])
+    if func is None:
+        return None
+    if "/" in argv[0]:
+        argv = [argv[0].rpartition("/")[2]] + argv[1:]
+    inv = Invocation(argv=argv, state=state, stdin=stdin, cwd=cwd, env=env, stdout=out, stderr=err)
+    status = func(inv)
+    if inv.stdout is not out:
+        out += inv.stdout
+    if inv.stderr is not err:
+        err += inv.stderr
+    return int(status) & 0xFF

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from taskkit.sim.commands import Invocation, command
+from taskkit.sim.commands import call as call_command, find as find_command
 from taskkit.sim.state import SDCARD, SDCARD_BACKING, SimState
 
 FILE_MODE = 0o660
@@ -303,8 +304,6 @@ def _int_arg(tool: str, text: str) -> int:
 
 def spawn(inv: Invocation, argv: list[str], stdin: bytes = b"") -> int | None:
     """Run another command of the device (as find -exec / xargs do); None if not found."""
-    from taskkit.sim.shell import call_command  # the shell imports this module
-
     return call_command(inv.state, argv, stdin, inv.cwd, dict(inv.env), inv.stdout, inv.stderr)
 
 
@@ -510,8 +509,6 @@ def seq(inv: Invocation) -> int:
 
 @toy("which")
 def which(inv: Invocation) -> int:
-    from taskkit.sim.shell import find_command
-
     _, names = parse_options(inv.args, "a")
     status = 0
     for name in names:

@@ -1,0 +1,163 @@
+"""What every taskkit command line shares: flags, loading tasks, opening the device, bad input.
+
+`python -m taskkit.run` and `python -m taskkit.check` define their flags through this module, so
+`--tasks`, `--task_module`, `--spec_dir`, `--replace_tasks`, `--device`, `--adb_host` and
+`--adb_port` mean the same everywhere, and both report bad input the same way: one line naming
+the problem and the fix, exit code 2, never a traceback. adb's own environment variables
+(`ANDROID_ADB_SERVER_HOST`, `ANDROID_ADB_SERVER_PORT`, `ANDROID_SERIAL`) are the defaults; a
+flag wins over them.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from typing import Any, Callable, Iterator
+
+from absl import flags
+
+from taskkit import connect, loading, registry
+from taskkit.agents import AgentLoadError
+from taskkit.device.base import Device, DeviceError
+from taskkit.device import lock, state as device_state
+from taskkit.params import ParamError
+from taskkit.sim.device import StateDirError, check_state_dir
+from taskkit.specs import SpecError
+
+USAGE = 2
+INFRASTRUCTURE = 3
+
+
+class UsageError(ValueError):
+    """Bad input from the command line: printed as one line, exit code 2."""
+
+
+class SpecErrors(UsageError):
+    """Bad specs: one `file:line:col: field: message` line each, exit code 2."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
+# Errors that are the user's input, not a bug and not the device: one line, exit 2.
+BAD_INPUT = (UsageError, registry.TaskLoadError, AgentLoadError, connect.DeviceSpecError, ParamError,
+             SpecError, lock.DeviceBusy)
+
+
+def define_task_flags(values: flags.FlagValues) -> None:
+    flags.DEFINE_list("tasks", [], "Task names (default: every registered task).", flag_values=values)
+    flags.DEFINE_multi_string("task_module", [], "Extra tasks: a module name or a .py path (repeatable).",
+                              flag_values=values)
+    flags.DEFINE_multi_string("spec_dir", [], "Extra tasks: a directory of *.textproto task specs (repeatable).",
+                              flag_values=values)
+    flags.DEFINE_bool("replace_tasks", False, "Let --task_module/--spec_dir tasks replace registered tasks "
+                      "of the same name (a notice is printed for each).", flag_values=values)
+
+
+def define_device_flags(values: flags.FlagValues) -> None:
+    flags.DEFINE_string("device", "sim", connect.DEVICE_SPECS + "; `adb` uses $ANDROID_SERIAL when set.",
+                        flag_values=values)
+    flags.DEFINE_string("adb_host", None, "Host of the adb server (default $ANDROID_ADB_SERVER_HOST or 127.0.0.1).",
+                        flag_values=values)
+    flags.DEFINE_integer("adb_port", None, "Port of the adb server (default $ANDROID_ADB_SERVER_PORT or 5037).",
+                         flag_values=values)
+
+
+def adb_server(values: flags.FlagValues) -> tuple[str, int]:
+    """The adb server's host and port: the flags, else adb's environment, else 127.0.0.1:5037."""
+    host = values.adb_host or os.environ.get("ANDROID_ADB_SERVER_HOST") or "127.0.0.1"
+    if values.adb_port is not None:
+        return host, values.adb_port
+    port = os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f"ANDROID_ADB_SERVER_PORT={port!r} is not a port number; fix it or pass --adb_port")
+    return host, int(port)
+
+
+def device_spec(values: flags.FlagValues) -> str:
+    """`--device`, with `adb` completed by $ANDROID_SERIAL when it names no serial."""
+    serial = os.environ.get("ANDROID_SERIAL")
+    if values.device == "adb" and serial:
+        return f"adb:{serial}"
+    return values.device
+
+
+def load_tasks(values: flags.FlagValues) -> list[str]:
+    """Register the built-in tasks and those of --task_module / --spec_dir.
+
+    Returns one notice per task replaced (only with --replace_tasks); raises SpecErrors listing
+    every bad spec, or TaskLoadError for a module that does not load or a name collision.
+    """
+    loading.load_builtin()
+    notices: list[str] = []
+    with registry.replacing(values.replace_tasks) as replaced:
+        for module in values.task_module:
+            loading.load_module(module)
+        errors: list[str] = []
+        for directory in values.spec_dir:
+            errors += loading.spec_dir_errors(directory)
+        if errors:
+            raise SpecErrors(errors)
+    for name, old, new in replaced:
+        notices.append(f"note: task {name} from {old} is replaced by the one in {new} (--replace_tasks)")
+    return notices
+
+
+def chosen_tasks(values: flags.FlagValues) -> list[Any]:
+    """The task classes --tasks names (all registered ones by default)."""
+    return [registry.get(name) for name in values.tasks] if values.tasks else registry.all_tasks()
+
+
+@contextlib.contextmanager
+def opened_device(values: flags.FlagValues, task_names: list[str]) -> Iterator[Device]:
+    """The --device, held by this process alone for the block, rooted where it can be, with
+    any restore point a killed run left behind applied first; closed and released afterwards."""
+    spec = device_spec(values)
+    host, port = adb_server(values)
+    kind, _, directory = spec.partition(":")
+    if kind == "sim" and directory:  # refuse a bad directory before locking anything in it
+        try:
+            check_state_dir(directory)
+        except StateDirError as error:
+            raise connect.DeviceSpecError(f"--device {spec}: {error}") from None
+    with lock.hold(lock.key_for(spec, host, port)):
+        device = connect.open_device(spec, adb_host=host, adb_port=port)
+        try:
+            connect.ensure_root(device, task_names)
+            for directory in device_state.recover(device):
+                print(f"note: finished the restore point {directory} a stopped run left on {device.serial}",
+                      file=sys.stderr)
+            yield device
+        finally:
+            device.close()
+
+
+def run_main(prog: str, values: flags.FlagValues, main: Callable[[list[str]], int], argv: list[str],
+             doc: str | None = None) -> int:
+    """Parse `argv` into `values` and call `main`; every kind of bad input is one line, exit 2.
+
+    The device failing is an infrastructure error: one line, exit 3.
+    """
+    if "--help" in argv[1:] or "-h" in argv[1:] or "--helpfull" in argv[1:]:
+        print(f"usage: python -m {prog} [flags]\n\n{doc or ''}\n{values.get_help()}")
+        return 0
+    values.unparse_flags()  # run() may be called again in one process (tests)
+    try:
+        rest = values(argv)
+        if len(rest) > 1:
+            raise UsageError(f"unexpected argument(s) {' '.join(rest[1:])}; every option is a --flag")
+        return main(rest)
+    except flags.Error as error:
+        print(f"{prog}: error: {error} (see --help)", file=sys.stderr)
+        return USAGE
+    except SpecErrors as error:
+        for line in error.lines:
+            print(line, file=sys.stderr)
+        return USAGE
+    except BAD_INPUT as error:
+        print(f"{prog}: error: {error}", file=sys.stderr)
+        return USAGE
+    except DeviceError as error:
+        print(f"{prog}: infrastructure error: {error}", file=sys.stderr)
+        return INFRASTRUCTURE

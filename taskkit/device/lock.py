@@ -1,0 +1,63 @@
+"""One run per device: an exclusive lock per device, held for the whole run.
+
+A lock is an `flock` on a host file — in the state directory of a `sim:DIR` device, else under
+the host's temp directory for an adb serial — so it vanishes with the process that held it: a
+stale lock of a dead process is simply taken over. The holder writes its pid and command line
+into the file, so a second run can say who holds the device.
+"""
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Iterator
+
+LOCK_NAME = ".taskkit.lock"
+
+
+class DeviceBusy(RuntimeError):
+    """Another live process holds the device."""
+
+
+def key_for(spec: str, adb_host: str = "127.0.0.1", adb_port: int = 5037) -> Path | None:
+    """The lock file for a `--device` spec, or None for a device nobody else can reach (`sim`)."""
+    kind, _, argument = spec.partition(":")
+    if kind == "sim":
+        return Path(argument) / LOCK_NAME if argument else None
+    name = hashlib.sha256(f"{adb_host}:{adb_port}:{argument}".encode("utf-8")).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / "taskkit-locks" / f"adb-{name}.lock"
+
+
+@contextlib.contextmanager
+def hold(path: Path | None, label: str | None = None) -> Iterator[None]:
+    """Hold the lock at `path` for the block; raises DeviceBusy naming the holder if it is taken.
+
+    The directory of an adb lock is created; a `sim:DIR` must exist (it is checked first).
+    """
+    if path is None:
+        yield
+        return
+    if path.name != LOCK_NAME:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+", encoding="utf-8") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise DeviceBusy(f"the device is in use by {holder} (lock {path}); wait for it to end "
+                             "or use another device") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(label or f"pid {os.getpid()} ({' '.join(sys.argv)[:200]})")
+        handle.flush()
+        try:
+            yield
+        finally:
+            handle.seek(0)
+            handle.truncate()
+            fcntl.flock(handle, fcntl.LOCK_UN)

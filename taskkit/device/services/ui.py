@@ -1,0 +1,210 @@
+"""The screen of a device: `uiautomator dump` parsed into UI elements, `screencap -p`, `wm size`.
+
+Only commands a stock Android 13 device has are used (no helper APK, no uiautomator2 server):
+
+* `dump()` runs `uiautomator dump` into a file and prints it in the same round trip, then
+  parses Android's `window_dump.xml` (`<hierarchy rotation=…>` of nested `<node …>`, each with
+  `index`, `text`, `resource-id`, `class`, `package`, `content-desc`, the boolean flags and
+  `bounds="[x1,y1][x2,y2]"`) into a flat list of `UIElement`s. As AndroidWorld does with the
+  accessibility tree, the list keeps the nodes an agent can act on or read: leaves, nodes with a
+  content description, and scrollable nodes, in document order (that order is their index).
+* `screenshot()` is the PNG of `screencap -p`, moved as bytes (never through a text decode).
+* `size()` parses `wm size` (the override size when one is set, as Android applies it).
+
+A dump that is not Android's format, or a device without `uiautomator`, raises `UIError` naming
+what was wrong, never an empty screen.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import xml.etree.ElementTree as ElementTree
+from typing import TYPE_CHECKING
+
+from taskkit.device.quoting import shell_join
+
+if TYPE_CHECKING:  # pragma: no cover
+    from taskkit.device.base import Device
+
+DUMP_PATH = "/sdcard/window_dump.xml"
+_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+_SIZE = re.compile(r"^(Physical|Override) size: (\d+)x(\d+)\s*$", re.M)
+
+
+class UIError(RuntimeError):
+    """The device could not produce its screen, or produced one that is not Android's format."""
+
+
+@dataclasses.dataclass(frozen=True)
+class BoundingBox:
+    """A node's bounds in screen pixels."""
+
+    x_min: int
+    y_min: int
+    x_max: int
+    y_max: int
+
+    @property
+    def center(self) -> tuple[int, int]:
+        return (self.x_min + self.x_max) // 2, (self.y_min + self.y_max) // 2
+
+    @property
+    def width(self) -> int:
+        return self.x_max - self.x_min
+
+    @property
+    def height(self) -> int:
+        return self.y_max - self.y_min
+
+
+@dataclasses.dataclass(frozen=True)
+class UIElement:
+    """One element of the screen, with AndroidWorld's field names."""
+
+    text: str | None = None
+    content_description: str | None = None
+    class_name: str | None = None
+    bbox: BoundingBox | None = None
+    hint: str | None = None
+    is_checked: bool = False
+    is_checkable: bool = False
+    is_clickable: bool = False
+    is_editable: bool = False
+    is_enabled: bool = True
+    is_focused: bool = False
+    is_focusable: bool = False
+    is_long_clickable: bool = False
+    is_scrollable: bool = False
+    is_selected: bool = False
+    is_password: bool = False
+    package_name: str | None = None
+    resource_name: str | None = None
+
+    def describe(self) -> str:
+        """A one-line label: text, hint, description, or what the element is."""
+        for label in (self.text, self.hint, self.content_description):
+            if label:
+                return label
+        if self.class_name and self.class_name.endswith("Switch"):
+            return "Switch:" + ("on" if self.is_checked else "off")
+        if self.resource_name:
+            return self.resource_name.rsplit("/", 1)[-1]
+        if self.class_name and self.class_name.endswith("EditText"):
+            return "edit text"
+        return ""
+
+    def as_dict(self) -> dict[str, object]:
+        """Plain data (for trajectories and prompts): the bbox as [x1, y1, x2, y2]."""
+        data = dataclasses.asdict(self)
+        box = self.bbox
+        data["bbox"] = None if box is None else [box.x_min, box.y_min, box.x_max, box.y_max]
+        return data
+
+
+def _flag(node: ElementTree.Element, name: str, default: bool = False) -> bool:
+    value = node.get(name)
+    return default if value is None else value == "true"
+
+
+def _text(node: ElementTree.Element, name: str) -> str | None:
+    return node.get(name) or None
+
+
+def parse_bounds(text: str) -> BoundingBox:
+    """`[x1,y1][x2,y2]` → BoundingBox; ValueError for anything else."""
+    match = _BOUNDS.fullmatch(text.strip())
+    if match is None:
+        raise ValueError(f"bounds {text!r} are not of the form [x1,y1][x2,y2]")
+    x1, y1, x2, y2 = (int(group) for group in match.groups())
+    return BoundingBox(x1, y1, x2, y2)
+
+
+def _element(node: ElementTree.Element) -> UIElement:
+    class_name = _text(node, "class")
+    bounds = node.get("bounds")
+    return UIElement(
+        text=_text(node, "text"),
+        content_description=_text(node, "content-desc"),
+        class_name=class_name,
+        bbox=parse_bounds(bounds) if bounds else None,
+        hint=_text(node, "hint"),
+        is_checked=_flag(node, "checked"),
+        is_checkable=_flag(node, "checkable"),
+        is_clickable=_flag(node, "clickable"),
+        is_editable=bool(class_name and "EditText" in class_name) or _flag(node, "editable"),
+        is_enabled=_flag(node, "enabled", True),
+        is_focused=_flag(node, "focused"),
+        is_focusable=_flag(node, "focusable"),
+        is_long_clickable=_flag(node, "long-clickable"),
+        is_scrollable=_flag(node, "scrollable"),
+        is_selected=_flag(node, "selected"),
+        is_password=_flag(node, "password"),
+        package_name=_text(node, "package"),
+        resource_name=_text(node, "resource-id"),
+    )
+
+
+def parse_window_dump(xml: str) -> list[UIElement]:
+    """The actionable and readable elements of a `window_dump.xml`, in document order.
+
+    Raises UIError when the text is not XML, its root is not `hierarchy`, or a node's bounds are
+    malformed.
+    """
+    start = xml.find("<?xml")
+    start = xml.find("<hierarchy") if start < 0 else start
+    if start < 0:
+        raise UIError(f"not a window dump (no <hierarchy>): {xml.strip()[:120]!r}")
+    try:
+        root = ElementTree.fromstring(xml[start:].strip())
+    except ElementTree.ParseError as error:
+        raise UIError(f"the window dump is not well-formed XML: {error}") from None
+    if root.tag != "hierarchy":
+        raise UIError(f"the window dump's root is <{root.tag}>, not <hierarchy>")
+    elements: list[UIElement] = []
+    for node in root.iter("node"):
+        is_leaf = node.find("node") is None
+        if is_leaf or node.get("content-desc") or node.get("scrollable") == "true":
+            try:
+                elements.append(_element(node))
+            except ValueError as error:
+                raise UIError(f"the window dump has a bad node: {error}") from None
+    return elements
+
+
+def build_dump(path: str = DUMP_PATH) -> str:
+    """Dump the window hierarchy to `path` and print the file (one round trip)."""
+    return f"{shell_join(['uiautomator', 'dump', path])} >/dev/null && cat {shell_join([path])}"
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """`wm size` output → (width, height), the override size when one is set."""
+    sizes = {kind: (int(w), int(h)) for kind, w, h in _SIZE.findall(text)}
+    if not sizes:
+        raise UIError(f"`wm size` printed no size: {text.strip()[:120]!r}")
+    return sizes.get("Override", sizes.get("Physical"))  # type: ignore[return-value]
+
+
+class UI:
+    """The screen of one device (`device.ui`)."""
+
+    def __init__(self, device: "Device"):
+        self.device = device
+
+    def dump(self) -> list[UIElement]:
+        """The current screen's elements (one round trip)."""
+        result = self.device.shell(build_dump())
+        if result.exit_code != 0:
+            problem = (result.stderr or result.stdout).strip() or f"exit code {result.exit_code}"
+            raise UIError(f"uiautomator dump failed on {self.device.serial}: {problem}")
+        return parse_window_dump(result.stdout)
+
+    def screenshot(self) -> bytes:
+        """The PNG bytes of `screencap -p` (one round trip)."""
+        data = self.device.exec_out("screencap -p")
+        if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+            raise UIError(f"screencap -p on {self.device.serial} did not print a PNG: {data[:80]!r}")
+        return data
+
+    def size(self) -> tuple[int, int]:
+        """The screen size in pixels, as `wm size` reports it (one round trip)."""
+        return parse_size(self.device.check("wm size"))

@@ -1,0 +1,86 @@
+"""Where tasks come from: the built-in tasks, spec folders, and user modules.
+
+One loader for every entry point (the CLIs, the pytest plugin, fresh-process checks), so a
+spec directory or a `--task_module` loads the same way everywhere. Loading registers the tasks
+in `taskkit.registry`.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import pkgutil
+import sys
+import traceback
+from pathlib import Path
+
+from taskkit import apps, specs, task_protos
+from taskkit.registry import TaskLoadError
+
+_BUILTINS_LOADED = False
+
+
+def load_builtin() -> None:
+    """Import every `apps.<app>.tasks` module once, registering the built-in tasks."""
+    global _BUILTINS_LOADED
+    if _BUILTINS_LOADED:
+        return
+    for info in sorted(pkgutil.iter_modules(apps.__path__), key=lambda i: i.name):
+        if info.ispkg and importlib.util.find_spec(f"taskkit.apps.{info.name}.tasks") is not None:
+            importlib.import_module(f"taskkit.apps.{info.name}.tasks")
+    load_spec_dir(Path(task_protos.__file__).parent)  # the built-in declarative specs
+    _BUILTINS_LOADED = True
+
+
+def load_spec_dir(directory: str | Path) -> None:
+    """Register the tasks of every `*.textproto` spec under `directory`.
+
+    Raises TaskLoadError whose message is the first bad spec's `file:line:col: field: message`.
+    """
+    errors = spec_dir_errors(directory)
+    if errors:
+        more = f" (and {len(errors) - 1} more error(s))" if len(errors) > 1 else ""
+        raise TaskLoadError(f"{errors[0]}{more}")
+
+
+def spec_dir_errors(directory: str | Path) -> list[str]:
+    """Register the good specs under `directory`; one `file:line:col: field: message` per bad one."""
+    return [str(error) for error in specs.load_dir(directory).errors]
+
+
+def load_module(spec: str) -> None:
+    """Import user tasks from a module name (`my.tasks`) or a file path (`tasks/mine.py`)."""
+    try:
+        if spec.endswith(".py") or "/" in spec or "\\" in spec:
+            path = Path(spec).resolve()
+            if not path.is_file():
+                raise TaskLoadError(f"--task_module {spec}: no such file")
+            if str(path.parent) not in sys.path:  # the file may import its sibling modules
+                sys.path.insert(0, str(path.parent))
+            digest = hashlib.sha256(str(path).encode("utf-8")).hexdigest()[:8]
+            name = f"taskkit_user_{path.stem}_{digest}"
+            module_spec = importlib.util.spec_from_file_location(name, path)
+            assert module_spec and module_spec.loader
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[name] = module
+            module_spec.loader.exec_module(module)
+        else:
+            importlib.import_module(spec)
+    except TaskLoadError:
+        raise
+    except ModuleNotFoundError as error:
+        raise TaskLoadError(f"--task_module {spec}: {error}; give an importable module name or a .py path") from None
+    except Exception as error:  # the user's module failed while importing: say where
+        raise TaskLoadError(f"--task_module {spec}: {where(error)}{type(error).__name__}: {error}") from None
+
+
+def where(error: BaseException) -> str:
+    """`file:line: ` of the innermost frame outside taskkit and the standard library, or ''."""
+    frames = traceback.extract_tb(error.__traceback__)
+    package = str(Path(__file__).resolve().parent)
+    stdlib = str(Path(traceback.__file__).resolve().parent)
+    for frame in reversed(frames):
+        filename = str(Path(frame.filename).resolve())
+        if not filename.startswith((package, stdlib)) and not frame.filename.startswith("<"):
+            return f"{frame.filename}:{frame.lineno}: "
+    return ""

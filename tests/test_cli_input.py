@@ -1,0 +1,182 @@
+"""Bad input and what a new task author hits (issue 9): one line and exit 2, never a traceback;
+a task bug is that task's error; a device is held by one run at a time."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from taskkit.device import lock
+
+
+def run(*args: str, cwd: str | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "taskkit.run", *args], capture_output=True, text=True,
+                          cwd=cwd, env=full_env, timeout=300)
+
+
+def one_line_exit_2(proc: subprocess.CompletedProcess, message: str) -> None:
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert message in proc.stderr, proc.stderr
+
+
+def test_sim_dir_that_is_a_file_or_holds_other_things_is_refused_untouched(tmp_path: Path) -> None:
+    a_file = tmp_path / "file"
+    a_file.write_text("mine")
+    one_line_exit_2(run("--device", f"sim:{a_file}", "--tasks", "SystemWifiTurnOn"), "is a file")
+    assert a_file.read_text() == "mine"
+    busy = tmp_path / "busy"
+    (busy / "fs").mkdir(parents=True)
+    (busy / "fs" / "keep.txt").write_text("precious")
+    one_line_exit_2(run("--device", f"sim:{busy}", "--tasks", "SystemWifiTurnOn"), "not empty and not a taskkit device")
+    assert (busy / "fs" / "keep.txt").read_text() == "precious"
+    assert sorted(p.name for p in busy.iterdir()) == ["fs"]
+
+
+def test_sim_dir_new_then_reused(tmp_path: Path) -> None:
+    device_dir = tmp_path / "dev"
+    for _ in range(2):
+        proc = run("--device", f"sim:{device_dir}", "--tasks", "SystemWifiTurnOn")
+        assert proc.returncode == 0, proc.stderr
+    assert (device_dir / "device.json").is_file()
+
+
+def test_a_held_device_is_refused_naming_the_holder(tmp_path: Path) -> None:
+    device_dir = tmp_path / "dev"
+    device_dir.mkdir()
+    with lock.hold(lock.key_for(f"sim:{device_dir}"), label="pid 4242 (the other run)"):
+        proc = run("--device", f"sim:{device_dir}", "--tasks", "SystemWifiTurnOn")
+    one_line_exit_2(proc, "in use by pid 4242 (the other run)")
+    assert run("--device", f"sim:{device_dir}", "--tasks", "SystemWifiTurnOn").returncode == 0  # released
+
+
+def test_a_lock_of_a_dead_process_is_taken_over(tmp_path: Path) -> None:
+    device_dir = tmp_path / "dev"
+    device_dir.mkdir()
+    key = lock.key_for(f"sim:{device_dir}")
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import os, time
+        from pathlib import Path
+        from taskkit.device import lock
+        with lock.hold(Path({str(key)!r})):
+            print("held", flush=True)
+            os._exit(0)  # dies holding the lock: no release runs
+    """)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "held"
+    holder.wait(timeout=60)
+    with lock.hold(key):
+        assert key.read_text().startswith(f"pid {os.getpid()}")
+
+
+def test_output_dir_that_is_a_file_or_unwritable(tmp_path: Path) -> None:
+    a_file = tmp_path / "results"
+    a_file.write_text("x")
+    one_line_exit_2(run("--output_dir", str(a_file), "--tasks", "SystemWifiTurnOn"), "--output_dir")
+    one_line_exit_2(run("--output_dir", "/proc/taskkit", "--tasks", "SystemWifiTurnOn"), "--output_dir /proc/taskkit")
+
+
+def test_a_task_whose_params_raise_is_its_own_error_and_the_suite_goes_on(tmp_path: Path) -> None:
+    module = tmp_path / "broken_tasks.py"
+    module.write_text(textwrap.dedent('''
+        from taskkit import TaskEval
+        from taskkit.validators import setting_equals
+
+        class BrokenParams(TaskEval):
+            app_names = ("settings",)
+            template = "never"
+            schema = {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}
+
+            @classmethod
+            def generate_random_params(cls, rng):
+                raise ValueError("no params today")
+
+            def validator(self):
+                return setting_equals("global", "wifi_on", "1")
+    '''))
+    out = tmp_path / "out"
+    proc = run("--task_module", str(module), "--tasks", "BrokenParams,SystemWifiTurnOn", "--output_dir", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = {row["task"]: row for row in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
+    assert rows["SystemWifiTurnOn"]["score"] == 1.0
+    broken = rows["BrokenParams"]
+    assert broken["error_kind"] == "task"
+    assert "no params today" in broken["error"] and f"{module}:12" in broken["error"]
+
+
+def test_a_task_name_collision_names_both_sources_unless_replacing(tmp_path: Path) -> None:
+    module = tmp_path / "mine.py"
+    module.write_text(textwrap.dedent('''
+        from taskkit import TaskEval
+        from taskkit.validators import setting_equals
+
+        class SystemWifiTurnOn(TaskEval):
+            app_names = ("settings",)
+            template = "Turn on Wi-Fi, my way"
+
+            def validator(self):
+                return setting_equals("global", "wifi_on", "1")
+
+            def solve(self, env):
+                env.device.settings.put("global", "wifi_on", "1")
+    '''))
+    proc = run("--task_module", str(module), "--list_tasks")
+    one_line_exit_2(proc, "task name 'SystemWifiTurnOn' is defined twice")
+    assert "taskkit.apps.settings" in proc.stderr and "--replace_tasks" in proc.stderr
+    proc = run("--task_module", str(module), "--replace_tasks", "--show_instance", "SystemWifiTurnOn")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["goal"] == "Turn on Wi-Fi, my way"
+    assert proc.stderr.count("is replaced by the one in") == 1
+
+
+def test_task_module_imports_its_siblings(tmp_path: Path) -> None:
+    (tmp_path / "helpers_for_tasks.py").write_text("GOAL = 'Turn on Wi-Fi from a sibling'\n")
+    module = tmp_path / "sibling_user.py"
+    module.write_text(textwrap.dedent('''
+        from helpers_for_tasks import GOAL
+        from taskkit import TaskEval
+        from taskkit.validators import setting_equals
+
+        class SiblingTask(TaskEval):
+            app_names = ("settings",)
+            template = GOAL
+
+            def validator(self):
+                return setting_equals("global", "wifi_on", "1")
+    '''))
+    proc = run("--task_module", str(module), "--show_instance", "SiblingTask", "--seed", "7")
+    assert proc.returncode == 0, proc.stderr
+    shown = json.loads(proc.stdout)
+    assert shown["goal"] == "Turn on Wi-Fi from a sibling" and shown["instance_id"] == "SiblingTask_0"
+
+
+def test_show_instance_matches_the_run(tmp_path: Path) -> None:
+    proc = run("--show_instance", "ExpenseAddSingle", "--seed", "30")
+    assert proc.returncode == 0, proc.stderr
+    shown = json.loads(proc.stdout)
+    out = tmp_path / "out"
+    assert run("--tasks", "ExpenseAddSingle", "--seed", "30", "--output_dir", str(out)).returncode == 0
+    row = json.loads((out / "results.jsonl").read_text())
+    assert (shown["params"], shown["goal"], shown["seed"]) == (row["params"], row["goal"], row["seed"])
+
+
+@pytest.mark.parametrize("env, message", [
+    ({"ANDROID_ADB_SERVER_PORT": "1"}, "127.0.0.1:1"),
+    ({"ANDROID_ADB_SERVER_HOST": "127.0.0.1", "ANDROID_ADB_SERVER_PORT": "notaport"}, "ANDROID_ADB_SERVER_PORT"),
+])
+def test_adb_environment_is_honoured(env: dict[str, str], message: str) -> None:
+    proc = run("--device", "adb", "--tasks", "SystemWifiTurnOn", env=env)
+    assert proc.returncode in (2, 3), proc.stderr
+    assert "Traceback" not in proc.stderr and message in proc.stderr, proc.stderr
+
+
+def test_flags_win_over_the_adb_environment() -> None:
+    proc = run("--device", "adb", "--adb_port", "2", "--tasks", "SystemWifiTurnOn",
+               env={"ANDROID_ADB_SERVER_PORT": "1"})
+    assert "127.0.0.1:2" in proc.stderr and "127.0.0.1:1" not in proc.stderr, proc.stderr

@@ -1,0 +1,23 @@
+"""The card's top-level folders install under taskkit's namespace, so nothing collides with a
+package of the same name (PyPI's `validators`, anyone's `apps`)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+
+def test_a_top_level_validators_package_and_taskkits_coexist(tmp_path: Path) -> None:
+    other = tmp_path / "site" / "validators"
+    other.mkdir(parents=True)
+    (other / "__init__.py").write_text("def email(value):\n    return '@' in value\n")
+    code = ("import validators, taskkit.validators as tv, taskkit.apps as ta\n"
+            "assert validators.email('a@b.co') and not hasattr(validators, 'rows_added')\n"
+            "assert tv.rows_added and ta.get('pro expense').package == 'com.arduia.expense'\n"
+            "import importlib.util\n"
+            "assert importlib.util.find_spec('apps') is None, 'apps/ is installed as a top-level package'\n"
+            "print('ok')\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                          env={"PYTHONPATH": str(tmp_path / "site"), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
