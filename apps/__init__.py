@@ -43,7 +43,8 @@ def get(name: str) -> App:
         return _BY_NAME[name.strip().lower()]
     except KeyError:
         known = ", ".join(sorted(_BY_NAME))
-        raise KeyError(f"unknown app {name!r}; known apps: {known}") from None
+        raise KeyError(f"unknown app {name!r}; known apps: {known} (an app of your own is registered by "
+                       "taskkit.apps.register in a module you load, e.g. with --task_module)") from None
 
 
 def all_apps() -> list[App]:

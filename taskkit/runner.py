@@ -14,6 +14,7 @@ from taskkit.actions import ActionError, perform
 from taskkit.agents.base import Agent, Episode, Observation
 from taskkit.device.base import DeviceError
 from taskkit.env import Env
+from taskkit.loading import where
 from taskkit.suite import TaskBuildError, TaskInstance
 
 INFRASTRUCTURE, TASK, AGENT = "infrastructure", "task", "agent"
@@ -139,8 +140,9 @@ def _record_error(result: EpisodeResult, error: BaseException, phase: str) -> No
     else:
         result.error_kind = TASK
     label = "agent" if isinstance(error, _AgentFailed) else "solve" if isinstance(error, _SolveFailed) else phase
+    cause = error.__cause__ if isinstance(error, (_AgentFailed, _SolveFailed)) and error.__cause__ else error
     message = str(error) if isinstance(error, (_AgentFailed, _SolveFailed)) else f"{type(error).__name__}: {error}"
-    result.error = f"{label} failed: {message}"
+    result.error = f"{label} failed: {where(cause)}{message}"
 
 
 def run_suite(

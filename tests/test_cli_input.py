@@ -180,3 +180,12 @@ def test_flags_win_over_the_adb_environment() -> None:
     proc = run("--device", "adb", "--adb_port", "2", "--tasks", "SystemWifiTurnOn",
                env={"ANDROID_ADB_SERVER_PORT": "1"})
     assert "127.0.0.1:2" in proc.stderr and "127.0.0.1:1" not in proc.stderr, proc.stderr
+
+
+def test_a_spec_naming_an_unregistered_app_says_which_flag_loads_it() -> None:
+    root = Path(__file__).resolve().parents[1] / "examples"
+    proc = run("--spec_dir", str(root / "recipe_specs"), "--list_tasks")
+    one_line_exit_2(proc, "unknown app 'recipe box'")
+    assert "--task_module" in proc.stderr
+    proc = run("--task_module", str(root / "recipe_box.py"), "--spec_dir", str(root / "recipe_specs"), "--list_tasks")
+    assert proc.returncode == 0 and "RecipeDelete" in proc.stdout, proc.stderr

@@ -64,7 +64,8 @@ class BrokenSolve(TaskEval, register=False):
 
 def test_broken_reference_solution_is_a_task_error(env):
     result = run_episode(env, TaskInstance(BrokenSolve, 0, 1, {}), load("oracle"), 30)
-    assert result.error_kind == "task" and result.error.startswith("solve failed: ValueError")
+    assert result.error_kind == "task" and result.error.startswith("solve failed: ")
+    assert f"{__file__}:" in result.error and result.error.endswith("ValueError: reference solution bug")  # where it raised
 
 
 def test_answer_action_reaches_the_env(env):

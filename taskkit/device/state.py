@@ -4,7 +4,10 @@ A restore point copies app data paths aside on the device (`cp -a`) and records 
 in one round trip. It doubles as a journal: its directory holds a manifest (what was saved) and
 the settings, and it is deleted only after everything has been put back. Restoring stages each
 saved copy beside its path and swaps it in with `mv`, so an interrupted restore can simply be
-run again; `recover` does that for the restore points a killed run left behind.
+run again; `recover` does that for the restore points a killed run left behind. `cp -a` as
+root keeps each file's owner and mode, and `restorecon -RF` gives the restored tree the SELinux
+labels the app needs on a real device, as AndroidWorld does after its restore (the simulated
+device has no SELinux: there it only checks the paths exist).
 
 `listing` names every directory, file checksum and setting where a task or an agent can write;
 `state_digest` hashes it, and `difference` says what changed between two listings.
@@ -79,7 +82,7 @@ def restore(device: Device, point: RestorePoint) -> None:
             device.run(f"rm -rf {staged}")
             device.run(f"if [ -e {saved} ]; then cp -a {saved} {staged}; fi")
             device.run(f"rm -rf {target}")
-            device.run(f"if [ -e {staged} ]; then mv {staged} {target}; fi")
+            device.run(f"if [ -e {staged} ]; then mv {staged} {target} && restorecon -RF {target}; fi")
         command = build_restore(device.settings.snapshot(), point.settings)
         if command is not None:
             device.run(command)

@@ -623,7 +623,8 @@ class Validator:
 def _unknown_app(name: str) -> str:
     names = [app.name for app in apps.all_apps()]
     hint = _close(name.lower(), names)
-    return f"unknown app {name!r}{hint}; apps: {', '.join(names)}"
+    return (f"unknown app {name!r}{hint}; apps: {', '.join(names)} "
+            "(an app of your own loads with --task_module FILE.py that calls taskkit.apps.register)")
 
 
 def _known(scope: dict[str, Shape]) -> str:
