@@ -77,9 +77,9 @@ class Link:
 def fill(device: AdbDevice, size: int) -> None:
     rows = [{"name": f"Expense {i}", "amount": 1000 + i, "category": 1 + i % 11, "note": f"note {i}",
              "created_date": 1696118400000 + i, "modified_date": 1696118400000 + i} for i in range(size)]
-    expense.APP.reset(device)
-    expense.EXPENSES.insert(device, rows)
-    device.flush()
+    with device.batch():
+        expense.APP.reset(device)
+        expense.EXPENSES.insert(device, rows)
 
 
 def androidworld_rows(device: AdbDevice, workdir: Path) -> list[tuple]:
@@ -106,7 +106,6 @@ def check_costs(link: Link, sizes: list[int], repeat: int) -> list[dict[str, Any
                 before = androidworld_rows(link.device, Path(before_dir))
                 expense.EXPENSES.insert(link.device, [{"name": f"New {attempt}", "amount": 4242, "category": 1,
                                                        "note": "", "created_date": 0, "modified_date": 0}])
-                link.device.flush()
                 result: dict[str, Any] = {}
                 samples["taskkit"].append(link.measure(lambda: result.update(r=check.evaluate(env, snapshot))))
                 assert result["r"].score == 1.0, result["r"].reasons
@@ -119,12 +118,17 @@ def check_costs(link: Link, sizes: list[int], repeat: int) -> list[dict[str, Any
     return out
 
 
+def _solve(task: Any, env: Env) -> None:
+    with env.device.batch():  # as the runner's oracle runs it
+        task.solve(env)
+
+
 def lifecycle_costs(link: Link) -> list[dict[str, Any]]:
     env, out = Env(link.device), []
     for name in LIFECYCLE_TASKS:
         task = suite.instantiate(registry.get(name), 30, 0).create()
         costs = {"initialize": link.measure(lambda: task.initialize_state(env))}
-        costs["solve"] = link.measure(lambda: (task.solve(env), link.device.flush()))
+        costs["solve"] = link.measure(lambda: _solve(task, env))
         score: dict[str, float] = {}
         costs["check"] = link.measure(lambda: score.update(s=task.is_successful(env)))
         costs["teardown"] = link.measure(lambda: task.teardown(env))
