@@ -11,7 +11,7 @@ import time
 from typing import Any, Callable, Iterable
 
 from taskkit.actions import ActionError, perform
-from taskkit.agents.base import Agent, Episode, Observation
+from taskkit.agents.base import Action, Agent, Episode, Observation
 from taskkit.device.base import DeviceError
 from taskkit.env import Env
 from taskkit.loading import where
@@ -116,6 +116,9 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult) -> Non
             raise
         except Exception as error:
             raise _AgentFailed(f"{type(error).__name__}: {error}") from error
+        if not isinstance(action, Action):
+            raise _AgentFailed(f"step returned {type(action).__name__} {action!r:.80}, not a taskkit.agents.Action "
+                               "(Action.from_dict turns AndroidWorld's JSON form into one)")
         result.steps += 1
         if action.ends_episode:
             result.status = action.goal_status

@@ -99,3 +99,29 @@ def test_action_validation():
         Action("status", goal_status="done")
     assert Action.from_dict({"action_type": "scroll", "direction": "down"}).to_dict() == {
         "action_type": "scroll", "direction": "down"}
+
+
+@pytest.mark.parametrize("returned, message", [
+    ({"action_type": "click", "x": 1, "y": 2}, "returned dict"),
+    (None, "returned NoneType"),
+])
+def test_an_agent_returning_something_else_is_an_agent_error(env, returned, message):
+    class Sloppy(Agent):
+        name = "sloppy"
+
+        def step(self, observation):
+            return returned
+
+    result = run_episode(env, suite.instantiate(registry.get("SystemWifiTurnOn"), 30, 0), Sloppy(), 30)
+    assert result.error_kind == "agent" and message in result.error
+
+
+def test_an_agent_typing_a_nul_is_an_agent_error(env):
+    class Nul(Agent):
+        name = "nul"
+
+        def step(self, observation):
+            return Action("input_text", text="a\x00b")
+
+    result = run_episode(env, suite.instantiate(registry.get("SystemWifiTurnOn"), 30, 0), Nul(), 30)
+    assert result.error_kind == "agent" and "NUL" in result.error

@@ -36,6 +36,8 @@ class Action:
             raise ValueError(f"unknown action_type {self.action_type!r}; expected one of {', '.join(ACTION_TYPES)}")
         if self.action_type == "status" and self.goal_status not in STATUSES:
             raise ValueError(f"status needs goal_status 'complete' or 'infeasible', got {self.goal_status!r}")
+        if self.text is not None and "\x00" in self.text:
+            raise ValueError("text holds a NUL character, which no Android input can carry")
         if self.action_type in ("scroll", "swipe") and self.direction not in DIRECTIONS:
             raise ValueError(f"{self.action_type} needs a direction in {DIRECTIONS}, got {self.direction!r}")
 

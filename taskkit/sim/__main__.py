@@ -3,7 +3,12 @@
 Serves the simulated device stored in DIR (built there first if DIR is new) on the adb device
 protocol, so that `adb connect HOST:PORT` makes it an ordinary device. Runs until SIGINT or
 SIGTERM, then exits 0. Several simulators at once are several processes on several ports.
-Bad flags: one line on stderr, exit 2. A port that cannot be bound: one line, exit 1.
+
+It listens on loopback by default. Any other address needs `--adb_keys FILE`: clients then
+authenticate as with a real phone (adb's RSA keys; only the public keys in FILE get in). Every
+command has a time limit (`--command_timeout`, exit 124 when it passes) and an output limit
+(`--max_output`). Bad flags: one line on stderr, exit 2. A port that cannot be bound: one line,
+exit 1.
 """
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ import argparse
 import signal
 import sys
 from pathlib import Path
-from typing import NoReturn, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 PROG = "python -m taskkit.sim"
 
@@ -40,8 +45,28 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve a simulated device on the adb device protocol")
     serve.add_argument("--state", required=True, type=Path, help="state directory (built if new)")
     serve.add_argument("--port", type=_port, default=5555, help="TCP port (0: a free one)")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (not loopback: needs --adb_keys)")
+    serve.add_argument("--adb_keys", type=Path, default=None,
+                       help="adb public keys allowed to connect, one per line (e.g. ~/.android/adbkey.pub); "
+                            "required to listen on a non-loopback address")
+    serve.add_argument("--command_timeout", type=_positive(float), default=60.0,
+                       help="seconds one command may run (default 60)")
+    serve.add_argument("--max_output", type=_positive(int), default=64 << 20,
+                       help="bytes one command may print (default 64 MiB)")
     return parser
+
+
+def _positive(kind: type) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: expected a positive number") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: expected a positive number")
+        return value
+
+    return parse
 
 
 def install_apps(state: Path) -> None:
@@ -56,19 +81,28 @@ def install_apps(state: Path) -> None:
     SimDevice(state, app_databases=apps.first_run_databases()).close()
 
 
-def serve(state: Path, host: str, port: int) -> int:
+def serve(state: Path, host: str, port: int, adb_keys: Path | None = None, command_timeout: float = 60.0,
+          max_output: int = 64 << 20) -> int:
     """Serve until SIGINT/SIGTERM; the exit code."""
-    from taskkit.sim.adbd import AdbdServer
+    from taskkit.sim.adb_auth import KeyFormatError
+    from taskkit.sim.adbd import AdbdServer, is_loopback
+    from taskkit.sim.device import StateDirError
 
-    if state.exists() and not state.is_dir():
-        print(f"{PROG}: error: --state {state}: not a directory", file=sys.stderr)
+    if not is_loopback(host) and adb_keys is None:
+        print(f"{PROG}: error: --host {host} is not loopback: anyone who reaches it would get a root shell; "
+              "pass --adb_keys FILE (the adb public keys allowed in, e.g. ~/.android/adbkey.pub)", file=sys.stderr)
         return 2
     try:
         install_apps(state)
-        server = AdbdServer(state, host=host, port=port)
+        server = AdbdServer(state, host=host, port=port, adb_keys=adb_keys, require_auth=adb_keys is not None,
+                            command_timeout=command_timeout, max_output=max_output)
+    except (StateDirError, KeyFormatError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:
-        print(f"{PROG}: error: --state {state}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+        where = f"--adb_keys {adb_keys}" if adb_keys is not None and exc.filename == str(adb_keys) else f"--state {state}"
+        print(f"{PROG}: error: {where}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     try:
         server.listen()
     except OSError as exc:
@@ -88,7 +122,7 @@ def serve(state: Path, host: str, port: int) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
-        return serve(args.state, args.host, args.port)
+        return serve(args.state, args.host, args.port, args.adb_keys, args.command_timeout, args.max_output)
     return 2
 
 

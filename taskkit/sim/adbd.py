@@ -22,9 +22,12 @@ fixed_push_mkdir. No auth, no delayed_ack, no sendrecv_v2, no abb.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import ipaddress
 import logging
 import os
+import queue
 import re
 import select
 import selectors
@@ -39,7 +42,7 @@ from typing import Callable
 
 from taskkit.device.shell_protocol import (CLOSE_STDIN, EXIT, STDERR, STDIN, STDOUT, WINDOW_SIZE,
                                            PacketDecoder, ShellProtocolError, encode_packet)
-from taskkit.sim import shell
+from taskkit.sim import adb_auth, limits, shell
 from taskkit.sim.device import SimDevice
 from taskkit.sim.state import SimState
 
@@ -62,6 +65,15 @@ FEATURES = ("shell_v2", "cmd", "stat_v2", "ls_v2", "fixed_push_mkdir")
 _log = logging.getLogger(__name__)
 # Seconds a `shell,v2,raw:CMD` stream waits for the client's first stdin-side packet.
 STDIN_GRACE = 1.0
+# Per-command limits (serve --command_timeout / --max_output change them).
+DEFAULT_COMMAND_TIMEOUT = 60.0
+DEFAULT_MAX_OUTPUT = 64 << 20
+# A stream's output waiting for the client's OKAY; a command writing more waits (flow control).
+HIGH_WATER = 1 << 20
+# Exit statuses of a command stopped by a limit: time (124, as toybox `timeout`), output (as
+# SIGXFSZ would end it: 128 + 25), the client gone (as SIGPIPE would: 128 + 13).
+OUTPUT_LIMIT_STATUS = 153
+CLIENT_GONE_STATUS = 141
 
 
 class ProtocolError(Exception):
@@ -284,73 +296,63 @@ def send_permissions(mode: int) -> int:
 
 # --- the device behind a server ---------------------------------------------------------------
 class _DeviceHost:
-    """One simulated device, with a lock that serializes every command and file operation."""
+    """One simulated device: a fresh view of its state for every operation, so that streams run
+    side by side (device.json changes are merged, see `SimState.save`), and the per-command
+    limits (`command_timeout` seconds, `max_output` bytes)."""
 
-    def __init__(self, state_dir: str | os.PathLike[str]):
+    def __init__(self, state_dir: str | os.PathLike[str], command_timeout: float | None = DEFAULT_COMMAND_TIMEOUT,
+                 max_output: int = DEFAULT_MAX_OUTPUT):
         self.device = SimDevice(state_dir)
         self.root = Path(state_dir)
-        self.lock = threading.RLock()
-        self._seen = self._config_stamp()
+        self.command_timeout = command_timeout
+        self.max_output = max_output
+        self.lock = threading.RLock()  # file transfers and the adbd-is-root flag
 
     @property
     def state(self) -> SimState:
-        return self.device.state
-
-    def _config_stamp(self) -> tuple[int, int] | None:
-        try:
-            st = os.stat(self.root / "device.json")
-        except OSError:
-            return None
-        return st.st_mtime_ns, st.st_size
-
-    def refresh(self) -> None:
-        """Reload device.json if someone else (another process, a SimDevice) changed it."""
-        stamp = self._config_stamp()
-        if stamp != self._seen:
-            self.device.state = SimState(self.root)
-            self._seen = stamp
-
-    def settle(self) -> None:
-        """Remember device.json as we left it (our own writes are not someone else's)."""
-        self._seen = self._config_stamp()
+        """The device's state as stored now (a new view each time)."""
+        return SimState(self.root)
 
     def run(self, command: str, stdin: bytes = b"", term: str | None = None,
-            merge: bool = False) -> tuple[bytes, bytes, int]:
-        """Run `/system/bin/sh -c command`: (stdout, stderr, status), byte-exact.
+            merge: bool = False, out: bytearray | None = None, err: bytearray | None = None) -> tuple[bytes, bytes, int]:
+        """Run `/system/bin/sh -c command` under the time limit: (stdout, stderr, status).
 
-        `merge` sends stderr into stdout in write order (a raw subprocess or a PTY).
+        `out`/`err` may be sinks that forward output as it is written (then the returned bytes
+        are what was left in them); `merge` sends stderr into stdout in write order (a raw
+        subprocess or a PTY).
         """
-        out = bytearray()
-        err = out if merge else bytearray()
-        with self.lock:
-            self.refresh()
-            # The environment adbd hands to the shell: init's, the passwd entry of the uid,
-            # and TERM from the service arguments.
-            env = shell._initial_env(self.state)  # noqa: SLF001 (the same package's defaults)
-            if term:
-                env["TERM"] = term
-            status = shell.call_command(self.state, ["sh", "-c", command], stdin, "/", env, out, err)
-            self.settle()
+        out = bytearray() if out is None else out
+        err = out if merge else (bytearray() if err is None else err)
+        state = self.state
+        # The environment adbd hands to the shell: init's, the passwd entry of the uid,
+        # and TERM from the service arguments.
+        env = shell._initial_env(state)  # noqa: SLF001 (the same package's defaults)
+        if term:
+            env["TERM"] = term
+        with limits.deadline(self.command_timeout):
+            try:
+                status = shell.call_command(state, ["sh", "-c", command], stdin, "/", env, out, err)
+            except limits.LimitExceeded as exc:
+                status = exc.status
+                with contextlib.suppress(limits.LimitExceeded):  # the client may be gone
+                    err += f"/system/bin/sh: {exc}\n".encode()
         return bytes(out), (b"" if merge else bytes(err)), (127 if status is None else status & 0xFF)
 
     def prop(self, name: str, default: str = "") -> str:
-        with self.lock:
-            self.refresh()
-            return str(self.state.config.get("props", {}).get(name, default))
+        return str(self.state.config.get("props", {}).get(name, default))
 
     def set_root(self, value: bool) -> bool:
         """Set the adbd-is-root flag; True if it changed."""
         with self.lock:
-            self.refresh()
-            before = bool(self.state.config.get("is_root", True))
+            state = self.state
+            before = bool(state.config.get("is_root", True))
             if before != value:
-                self.state.config["is_root"] = value
-                self.state.save()
-            self.settle()
+                state.config["is_root"] = value
+                state.save()
             return before != value
 
     def host_path(self, path: str, follow: bool = True) -> Path:
-        return self.state.host_path(path, follow=follow)
+        return SimState(self.root).host_path(path, follow=follow)
 
     def path_stat(self, path: str, follow: bool) -> FileStat | None:
         """stat (follow) or lstat of a device path; None if it does not resolve or exist."""
@@ -365,15 +367,19 @@ class _DeviceHost:
             st = os.stat(host) if follow else os.lstat(host)
         except OSError:
             return None
-        return FileStat.of(st, self.state.clock_epoch)
+        return FileStat.of(st, SimState(self.root).clock_epoch)
 
 
 # --- streams and services ---------------------------------------------------------------------
 class _Stream:
-    """One open stream of a connection, from the device's side."""
+    """One open stream of a connection, from the device's side.
+
+    Its service's callbacks run in the stream's own worker thread, in order, so a long command
+    on one stream never holds up the connection's other streams (or `adb connect`).
+    """
 
     __slots__ = ("conn", "local_id", "remote_id", "service", "outbuf", "awaiting_ack",
-                 "finishing", "drop_after", "closed", "deadline")
+                 "finishing", "drop_after", "closed", "_timer", "_queue")
 
     def __init__(self, conn: "_Connection", local_id: int, remote_id: int):
         self.conn = conn
@@ -385,19 +391,102 @@ class _Stream:
         self.finishing = False
         self.drop_after = False
         self.closed = False
-        self.deadline: float | None = None  # monotonic time for the service's on_timeout
+        self._timer: threading.Timer | None = None
+        self._queue: queue.SimpleQueue | None = None
 
     def write(self, data: bytes) -> None:
         """Queue `data` for the host (sent as WRTEs, one unacknowledged at a time)."""
-        if data and not self.closed:
-            self.outbuf += data
-            self.conn.pump(self)
+        with self.conn.lock:
+            if data and not self.closed:
+                self.outbuf += data
+                self.conn.pump(self)
+
+    def wait_for_room(self) -> None:
+        """Block the writer while more than HIGH_WATER bytes wait for the host's OKAY (adb's
+        flow control); a closed stream or the command's deadline stops the command."""
+        with self.conn.cond:
+            while len(self.outbuf) > HIGH_WATER and not self.closed:
+                limits.check()
+                self.conn.cond.wait(0.05)
+            if self.closed:
+                raise limits.LimitExceeded("the client closed the stream", status=CLIENT_GONE_STATUS)
 
     def finish(self, drop_connection: bool = False) -> None:
         """Close the stream once everything queued is acknowledged (then maybe drop the link)."""
-        self.finishing = True
-        self.drop_after = self.drop_after or drop_connection
-        self.conn.pump(self)
+        with self.conn.lock:
+            self.finishing = True
+            self.drop_after = self.drop_after or drop_connection
+            self.conn.pump(self)
+
+    def submit(self, func: Callable[..., None], *args: object) -> None:
+        """Run `func(*args)` in this stream's worker thread, after what was submitted before."""
+        with self.conn.lock:
+            if self._queue is None:
+                self._queue = queue.SimpleQueue()
+                threading.Thread(target=self._work, daemon=True,
+                                 name=f"adbd-stream-{self.local_id}").start()
+            self._queue.put((func, args))
+
+    def after(self, seconds: float, func: Callable[[], None]) -> None:
+        """Submit `func` to the worker in `seconds`, unless `cancel_timer` comes first."""
+        self.cancel_timer()
+        self._timer = threading.Timer(seconds, lambda: self.submit(func) if not self.closed else None)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def stop_worker(self) -> None:
+        with self.conn.lock:
+            if self._queue is not None:
+                self._queue.put(None)
+
+    def _work(self) -> None:
+        assert self._queue is not None
+        while (item := self._queue.get()) is not None:
+            func, args = item
+            self.conn.run_guarded(self, func, *args)
+
+
+class _Sink(bytearray):
+    """A command's stdout or stderr, forwarded to its stream as it is written: output is never
+    buffered whole, waits for the host under flow control, and counts against `budget`."""
+
+    def __init__(self, emit: Callable[[bytes], None], budget: "_Budget"):
+        super().__init__()
+        self._emit, self._budget = emit, budget
+
+    def __iadd__(self, data: bytes | bytearray) -> "_Sink":  # type: ignore[override]
+        data = bytes(data)
+        if data:
+            self._budget.spend(len(data))
+            self._emit(data)
+        return self
+
+    def extend(self, data: bytes | bytearray) -> None:  # type: ignore[override]
+        self.__iadd__(data)
+
+    def append(self, byte: int) -> None:
+        self.__iadd__(bytes([byte]))
+
+
+class _Budget:
+    """How many more bytes one command may print (`max_output` in all)."""
+
+    def __init__(self, limit: int):
+        self.limit, self.left, self.exceeded = limit, limit, False
+
+    def spend(self, count: int) -> None:
+        if self.exceeded:
+            return  # the line saying why the command stopped still goes out
+        self.left -= count
+        if self.left < 0:
+            self.exceeded = True
+            raise limits.LimitExceeded(f"output exceeded {self.limit} bytes (the simulator's output limit); "
+                                       "the command was stopped", status=OUTPUT_LIMIT_STATUS)
 
 
 class _Service:
@@ -435,8 +524,11 @@ class _RawShell(_Service):
         self.pty = pty
 
     def start(self) -> None:
-        out, _, _ = self.host.run(self.command, b"", self.term, merge=True)
-        self.stream.write(out.replace(b"\n", b"\r\n") if self.pty else out)
+        def emit(data: bytes) -> None:
+            self.stream.write(data.replace(b"\n", b"\r\n") if self.pty else data)
+            self.stream.wait_for_room()
+
+        self.host.run(self.command, b"", self.term, merge=True, out=_Sink(emit, _Budget(self.host.max_output)))
         self.stream.finish()
 
 
@@ -458,9 +550,7 @@ class _Repl:
 
     def _prompt(self) -> None:
         if self.pty:
-            with self.host.lock:
-                self.host.refresh()
-                sign = "#" if self.host.state.config.get("is_root", True) else "$"
+            sign = "#" if self.host.state.config.get("is_root", True) else "$"
             self.emit(ID_STDOUT, f"{clean_prop(self.host.prop('ro.product.device', 'android'))}:/ {sign} "
                       .encode())
 
@@ -479,9 +569,10 @@ class _Repl:
             self.finish()
             return
         if text:
-            out, err, self.status = self.host.run(text, b"", self.term, merge=self.pty)
-            self._out(ID_STDOUT, out)
-            self._out(ID_STDERR, err)
+            budget = _Budget(self.host.max_output)
+            out = _Sink(lambda data: self._out(ID_STDOUT, data), budget)
+            err = out if self.pty else _Sink(lambda data: self._out(ID_STDERR, data), budget)
+            _, _, self.status = self.host.run(text, b"", self.term, merge=self.pty, out=out, err=err)
         self._prompt()
 
     def feed(self, data: bytes) -> None:
@@ -582,7 +673,7 @@ class _ShellV2(_Service):
         elif self.request.pty or not self.request.explicit_type:
             self._run()
         else:
-            self.stream.deadline = time.monotonic() + STDIN_GRACE
+            self.stream.after(STDIN_GRACE, self.on_timeout)
 
     def on_timeout(self) -> None:
         self._run()
@@ -592,13 +683,21 @@ class _ShellV2(_Service):
             return
         self.ran = True
         req = self.request
-        out, err, status = self.host.run(req.command, bytes(self.stdin), req.term, merge=req.pty)
-        self._emit(ID_STDOUT, out.replace(b"\n", b"\r\n") if req.pty else out)
-        self._emit(ID_STDERR, err)
+
+        def sink(kind: int) -> _Sink:
+            def emit(data: bytes) -> None:
+                self._emit(kind, data.replace(b"\n", b"\r\n") if req.pty else data)
+                self.stream.wait_for_room()
+            return _Sink(emit, budget)
+
+        budget = _Budget(self.host.max_output)
+        out = sink(ID_STDOUT)
+        _, _, status = self.host.run(req.command, bytes(self.stdin), req.term, merge=req.pty,
+                                     out=out, err=out if req.pty else sink(ID_STDERR))
         self._exit(status)
 
     def on_data(self, data: bytes) -> None:
-        self.stream.deadline = None  # the client speaks: follow the protocol from now on
+        self.stream.cancel_timer()  # the client speaks: follow the protocol from now on
         for kind, payload in self.decoder.feed(data):
             if self.repl is not None:
                 if kind == ID_STDIN:
@@ -644,6 +743,8 @@ class _Sync(_Service):
                     return
         except SyncError as exc:
             self._fail(str(exc))
+        except OSError as exc:  # a host-side failure (a name too long...): FAIL, as adbd does
+            self._fail(f"{os.strerror(exc.errno)}" if exc.errno else str(exc))
 
     def _fail(self, message: str) -> None:
         self.stream.write(sync_fail(message))
@@ -670,12 +771,10 @@ class _Sync(_Service):
             self._end()
         elif ident == b"STAT":
             with self.host.lock:
-                self.host.refresh()
                 st = self.host.path_stat(path, follow=False)
             self.stream.write(stat_v1(st))
         elif ident in (b"STA2", b"LST2"):
             with self.host.lock:
-                self.host.refresh()
                 st = self.host.path_stat(path, follow=ident == b"STA2")
             self.stream.write(stat_v2(ident, st, 0 if st else 2))  # ENOENT
         elif ident in (b"LIST", b"LIS2"):
@@ -692,7 +791,6 @@ class _Sync(_Service):
 
     def _listing(self, path: str, v2: bool) -> bytes:
         with self.host.lock:
-            self.host.refresh()
             try:
                 directory = self.host.host_path(path)
                 names = sorted(os.listdir(directory))
@@ -713,7 +811,6 @@ class _Sync(_Service):
 
     def _recv(self, path: str) -> None:
         with self.host.lock:
-            self.host.refresh()
             try:
                 data = self.host.host_path(path).read_bytes()
             except IsADirectoryError:
@@ -758,7 +855,6 @@ class _PendingSend:
         """Write the file; None on success, else the FAIL message."""
         try:
             with self.host.lock:
-                self.host.refresh()
                 return self._write(mtime or self.host.state.clock_epoch)
         finally:
             self.spool.close()
@@ -839,7 +935,38 @@ def make_service(service: str, stream: _Stream, host: _DeviceHost) -> _Service |
         return _Sync(stream, host)
     if service in ("root:", "unroot:") or service.startswith("reboot:"):
         return _Restart(stream, host, service)
+    name = service.partition(":")[0]
+    if name in UNSUPPORTED_SERVICES:
+        return _Unsupported(stream, host, name)
     return None
+
+
+# adbd services the simulated device does not offer; each answers with a message saying so.
+UNSUPPORTED_SERVICES = frozenset({"reverse", "tcpip", "usb", "remount", "enable-verity", "disable-verity",
+                                  "framebuffer", "jdwp", "track-jdwp", "track-app", "backup", "restore",
+                                  "abb", "abb_exec", "sideload", "sideload-host", "spin", "dev", "tcp", "local",
+                                  "localreserved", "localabstract", "localfilesystem", "sink", "source"})
+
+
+class _Unsupported(_Service):
+    """A real adbd service the simulator does not have: say so instead of dropping the stream.
+
+    `reverse:` answers in its own OKAY/FAIL framing (the adb client prints the FAIL message);
+    the others print their message as their output, as adbd's text services do.
+    """
+
+    def __init__(self, stream: _Stream, host: _DeviceHost, name: str):
+        super().__init__(stream, host)
+        self.name = name
+
+    def start(self) -> None:
+        message = f"the simulated device does not support adb {self.name} (taskkit.sim)"
+        if self.name == "reverse":
+            data = message.encode()
+            self.stream.write(b"FAIL" + f"{len(data):04x}".encode() + data)
+        else:
+            self.stream.write((message + "\n").encode())
+        self.stream.finish()
 
 
 # --- statistics -------------------------------------------------------------------------------
@@ -877,18 +1004,28 @@ class _DropConnection(Exception):
     """Close the TCP connection (adbd 'restarting')."""
 
 
-class _Connection:
-    """One host connection: reads messages in its own thread; all stream work happens there."""
+class _LinkBroken(Exception):
+    """The TCP connection failed while sending (not an OSError: those are a service's own)."""
 
-    def __init__(self, sock: socket.socket, host: _DeviceHost, stats: AdbdStats):
+
+class _Connection:
+    """One host connection: a reader thread for messages; each stream's service runs in the
+    stream's own worker thread (see `_Stream`), so streams never wait for one another."""
+
+    def __init__(self, sock: socket.socket, host: _DeviceHost, stats: AdbdStats,
+                 keys: list[adb_auth.PublicKey] | None = None):
         self.sock = sock
         self.host = host
         self.stats = stats
+        self.keys = keys  # None: no authentication (a loopback server)
+        self.token: bytes | None = None
         self.online = False
         self.version = A_VERSION_MIN
         self.max_data = MAX_PAYLOAD_V1
         self.streams: dict[int, _Stream] = {}
         self._next_id = 1
+        self.lock = threading.RLock()
+        self.cond = threading.Condition(self.lock)
 
     # -- I/O --
     def _recv_exact(self, n: int) -> bytes:
@@ -905,7 +1042,14 @@ class _Connection:
 
     def send(self, command: int, arg0: int, arg1: int, data: bytes = b"") -> None:
         raw = Message(command, arg0, arg1, data).encode(checksum=self.version < A_VERSION)
-        self.sock.sendall(raw)
+        self._send_raw(raw)
+
+    def _send_raw(self, raw: bytes) -> None:
+        try:
+            with self.lock:
+                self.sock.sendall(raw)
+        except OSError as error:
+            raise _LinkBroken(str(error)) from error
         self.stats.add(bytes_sent=len(raw), messages_sent=1)
 
     def read_message(self) -> Message:
@@ -918,42 +1062,36 @@ class _Connection:
     def serve(self) -> None:
         try:
             while True:
-                if self._wait_for_input():
-                    self.handle(self.read_message())
-        except (ProtocolError, ShellProtocolError, _DropConnection, ConnectionError, OSError):
+                message = self.read_message()
+                with self.lock:
+                    self.handle(message)
+        except (ProtocolError, ShellProtocolError, _DropConnection, _LinkBroken, ConnectionError, OSError):
             pass
         finally:
             self.close()
 
-    def _wait_for_input(self) -> bool:
-        """True once a message starts arriving; False after firing due stream timeouts."""
-        deadlines = [s.deadline for s in self.streams.values() if s.deadline is not None]
-        if not deadlines:
-            return True
-        ready, _, _ = select.select([self.sock], [], [], max(0.0, min(deadlines) - time.monotonic()))
-        if ready:
-            return True
-        now = time.monotonic()
-        for stream in [s for s in self.streams.values() if s.deadline is not None and s.deadline <= now]:
-            stream.deadline = None
-            if stream.service is not None and not stream.closed:
-                self._guarded(stream, stream.service.on_timeout)
-        return False
-
     def close(self) -> None:
-        for stream in list(self.streams.values()):
-            self._forget(stream, notify=True)
+        with self.lock:
+            for stream in list(self.streams.values()):
+                self._forget(stream, notify=True)
+        self.shutdown()
+        self.sock.close()
+
+    def shutdown(self) -> None:
+        """End the TCP connection (the reader thread then closes everything)."""
         try:
             self.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
-        self.sock.close()
 
     def handle(self, msg: Message) -> None:
+        """One message from the host (called with `lock` held; never blocks on a service)."""
         if msg.command == A_CNXN:
             self._connect(msg)
+        elif msg.command == A_AUTH:
+            self._auth(msg)
         elif not self.online:
-            return  # everything before CNXN is ignored
+            return  # everything before the handshake is ignored
         elif msg.command == A_OPEN:
             self._open(msg)
         elif msg.command == A_OKAY:
@@ -961,26 +1099,55 @@ class _Connection:
             if stream is not None and stream.remote_id == msg.arg0:
                 stream.awaiting_ack = False
                 self.pump(stream)
+                self.cond.notify_all()
         elif msg.command == A_WRTE:
             stream = self.streams.get(msg.arg1)
-            if stream is not None and stream.remote_id == msg.arg0:
-                self.send(A_OKAY, stream.local_id, stream.remote_id)
-                if stream.service is not None and not stream.closed:
-                    self._guarded(stream, stream.service.on_data, msg.data)
+            if stream is not None and stream.remote_id == msg.arg0 and stream.service is not None:
+                stream.submit(self._deliver, stream, msg.data)
         elif msg.command == A_CLSE:
             stream = self.streams.get(msg.arg1)
             if stream is not None and stream.remote_id == msg.arg0:
                 self._forget(stream, notify=True)
 
+    def _deliver(self, stream: _Stream, data: bytes) -> None:
+        """Acknowledge the host's data when the stream's worker takes it (so a host waits while
+        a command runs, and at most one of its WRTEs is queued), then hand it to the service."""
+        if stream.closed or stream.service is None:
+            return
+        self.send(A_OKAY, stream.local_id, stream.remote_id)
+        stream.service.on_data(data)
+
     def _connect(self, msg: Message) -> None:
-        for stream in list(self.streams.values()):
-            self._forget(stream, notify=True)
+        with self.lock:
+            for stream in list(self.streams.values()):
+                self._forget(stream, notify=True)
+        self.online = False
         self.version = min(msg.arg0, A_VERSION) if msg.arg0 >= A_VERSION_MIN else A_VERSION_MIN
         self.max_data = max(1, min(msg.arg1 or MAX_PAYLOAD_V1, MAX_PAYLOAD))
+        if self.keys is None:
+            self._online()
+        else:  # adbd: answer with a token to sign (auth.cpp, send_auth_request)
+            self._send_token()
+
+    def _send_token(self) -> None:
+        self.token = adb_auth.new_token()
+        self.send(A_AUTH, adb_auth.AUTH_TOKEN, 0, self.token)
+
+    def _auth(self, msg: Message) -> None:
+        if self.keys is None or self.online or self.token is None:
+            return
+        if msg.arg0 == adb_auth.AUTH_SIGNATURE:
+            if adb_auth.authorized(self.keys, self.token, msg.data):
+                self.token = None
+                self._online()
+            else:
+                self._send_token()  # the host tries its next key, then offers its public key
+        # AUTH_RSAPUBLICKEY: a phone would ask its user; with no one to ask, a key that is not
+        # in adb_keys stays unauthorized (no answer, as while the dialog is open).
+
+    def _online(self) -> None:
         props = {k: self.host.prop(k) for k in ("ro.product.name", "ro.product.model", "ro.product.device")}
-        raw = Message(A_CNXN, A_VERSION, MAX_PAYLOAD, banner(props)).encode(checksum=True)
-        self.sock.sendall(raw)
-        self.stats.add(bytes_sent=len(raw), messages_sent=1)
+        self._send_raw(Message(A_CNXN, A_VERSION, MAX_PAYLOAD, banner(props)).encode(checksum=True))
         self.online = True
 
     def _open(self, msg: Message) -> None:
@@ -999,45 +1166,65 @@ class _Connection:
         self.streams[stream.local_id] = stream
         self.stats.add(streams_opened=1)
         self.send(A_OKAY, stream.local_id, remote_id)
-        self._guarded(stream, service.start)
+        stream.submit(service.start)
 
-    def _guarded(self, stream: _Stream, func: Callable[..., None], *args: object) -> None:
-        """Run a service callback; a bug in it closes that stream, never the server."""
+    def run_guarded(self, stream: _Stream, func: Callable[..., None], *args: object) -> None:
+        """Run a service callback (in the stream's worker); a bug in it closes that stream, never
+        the server, and a restart request ends the connection."""
         try:
             func(*args)
-        except (_DropConnection, ProtocolError, OSError):
-            raise
-        except Exception:
+        except (_DropConnection, _LinkBroken, ProtocolError):
+            self.shutdown()
+        except Exception:  # OSError included: a host file problem is the stream's, not the link's
             _log.exception("adbd: service %s failed", type(stream.service).__name__)
-            if not stream.closed:
-                stream.outbuf.clear()
-                stream.finish()
+            with self.lock:
+                if not stream.closed:
+                    stream.outbuf.clear()
+                    try:
+                        stream.finish()
+                    except _DropConnection:
+                        self.shutdown()
 
     def pump(self, stream: _Stream) -> None:
         """Send the next WRTE if none is unacknowledged; CLSE once drained and finishing."""
-        if stream.closed or stream.awaiting_ack:
-            return
-        if stream.outbuf:
-            chunk = bytes(stream.outbuf[:self.max_data])
-            del stream.outbuf[:len(chunk)]
-            stream.awaiting_ack = True
-            self.send(A_WRTE, stream.local_id, stream.remote_id, chunk)
-        elif stream.finishing:
-            self.send(A_CLSE, stream.local_id, stream.remote_id)
-            self._forget(stream, notify=False)
-            if stream.drop_after:
-                raise _DropConnection()
+        with self.lock:
+            if stream.closed or stream.awaiting_ack:
+                return
+            if stream.outbuf:
+                chunk = bytes(stream.outbuf[:self.max_data])
+                del stream.outbuf[:len(chunk)]
+                stream.awaiting_ack = True
+                self.send(A_WRTE, stream.local_id, stream.remote_id, chunk)
+                self.cond.notify_all()
+            elif stream.finishing:
+                self.send(A_CLSE, stream.local_id, stream.remote_id)
+                self._forget(stream, notify=False)
+                if stream.drop_after:
+                    raise _DropConnection()
 
     def _forget(self, stream: _Stream, notify: bool) -> None:
-        if stream.closed:
-            return
-        stream.closed = True
-        self.streams.pop(stream.local_id, None)
-        if notify and stream.service is not None:
-            stream.service.on_close()
+        with self.lock:
+            if stream.closed:
+                return
+            stream.closed = True
+            stream.cancel_timer()
+            self.streams.pop(stream.local_id, None)
+            self.cond.notify_all()
+            if notify and stream.service is not None:
+                stream.submit(stream.service.on_close)
+            stream.stop_worker()
 
 
 # --- the server -------------------------------------------------------------------------------
+def is_loopback(host: str) -> bool:
+    """Whether `host` (a name or address) only accepts connections from this machine."""
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except OSError:
+        return False
+    return all(ipaddress.ip_address(info[4][0]).is_loopback for info in infos)
+
+
 class AdbdServer:
     """Serve the simulated device stored in `state_dir` on the adb device protocol.
 
@@ -1047,8 +1234,16 @@ class AdbdServer:
     messages on the TCP links and the streams (services) opened.
     """
 
-    def __init__(self, state_dir: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 5555):
-        self._device = _DeviceHost(state_dir)
+    def __init__(self, state_dir: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 5555, *,
+                 adb_keys: str | os.PathLike[str] | None = None, require_auth: bool | None = None,
+                 command_timeout: float | None = DEFAULT_COMMAND_TIMEOUT, max_output: int = DEFAULT_MAX_OUTPUT):
+        if require_auth is None:
+            require_auth = not is_loopback(host)
+        if require_auth and adb_keys is None:
+            raise ValueError(f"serving on {host} (not loopback) needs adb's RSA authentication: "
+                             "pass the public keys allowed to connect (--adb_keys FILE, e.g. ~/.android/adbkey.pub)")
+        self._keys = adb_auth.load_keys(adb_keys) if require_auth and adb_keys is not None else None
+        self._device = _DeviceHost(state_dir, command_timeout, max_output)
         self.host = host
         self.port = port
         self.stats = AdbdStats()
@@ -1143,7 +1338,7 @@ class AdbdServer:
             return
         sock.setblocking(True)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        conn = _Connection(sock, self._device, self.stats)
+        conn = _Connection(sock, self._device, self.stats, self._keys)
         thread = threading.Thread(target=self._run_connection, args=(conn,), daemon=True,
                                   name=f"adbd:{self.port}:conn")
         with self._conns_lock:

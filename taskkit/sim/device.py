@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Mapping
 
 from taskkit.device.base import Device, ShellResult
-from taskkit.sim import databases, image, shell
+from taskkit.sim import databases, image, limits, shell
 from taskkit.sim.state import SimState
 
 
+COMMAND_TIMEOUT = 60.0
 MARKER = "device.json"  # every taskkit simulated device's state directory holds it
 _OWN_FILES = {MARKER, ".taskkit.lock"}
 
@@ -57,6 +58,9 @@ class SimDevice(Device):
     first run; those a stored device lacks are created when it is opened.
     """
 
+    #: Seconds one command may run (None: no limit); a command past it exits 124.
+    command_timeout: float | None = COMMAND_TIMEOUT
+
     def __init__(self, state_dir: str | Path | None = None, app_databases: Mapping[str, str] | None = None):
         super().__init__()
         self._owns_dir = state_dir is None
@@ -69,10 +73,12 @@ class SimDevice(Device):
         self.serial = f"sim:{root}"
 
     def _shell(self, command: str) -> ShellResult:
-        return shell.run(self.state, command)
+        with limits.deadline(self.command_timeout):
+            return shell.run(self.state, command)
 
     def _exec_out(self, command: str) -> tuple[bytes, str, int]:
-        stdout, stderr, exit_code = shell.run_bytes(self.state, command)
+        with limits.deadline(self.command_timeout):
+            stdout, stderr, exit_code = shell.run_bytes(self.state, command)
         return stdout, stderr.decode("utf-8", "replace"), exit_code
 
     def _push(self, data: bytes, path: str) -> None:

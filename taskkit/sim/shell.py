@@ -41,6 +41,7 @@ from typing import Callable, Union
 from taskkit.device.base import ShellResult
 from taskkit.device.quoting import shell_quote
 from taskkit.sim import commands as registry
+from taskkit.sim import limits
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.commands.toybox import (check_writable_parent, echo_output, evaluate_test_command,
                                          glob_regex)
@@ -932,6 +933,7 @@ def _exec_if(node: If, ctx: _Ctx, inp: _Input, out: bytearray, err: bytearray) -
 def _loop_body(body: Seq, ctx: _Ctx, i: _Input, o: bytearray, e: bytearray) -> tuple[int, bool]:
     """Run one iteration; returns (status, stop)."""
     ctx.loops += 1
+    limits.check()
     if ctx.loops > MAX_LOOP_ITERATIONS:
         raise _Fatal(f"{SH}: simulator loop limit ({MAX_LOOP_ITERATIONS} iterations) reached")
     try:
@@ -1040,6 +1042,7 @@ def _dispatch(ctx: _Ctx, argv: list[str], assigns: list, inp: _Input, out: bytea
 def call_command(state: SimState, argv: list[str], stdin: "_Input | bytes", cwd: str,
                  env: dict[str, str], out: bytearray, err: bytearray) -> int | None:
     """Run a registry command, writing into `out`/`err`; None if there is no such command."""
+    limits.check()
     if registry.find(argv[0]) is None:
         return None  # leave unread input for the caller
     data = stdin.take_all() if isinstance(stdin, _Input) else stdin
@@ -1723,8 +1726,20 @@ def run(state: SimState, command: str, stdin: bytes = b"") -> ShellResult:
 def run_bytes(state: SimState, command: str, stdin: bytes = b"") -> tuple[bytes, bytes, int]:
     """`run`, with stdout and stderr as the bytes the command wrote (binary-safe)."""
     out, err = bytearray(), bytearray()
-    status = _execute(command, _Ctx(state), _Input(stdin), out, err)
-    return bytes(out), bytes(err), status & 0xFF
+    status = run_into(state, command, stdin, out, err)
+    return bytes(out), bytes(err), status
+
+
+def run_into(state: SimState, command: str, stdin: bytes, out: bytearray, err: bytearray,
+             env: dict[str, str] | None = None) -> int:
+    """Run `command` writing into `out`/`err` (any bytearray, e.g. a stream's sink); a command
+    stopped by a limit (see `taskkit.sim.limits`) ends with its message and status."""
+    ctx = _Ctx(state, env=env) if env is not None else _Ctx(state)
+    try:
+        return _execute(command, ctx, _Input(stdin), out, err) & 0xFF
+    except limits.LimitExceeded as exc:
+        err += _enc(f"{SH}: {exc}\n")
+        return exc.status
 
 
 @command("sh", "mksh")

@@ -20,6 +20,7 @@ import os
 import sqlite3
 from typing import Any, Callable
 
+from taskkit.sim import limits
 from taskkit.sim.state import SimState, is_inside
 
 # At most this many attached databases per connection: SQLite's default SQLITE_MAX_ATTACHED, set
@@ -130,6 +131,9 @@ def authorizer(root: str | os.PathLike[str]) -> Callable[..., int]:
     return authorize
 
 
+PROGRESS_STEPS = 10_000  # SQLite VM instructions between deadline checks
+
+
 def connect(state: SimState, name: str | os.PathLike[str], **options: Any) -> sqlite3.Connection:
     """sqlite3.connect(name, uri=True, **options), confined to the device's filesystem.
 
@@ -145,6 +149,7 @@ def connect(state: SimState, name: str | os.PathLike[str], **options: Any) -> sq
         conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, MAX_ATTACHED)
         conn.execute("PRAGMA temp_store = MEMORY")
         conn.set_authorizer(authorizer(state.fs_root))
+        conn.set_progress_handler(limits.expired, PROGRESS_STEPS)  # a runaway query stops at the deadline
     except BaseException:
         conn.close()
         raise

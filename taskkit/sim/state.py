@@ -12,10 +12,12 @@ works on it with the stock CLI.
 """
 from __future__ import annotations
 
+import copy
 import errno
 import json
 import os
 import posixpath
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -43,22 +45,33 @@ class SimState:
         self.root = Path(root)
         self.fs_root = self.root / "fs"
         self._config_path = self.root / "device.json"
-        self.config: dict[str, Any] = (
-            json.loads(self._config_path.read_text()) if self._config_path.exists() else {}
-        )
+        self.config: dict[str, Any] = self._read_config()
         self.config.setdefault("clock_epoch", DEFAULT_CLOCK_EPOCH)
         self.config.setdefault("props", {})
         self.config.setdefault("foreground", None)  # "pkg/.Activity" or None
         self.config.setdefault("is_root", True)
         self.config.setdefault("log_seq", 0)
+        self._loaded = copy.deepcopy(self.config)  # what this view read: the base of `save`'s merge
+
+    def _read_config(self) -> dict[str, Any]:
+        return json.loads(self._config_path.read_text()) if self._config_path.exists() else {}
 
     # --- persistence -----------------------------------------------------------------------
     def save(self) -> None:
-        """Write device.json (call after changing `config`)."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        tmp = self._config_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.config, indent=1, sort_keys=True))
-        os.replace(tmp, self._config_path)
+        """Write device.json (call after changing `config`).
+
+        Several views of one device (concurrent adb streams) may save: each writes only what it
+        changed since it read the file, merged into what is there now, so none undoes another.
+        """
+        with _SAVE_LOCK:
+            self.root.mkdir(parents=True, exist_ok=True)
+            merged = _merge(self._read_config(), self._loaded, self.config)
+            tmp = self._config_path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(merged, indent=1, sort_keys=True))
+            os.replace(tmp, self._config_path)
+            self.config.clear()
+            self.config.update(merged)
+            self._loaded = copy.deepcopy(self.config)
 
     # --- paths -----------------------------------------------------------------------------
     @staticmethod
@@ -139,3 +152,22 @@ class SimState:
     @property
     def logcat_path(self) -> Path:
         return self.root / "logcat.txt"
+
+
+_SAVE_LOCK = threading.Lock()
+
+
+def _merge(current: dict[str, Any], base: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any]:
+    """Three-way merge: `current` plus what changed from `base` to `mine` (dicts merged by key)."""
+    merged = dict(current)
+    for key in set(base) | set(mine):
+        if key not in mine:
+            merged.pop(key, None)
+        elif key not in current:  # a default this view filled in, or a key it added
+            merged[key] = copy.deepcopy(mine[key])
+        elif base.get(key) != mine[key]:
+            if isinstance(mine[key], dict) and isinstance(base.get(key), dict) and isinstance(current.get(key), dict):
+                merged[key] = _merge(current[key], base[key], mine[key])
+            else:
+                merged[key] = copy.deepcopy(mine[key])
+    return merged

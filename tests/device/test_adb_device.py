@@ -28,6 +28,9 @@ from taskkit.device.base import DeviceError
 from taskkit.device.quoting import shell_quote
 
 ADB = "/usr/bin/adb"
+# A query that never ends on its own (the simulator stops it at its command time limit).
+ENDLESS_QUERY = ("sqlite3 :memory: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                 "SELECT count(*) FROM c;'")
 
 # --- the shell v2 packet parser ---------------------------------------------------------------
 packets = st.lists(st.tuples(st.sampled_from([STDOUT, STDERR, 0, 5, 9]), st.binary(max_size=300)), max_size=8)
@@ -393,7 +396,7 @@ def private_adb_server() -> Iterator[int]:
 
 
 @contextlib.contextmanager
-def served_sim(state_dir: Path, *, is_root: bool = True) -> Iterator[object]:
+def served_sim(state_dir: Path, *, is_root: bool = True, command_timeout: float = 60.0) -> Iterator[object]:
     """The simulator in `state_dir` served over the adb wire protocol on a free port."""
     from taskkit.sim.device import SimDevice
 
@@ -404,7 +407,7 @@ def served_sim(state_dir: Path, *, is_root: bool = True) -> Iterator[object]:
         state = SimState(state_dir)
         state.config["is_root"] = False
         state.save()
-    server = _adbd().AdbdServer(state_dir, host="127.0.0.1", port=0)
+    server = _adbd().AdbdServer(state_dir, host="127.0.0.1", port=0, command_timeout=command_timeout)
     server.start()
     try:
         yield server
@@ -545,21 +548,21 @@ def test_no_device_then_the_adb_server_killed_mid_command(tmp_path):
     with private_adb_server() as port:
         with pytest.raises(connect.DeviceSpecError, match="no device is attached .*found: none"):
             connect.open_device("adb", adb_port=port)
-        with served_sim(tmp_path / "sim") as sim:
+        with served_sim(tmp_path / "sim", command_timeout=5) as sim:
             adb_connect(port, f"127.0.0.1:{sim.port}")
             device = AdbDevice(f"127.0.0.1:{sim.port}", port=port, timeout=30)
             opened = sim.stats.snapshot()["streams_opened"]
-            with sim._device.lock:  # the simulated device is busy: the command cannot finish
-                runner, failure = start_capturing(lambda: device.shell("echo never"))
-                for _ in range(500):  # bounded poll until the command's stream is open on the device
-                    if sim.stats.snapshot()["streams_opened"] > opened:
-                        break
-                    time.sleep(0.01)
-                else:
-                    raise AssertionError("the command never reached the device")
-                subprocess.run([ADB, "-P", str(port), "kill-server"], stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
-                runner.join(30)
+            # a command that runs until the device's time limit: it cannot finish first
+            runner, failure = start_capturing(lambda: device.shell(ENDLESS_QUERY))
+            for _ in range(500):  # bounded poll until the command's stream is open on the device
+                if sim.stats.snapshot()["streams_opened"] > opened:
+                    break
+                time.sleep(0.01)
+            else:
+                raise AssertionError("the command never reached the device")
+            subprocess.run([ADB, "-P", str(port), "kill-server"], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+            runner.join(30)
             assert not runner.is_alive() and len(failure) == 1, failure
             assert isinstance(failure[0], DeviceError)
             assert f"adb server 127.0.0.1:{port} is gone" in str(failure[0])

@@ -328,7 +328,7 @@ def test_shell_v2_raw_client_that_sends_nothing_still_gets_its_command_run(host,
 
 
 def test_unknown_service_is_refused_and_stream_ids_ignored(host):
-    host.send(A_OPEN, 77, 0, b"jdwp:1234\0")
+    host.send(A_OPEN, 77, 0, b"no-such-service:1234\0")
     assert host.read() == Message(A_CLSE, 0, 77)
     host.send(A_WRTE, 77, 999, b"stray")  # unknown ids are ignored ...
     host.send(A_OKAY, 77, 999)
@@ -447,7 +447,12 @@ def test_sync_recv_of_missing_file_fails_and_ends_the_service(host):
     assert data == b"FAIL" + len(msg).to_bytes(4, "little") + msg
 
 
-def test_stats_count_link_bytes_and_streams(server):
+def test_stats_count_link_bytes_and_streams(tmp_path):
+    with AdbdServer(tmp_path / "device", port=0) as server:  # its own: no other test's traffic
+        _check_stats(server)
+
+
+def _check_stats(server):
     server.stats.reset()
     assert server.stats.snapshot()["bytes_sent"] == 0
     client = RawHost(server.port)
@@ -456,8 +461,9 @@ def test_stats_count_link_bytes_and_streams(server):
         assert client.run(f"shell:echo {i}") == f"{i}\n".encode()
     client.close()
     deadline = time.monotonic() + 10  # the server counts a send just after it completes
-    while server.stats.snapshot()["bytes_sent"] < client.received and time.monotonic() < deadline:
-        time.sleep(0.01)
+    while time.monotonic() < deadline and (server.stats.snapshot()["bytes_sent"] < client.received
+                                           or server.stats.snapshot()["bytes_received"] < client.sent):
+        time.sleep(0.01)  # the server's threads count a message just after it is sent or read
     snap = server.stats.snapshot()
     assert snap["bytes_received"] == client.sent
     assert snap["bytes_sent"] == client.received

@@ -13,12 +13,15 @@ import importlib
 from pathlib import Path
 from typing import Callable
 
+from taskkit.sim import limits
 from taskkit.sim.state import SimState
 
 Command = Callable[["Invocation"], int]
 COMMANDS: dict[str, Command] = {}
 
 _MODULES = ("toybox", "sqlite3_cli", "settings", "content", "activity", "system")
+# A command that raised: as a process killed by SIGABRT (128 + 6) would end.
+CRASH_STATUS = 134
 # Directories whose commands resolve to the registry (`/system/bin/ls` runs `ls`).
 BIN_DIRS = frozenset({
     "/system/bin", "/system/xbin", "/vendor/bin", "/vendor/xbin", "/bin", "/sbin", "/xbin",
@@ -103,7 +106,14 @@ def call(state: SimState, argv: list[str], stdin: bytes, cwd: str,
     if "/" in argv[0]:
         argv = [argv[0].rpartition("/")[2]] + argv[1:]
     inv = Invocation(argv=argv, state=state, stdin=stdin, cwd=cwd, env=env, stdout=out, stderr=err)
-    status = func(inv)
+    try:
+        status = func(inv)
+        limits.check()  # a command stopped at the deadline (sqlite3 "interrupted") reports the timeout
+    except limits.LimitExceeded:
+        raise
+    except Exception as error:  # noqa: BLE001 - a crashing command exits non-zero, as a process would
+        inv.err(f"{argv[0]}: crashed: {type(error).__name__}: {error}\n")
+        status = CRASH_STATUS
     if inv.stdout is not out:
         out += inv.stdout
     if inv.stderr is not err:

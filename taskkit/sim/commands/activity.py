@@ -561,7 +561,16 @@ Package manager (package) commands:
   enable|disable|disable-user [--user USER_ID] PACKAGE
       Change the enabled state of a package.
 """
+def _pm_install(inv: Invocation, args: list[str]) -> int:
+    """The simulated device has its apps built in: installing is refused, saying so (and why)."""
+    inv.err("Failure [INSTALL_FAILED_ABORTED: the simulated device does not install packages; "
+            "its apps are models registered with taskkit.apps]\n")
+    return 1
+
+
 _PM_VERBS: dict[str, Callable[[Invocation, list[str]], int]] = {
+    **{verb: _pm_install for verb in ("install", "install-create", "install-write", "install-commit",
+                                      "install-multiple", "install-existing", "uninstall")},
     "list": _pm_list, "path": _pm_path, "clear": _pm_clear, "grant": _pm_grant, "revoke": _pm_grant,
     "enable": _pm_state("enabled"), "disable": _pm_state("disabled"),
     "disable-user": _pm_state("disabled-user"),

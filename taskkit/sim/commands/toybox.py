@@ -37,6 +37,7 @@ import zlib
 from pathlib import Path
 from typing import Callable, Iterator
 
+from taskkit.sim import limits
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.commands import call as call_command, find as find_command
 from taskkit.sim.state import SDCARD, SDCARD_BACKING, SimState
@@ -295,6 +296,9 @@ def _read_input(inv: Invocation, tool: str, path: str, quiet: bool = False) -> b
         return None
 
 
+_STREAM_CHUNK = 64 * 1024  # bytes seq writes at a time
+
+
 def _int_arg(tool: str, text: str) -> int:
     try:
         return int(text)
@@ -497,13 +501,22 @@ def seq(inv: Invocation) -> int:
     integral = all(v == int(v) for v in (first, step, last)) and "f" not in opts
     items = []
     k = 0
+    separator = str(opts.get("s", "\n"))
+    pending = 0
     while (first + k * step <= last) if step > 0 else (first + k * step >= last):
         value = first + k * step
         items.append(str(int(value)) if integral else (
             str(opts["f"]) % value if "f" in opts else f"{value:g}"))
+        pending += len(items[-1]) + 1
         k += 1
+        if pending >= _STREAM_CHUNK:  # write as it goes: a huge range streams, within the limits
+            inv.out(separator.join(items) + separator)
+            items, pending = [], 0
+            limits.check()
     if items:
-        inv.out(str(opts.get("s", "\n")).join(items) + "\n")
+        inv.out(separator.join(items) + "\n")
+    elif k:
+        inv.stdout[-len(separator):] = b"\n" if separator else b""
     return 0
 
 
