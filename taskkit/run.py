@@ -16,9 +16,8 @@ from typing import Any
 
 from absl import flags
 
-from taskkit import agents, cli, registry, report, suite
+from taskkit import agents, cli, registry, report, runner, suite
 from taskkit.env import Env
-from taskkit.runner import run_suite
 
 PROG = "taskkit.run"
 FLAGS = flags.FlagValues()  # our own: importing this module never clashes with other flags
@@ -47,11 +46,15 @@ def _show_instance(name: str) -> None:
         print(json.dumps(shown, indent=2, ensure_ascii=False))
 
 
-def _stop_on_sigterm() -> None:
-    """SIGTERM ends the run as Ctrl-C does: the current episode is finished cleanly first."""
+def _stop_on_signals() -> None:
+    """SIGINT or SIGTERM asks the run to stop at the next step boundary (the current episode is
+    torn down and recorded first); a second one stops at once."""
     def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt(f"signal {signum}")
+        if runner.STOP.is_set():
+            raise KeyboardInterrupt(f"signal {signum}")
+        runner.STOP.set()
 
+    signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
 
 
@@ -87,11 +90,12 @@ def main(argv: list[str]) -> int:
         progress.update(result)
         results.append(result)
 
-    _stop_on_sigterm()
+    runner.STOP.clear()
+    _stop_on_signals()
     interrupted = False
     try:
         with cli.opened_device(FLAGS, [instance.task.name for instance in instances]) as device:
-            run_suite(Env(device), instances, agent, FLAGS.seed, on_result)
+            runner.run_suite(Env(device), instances, agent, FLAGS.seed, on_result)
     except KeyboardInterrupt:
         interrupted = True
         print(f"\n{PROG}: interrupted after {len(results)} of {len(instances)} episode(s)", file=sys.stderr)

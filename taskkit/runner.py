@@ -7,6 +7,7 @@ the device is gone or did not answer). An agent that raises is recorded as `erro
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from typing import Any, Callable, Iterable
 
@@ -17,7 +18,10 @@ from taskkit.env import Env
 from taskkit.loading import where
 from taskkit.suite import TaskBuildError, TaskInstance
 
-INFRASTRUCTURE, TASK, AGENT = "infrastructure", "task", "agent"
+INFRASTRUCTURE, TASK, AGENT, INTERRUPTED = "infrastructure", "task", "agent", "interrupted"
+#: Set (by a signal handler) to end the run at the next step boundary: the current episode is
+#: recorded as interrupted after its teardown, and `run_suite` raises KeyboardInterrupt.
+STOP = threading.Event()
 
 
 @dataclasses.dataclass
@@ -69,7 +73,11 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int) -
     )
     env.new_episode()
     try:
-        task.initialize_state(env)
+        task.initialize_state(env)  # restores the device itself if it fails or is interrupted
+    except KeyboardInterrupt:
+        _record_interrupt(result)
+        result.duration_s = round(time.monotonic() - started, 4)
+        return result
     except Exception as error:  # noqa: BLE001 - every failure becomes a recorded error
         _record_error(result, error, "initialize_state")
         result.duration_s = round(time.monotonic() - started, 4)
@@ -80,6 +88,8 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int) -
         result.success = result.score >= 1.0
         if task.last_result is not None:
             result.reasons = list(task.last_result.reasons)
+    except KeyboardInterrupt:  # SIGINT, or SIGTERM turned into one by taskkit.run: end cleanly
+        _record_interrupt(result)
     except Exception as error:  # noqa: BLE001
         _record_error(result, error, "episode")
     finally:
@@ -106,6 +116,8 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult) -> Non
     agent.reset(Episode(task.goal, task.max_steps, tuple(task.app_names), task.name, solve))
     last_error: str | None = None
     while result.steps < task.max_steps:
+        if STOP.is_set():  # asked to stop: end this episode here, cleanly (teardown follows)
+            raise KeyboardInterrupt("stop requested")
         observation = Observation(
             goal=task.goal, step=result.steps, max_steps=task.max_steps,
             foreground=env.device.activity.foreground(), last_action_error=last_error,
@@ -132,6 +144,11 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult) -> Non
 
 class _AgentFailed(Exception):
     """The agent raised while choosing an action."""
+
+
+def _record_interrupt(result: EpisodeResult) -> None:
+    result.score, result.success = 0.0, False
+    result.error, result.error_kind = "interrupted (SIGINT or SIGTERM) during the episode", INTERRUPTED
 
 
 def _record_error(result: EpisodeResult, error: BaseException, phase: str) -> None:
@@ -164,6 +181,8 @@ def run_suite(
     """
     results = []
     for instance in suite:
+        if STOP.is_set():
+            raise KeyboardInterrupt("stop requested")
         result = run_episode(env, instance, agent, run_seed)
         for attempt in range(2, retries + 2):
             if result.error_kind != INFRASTRUCTURE:
@@ -173,6 +192,8 @@ def run_suite(
             result.attempts = attempt
         on_result(result)
         results.append(result)
+        if result.error_kind == INTERRUPTED:  # the episode was ended cleanly and recorded: now stop
+            raise KeyboardInterrupt(result.error)
     return results
 
 

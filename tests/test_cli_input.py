@@ -189,3 +189,34 @@ def test_a_spec_naming_an_unregistered_app_says_which_flag_loads_it() -> None:
     assert "--task_module" in proc.stderr
     proc = run("--task_module", str(root / "recipe_box.py"), "--spec_dir", str(root / "recipe_specs"), "--list_tasks")
     assert proc.returncode == 0 and "RecipeDelete" in proc.stdout, proc.stderr
+
+
+@pytest.mark.parametrize("signum", [2, 15])  # SIGINT, SIGTERM
+def test_an_interrupted_run_ends_its_episode_cleanly(tmp_path: Path, signum: int) -> None:
+    import signal as signal_module
+    import time
+
+    from taskkit.connect import sim_device
+    from taskkit.device import state as device_state
+
+    device_dir, out = tmp_path / "dev", tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "taskkit.run", "--device", f"sim:{device_dir}",
+                             "--output_dir", str(out), "--tasks", "ExpenseAddSingle,SimpleSmsSend",
+                             "--n_task_combinations", "40"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    results = out / "results.jsonl"
+    for _ in range(6000):  # bounded wait until some episodes are recorded
+        if results.exists() and results.read_text().count("\n") >= 3:
+            break
+        time.sleep(0.01)
+    proc.send_signal(signum)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "interrupted after" in stderr
+    rows = [json.loads(line) for line in results.read_text().splitlines()]  # every line whole
+    assert 3 <= len(rows) < 80
+    assert all(row["error_kind"] in (None, "interrupted") for row in rows)
+    device = sim_device(device_dir)
+    try:
+        assert device_state.pending_restore_points(device) == []  # the last episode was torn down
+    finally:
+        device.close()
