@@ -34,7 +34,9 @@ setup(
         "hypothesis>=6.100",
     ],
     extras_require={
-        "test": [],
+        # The `llm` agent's client (its tests run against a local scripted server).
+        "llm": ["openai>=1.40"],
+        "test": ["openai>=1.40"],
     },
     entry_points={"pytest11": ["taskkit = taskkit.testing.plugin"]},
 )

@@ -1,64 +1,119 @@
-"""Carry out an agent's `Action` on the device with Android shell commands."""
+"""Carry out an agent's `Action` on the device with Android shell commands (`input`, `am`).
+
+An element `index` is resolved against the elements the agent last saw: a click lands on the
+element's centre, `input_text` taps the element first (focusing it) and then types, `scroll`
+swipes inside the element's bounds. A mistake of the agent's — an index out of range, text
+`input text` cannot carry — raises `ActionError`, which the runner hands back to the agent as
+`last_action_error`; it is never a crash.
+"""
 from __future__ import annotations
+
+from typing import Sequence
 
 from taskkit import apps
 from taskkit.agents.base import Action
 from taskkit.device.quoting import shell_quote
+from taskkit.device.services.ui import BoundingBox, UIElement
 from taskkit.env import Env
 
-# A Pixel 6 screen (1080×2400): where scrolls and swipes start and end.
-_SCREEN_W, _SCREEN_H = 1080, 2400
-_SWIPES = {
-    # scroll <direction> moves the content that way, so the finger moves the other way
-    "up": (540, 700, 540, 1700),
-    "down": (540, 1700, 540, 700),
-    "left": (200, 1200, 880, 1200),
-    "right": (880, 1200, 200, 1200),
-}
+# A Pixel 6 screen (1080×2400): where whole-screen scrolls and swipes start and end.
+_SCREEN = BoundingBox(0, 0, 1080, 2400)
 _KEYS = {"navigate_home": "KEYCODE_HOME", "navigate_back": "KEYCODE_BACK", "keyboard_enter": "KEYCODE_ENTER"}
+# What `input text` can type: it turns each character into key events of the virtual keyboard's
+# character map, which holds printable ASCII (AOSP InputShellCommand.sendText, KeyCharacterMap
+# VIRTUAL_KEYBOARD); "%s" stands for a space.
+_TYPABLE = frozenset(chr(code) for code in range(0x20, 0x7F))
 
 
 class ActionError(ValueError):
     """The action cannot be carried out as given (the agent's mistake, reported back to it)."""
 
 
-def command_for(action: Action) -> str | None:
-    """The shell command that performs `action`, or None when it needs no device command."""
+def _element(action: Action, elements: Sequence[UIElement]) -> UIElement:
+    index = action.index
+    assert index is not None
+    if not 0 <= index < len(elements):
+        raise ActionError(f"{action.action_type}: index {index} is out of range: the screen has "
+                          f"{len(elements)} element(s) (0..{len(elements) - 1})")
+    element = elements[index]
+    if element.bbox is None or element.bbox.width <= 0 or element.bbox.height <= 0:
+        raise ActionError(f"{action.action_type}: element {index} has no area on the screen")
+    return element
+
+
+def _point(action: Action, elements: Sequence[UIElement]) -> tuple[int, int]:
+    if action.index is not None:
+        return _element(action, elements).bbox.center  # type: ignore[union-attr]
+    if action.x is None or action.y is None:
+        raise ActionError(f"{action.action_type} needs an element index or x and y")
+    return int(action.x), int(action.y)
+
+
+def _swipe(box: BoundingBox, direction: str, towards: bool) -> str:
+    """A swipe across the middle 60 % of `box`; `towards` moves the finger in `direction`."""
+    left, right = box.x_min + box.width // 5, box.x_max - box.width // 5
+    top, bottom = box.y_min + box.height // 5, box.y_max - box.height // 5
+    cx, cy = box.center
+    # scroll <direction> moves the content that way, so the finger moves the other way
+    ends = {"up": ((cx, top), (cx, bottom)), "down": ((cx, bottom), (cx, top)),
+            "left": ((left, cy), (right, cy)), "right": ((right, cy), (left, cy))}
+    (x1, y1), (x2, y2) = ends[direction]
+    if towards:
+        (x1, y1), (x2, y2) = (x2, y2), (x1, y1)
+    return f"input swipe {x1} {y1} {x2} {y2} 300"
+
+
+def input_text_command(text: str) -> str:
+    """`input text` for `text`; ActionError for what it cannot type exactly."""
+    if not text:
+        raise ActionError("input_text needs text")
+    for char in text:
+        if char not in _TYPABLE:
+            raise ActionError(f"input_text: {char!r} cannot be typed with `input text` "
+                              "(it carries printable ASCII only); nothing was typed")
+    if "%s" in text:
+        raise ActionError("input_text: `input text` reads '%s' as a space, so the text '%s' cannot be typed; "
+                          "nothing was typed")
+    return f"input text {shell_quote(text.replace(' ', '%s'))}"
+
+
+def commands_for(action: Action, elements: Sequence[UIElement] = ()) -> list[str]:
+    """The shell commands that perform `action` (none for answer, status, wait, unknown)."""
     kind = action.action_type
     if kind in ("click", "double_tap", "long_press"):
-        if action.x is None or action.y is None:
-            raise ActionError(f"{kind} needs x and y (this device has no UI element index)")
-        x, y = int(action.x), int(action.y)
+        x, y = _point(action, elements)
         if kind == "click":
-            return f"input tap {x} {y}"
+            return [f"input tap {x} {y}"]
         if kind == "double_tap":
-            return f"input tap {x} {y}; input tap {x} {y}"
-        return f"input swipe {x} {y} {x} {y} 1000"
+            return [f"input tap {x} {y}", f"input tap {x} {y}"]
+        return [f"input swipe {x} {y} {x} {y} 1000"]
     if kind == "input_text":
-        if action.text is None:
-            raise ActionError("input_text needs text")
-        return f"input text {shell_quote(action.text.replace(' ', '%s'))}"
+        typing = input_text_command(action.text or "")
+        if action.index is None and action.x is None:
+            return [typing]  # into whatever has focus
+        x, y = _point(action, elements)
+        return [f"input tap {x} {y}", typing]
     if kind in ("scroll", "swipe"):
-        start_x, start_y, end_x, end_y = _SWIPES[action.direction or "down"]
-        if kind == "swipe":  # a swipe moves the finger in its direction
-            start_x, start_y, end_x, end_y = end_x, end_y, start_x, start_y
-        return f"input swipe {start_x} {start_y} {end_x} {end_y} 300"
+        box = _element(action, elements).bbox if action.index is not None else _SCREEN
+        return [_swipe(box, action.direction or "down", towards=kind == "swipe")]  # type: ignore[arg-type]
     if kind in _KEYS:
-        return f"input keyevent {_KEYS[kind]}"
+        return [f"input keyevent {_KEYS[kind]}"]
     if kind == "open_app":
         try:
             app = apps.get(action.app_name or "")
         except KeyError as error:
             raise ActionError(str(error.args[0])) from None
-        return f"am start -n {shell_quote(app.component)}"
-    return None  # answer, status, wait, unknown
+        return [f"am start -n {shell_quote(app.component)}"]
+    if kind == "unknown":  # an agent that could not say what to do: tell it so
+        raise ActionError(action.text or "the action was not understood")
+    return []
 
 
-def perform(env: Env, action: Action) -> None:
-    """Carry out `action`; raises ActionError for an action that cannot be done."""
+def perform(env: Env, action: Action, elements: Sequence[UIElement] = ()) -> None:
+    """Carry out `action` (one round trip at most); raises ActionError for an action that cannot be done."""
     if action.action_type == "answer":
         env.submit_answer(action.text or "")
         return
-    command = command_for(action)
-    if command is not None:
-        env.device.check(command)
+    commands = commands_for(action, elements)
+    if commands:
+        env.device.check(" && ".join(commands))

@@ -23,8 +23,16 @@ PROG = "taskkit.run"
 FLAGS = flags.FlagValues()  # our own: importing this module never clashes with other flags
 flags.DEFINE_integer("seed", 30, "Run seed; each instance's seed derives from it as in AndroidWorld.", flag_values=FLAGS)
 flags.DEFINE_integer("n_task_combinations", 1, "Instances (parameter draws) per task.", flag_values=FLAGS)
-flags.DEFINE_string("agent", "oracle", "oracle, noop, or package.module:Class.", flag_values=FLAGS)
-flags.DEFINE_string("output_dir", None, "Directory that receives results.jsonl.", flag_values=FLAGS)
+flags.DEFINE_string("agent", "oracle", "oracle (the runner runs each task's reference solution), noop, random, "
+                    "replay:PATH, human, llm, or package.module:Class.", flag_values=FLAGS)
+flags.DEFINE_string("output_dir", None, "Directory that receives results.jsonl and trajectories/.", flag_values=FLAGS)
+flags.DEFINE_bool("save_screenshots", False, "With --output_dir: one PNG per agent step beside its trajectory.",
+                  flag_values=FLAGS)
+flags.DEFINE_string("llm_model", None, "--agent llm: the model name.", flag_values=FLAGS)
+flags.DEFINE_string("llm_base_url", None, "--agent llm: an OpenAI-compatible endpoint (default: OpenAI's).",
+                    flag_values=FLAGS)
+flags.DEFINE_string("llm_api_key_env", "OPENAI_API_KEY", "--agent llm: the environment variable holding the key.",
+                    flag_values=FLAGS)
 flags.DEFINE_bool("list_tasks", False, "Print the registered tasks (name, apps, source) and exit.", flag_values=FLAGS)
 flags.DEFINE_string("show_instance", None, "Print the params and goal of this task's instance(s) for --seed "
                     "and exit.", flag_values=FLAGS)
@@ -79,7 +87,10 @@ def main(argv: list[str]) -> int:
         _show_instance(FLAGS.show_instance)
         return 0
     instances = suite.build_suite(FLAGS.seed, FLAGS.tasks or None, FLAGS.n_task_combinations)
-    agent = agents.load(FLAGS.agent)
+    agent = agents.load(FLAGS.agent, model=FLAGS.llm_model, base_url=FLAGS.llm_base_url,
+                        api_key_env=FLAGS.llm_api_key_env)
+    if FLAGS.save_screenshots and not FLAGS.output_dir:
+        raise cli.UsageError("--save_screenshots needs --output_dir (the screenshots go beside the trajectories)")
     writer = _open_results(FLAGS.output_dir)
     progress = report.Progress(len(instances))
     results: list[Any] = []
@@ -95,7 +106,8 @@ def main(argv: list[str]) -> int:
     interrupted = False
     try:
         with cli.opened_device(FLAGS, [instance.task.name for instance in instances]) as device:
-            runner.run_suite(Env(device), instances, agent, FLAGS.seed, on_result)
+            runner.run_suite(Env(device), instances, agent, FLAGS.seed, on_result, output_dir=FLAGS.output_dir,
+                             save_screenshots=FLAGS.save_screenshots)
     except KeyboardInterrupt:
         interrupted = True
         print(f"\n{PROG}: interrupted after {len(results)} of {len(instances)} episode(s)", file=sys.stderr)

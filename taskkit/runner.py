@@ -13,10 +13,14 @@ from typing import Any, Callable, Iterable
 
 from taskkit.actions import ActionError, perform
 from taskkit.agents.base import Action, Agent, Episode, Observation
+from taskkit.agents.builtin import OracleAgent
 from taskkit.device.base import DeviceError
+from taskkit.device.errors import CommandFailed
+from taskkit.device.services.ui import Screen, UIError
 from taskkit.env import Env
 from taskkit.loading import where
 from taskkit.suite import TaskBuildError, TaskInstance
+from taskkit.trajectory import TrajectoryWriter
 
 INFRASTRUCTURE, TASK, AGENT, INTERRUPTED = "infrastructure", "task", "agent", "interrupted"
 #: Set (by a signal handler) to end the run at the next step boundary: the current episode is
@@ -47,6 +51,7 @@ class EpisodeResult:
     duration_s: float = 0.0
     error: str | None = None
     error_kind: str | None = None
+    trajectory: str | None = None  # the agent's steps, relative to the output directory
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -56,8 +61,13 @@ class _SolveFailed(Exception):
     """The task's reference solution raised (a task bug, not an agent failure)."""
 
 
-def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int) -> EpisodeResult:
-    """Run one episode on `env` and return its result; never raises for a failing episode."""
+def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, output_dir: str | None = None,
+                save_screenshots: bool = False) -> EpisodeResult:
+    """Run one episode on `env` and return its result; never raises for a failing episode.
+
+    With `output_dir`, an agent's steps go to `trajectories/<instance_id>.jsonl` there (the
+    oracle mode takes no steps and writes none).
+    """
     started = time.monotonic()
     try:
         task = instance.create()
@@ -82,8 +92,12 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int) -
         _record_error(result, error, "initialize_state")
         result.duration_s = round(time.monotonic() - started, 4)
         return result
+    trajectory = None
+    if output_dir is not None and not isinstance(agent, OracleAgent):
+        trajectory = TrajectoryWriter(output_dir, instance.instance_id, save_screenshots)
+        result.trajectory = trajectory.relative_path
     try:
-        _agent_loop(env, task, agent, result)
+        _agent_loop(env, task, agent, result, instance, trajectory)
         result.score = task.is_successful(env)
         result.success = result.score >= 1.0
         if task.last_result is not None:
@@ -93,6 +107,8 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int) -
     except Exception as error:  # noqa: BLE001
         _record_error(result, error, "episode")
     finally:
+        if trajectory is not None:
+            trajectory.close()
         try:
             task.teardown(env)
         except Exception as error:  # noqa: BLE001
@@ -103,43 +119,72 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int) -
     return result
 
 
-def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult) -> None:
-    def solve() -> None:
-        try:
-            with env.device.batch():
-                task.solve(env)
-        except DeviceError:
-            raise
-        except Exception as error:
-            raise _SolveFailed(f"{type(error).__name__}: {error}") from error
-
-    agent.reset(Episode(task.goal, task.max_steps, tuple(task.app_names), task.name, solve))
+def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instance: TaskInstance,
+                trajectory: TrajectoryWriter | None) -> None:
+    if isinstance(agent, OracleAgent):  # the privileged run mode: the task's own solution
+        _run_solution(env, task)
+        result.steps, result.status = 1, "complete"
+        return
+    agent.reset(Episode(task.goal, task.max_steps, tuple(task.app_names), task.name, instance.instance_id,
+                        instance.seed))
     last_error: str | None = None
     while result.steps < task.max_steps:
         if STOP.is_set():  # asked to stop: end this episode here, cleanly (teardown follows)
             raise KeyboardInterrupt("stop requested")
-        observation = Observation(
-            goal=task.goal, step=result.steps, max_steps=task.max_steps,
-            foreground=env.device.activity.foreground(), last_action_error=last_error,
-        )
+        observation = observe(env, agent, task.goal, result.steps, task.max_steps, last_error,
+                              screenshot=trajectory is not None and trajectory.screenshots is not None)
+        started = time.monotonic()
         try:
             action = agent.step(observation)
-        except (DeviceError, _SolveFailed):
+        except DeviceError:
             raise
         except Exception as error:
             raise _AgentFailed(f"{type(error).__name__}: {error}") from error
+        seconds = time.monotonic() - started
         if not isinstance(action, Action):
             raise _AgentFailed(f"step returned {type(action).__name__} {action!r:.80}, not a taskkit.agents.Action "
                                "(Action.from_dict turns AndroidWorld's JSON form into one)")
         result.steps += 1
+        last_error = None
+        if not action.ends_episode:
+            try:
+                perform(env, action, observation.ui_elements)
+            except ActionError as error:
+                last_error = str(error)
+        if trajectory is not None:
+            trajectory.step(observation, action, last_error, seconds, agent.usage())
         if action.ends_episode:
             result.status = action.goal_status
             return
+
+
+def observe(env: Env, agent: Agent, goal: str, step: int, max_steps: int, last_error: str | None,
+            screenshot: bool = False) -> Observation:
+    """What `agent` sees now: one round trip for the foreground and the elements, one more for
+    a screenshot if the agent asks for one (or `screenshot`: the run saves them)."""
+    if agent.wants_ui_elements:
+        screen = env.device.ui.screen()
+    else:
+        screen = Screen(env.device.activity.foreground(), ())
+    png, screen_error = None, screen.error
+    if agent.wants_screenshot or screenshot:
         try:
-            perform(env, action)
-            last_error = None
-        except ActionError as error:
-            last_error = str(error)
+            png = env.device.ui.screenshot()
+        except (UIError, CommandFailed) as error:
+            screen_error = screen_error or str(error)
+    return Observation(goal=goal, step=step, max_steps=max_steps, foreground=screen.foreground,
+                       ui_elements=screen.elements, screenshot=png, last_action_error=last_error,
+                       screen_error=screen_error)
+
+
+def _run_solution(env: Env, task: Any) -> None:
+    try:
+        with env.device.batch():
+            task.solve(env)
+    except DeviceError:
+        raise
+    except Exception as error:
+        raise _SolveFailed(f"{type(error).__name__}: {error}") from error
 
 
 class _AgentFailed(Exception):
@@ -172,6 +217,8 @@ def run_suite(
     run_seed: int,
     on_result: Callable[[EpisodeResult], None] = lambda result: None,
     retries: int = 1,
+    output_dir: str | None = None,
+    save_screenshots: bool = False,
 ) -> list[EpisodeResult]:
     """Run every instance in order, handing each result to `on_result` as soon as it exists.
 
@@ -183,12 +230,12 @@ def run_suite(
     for instance in suite:
         if STOP.is_set():
             raise KeyboardInterrupt("stop requested")
-        result = run_episode(env, instance, agent, run_seed)
+        result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots)
         for attempt in range(2, retries + 2):
             if result.error_kind != INFRASTRUCTURE:
                 break
             _reconnect(env)
-            result = run_episode(env, instance, agent, run_seed)
+            result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots)
             result.attempts = attempt
         on_result(result)
         results.append(result)

@@ -1,32 +1,98 @@
-"""Agent actions become Android shell commands."""
+"""Agent actions become Android shell commands; element indices resolve against the last screen."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from taskkit.actions import ActionError, command_for
+from taskkit.actions import ActionError, commands_for, input_text_command
 from taskkit.agents import Action
+from taskkit.device.services.ui import BoundingBox, UIElement
+
+SCREEN = (
+    UIElement(text="Wi-Fi", class_name="android.widget.TextView", bbox=BoundingBox(0, 200, 1080, 300), is_clickable=True),
+    UIElement(class_name="android.widget.EditText", bbox=BoundingBox(100, 400, 900, 500), is_editable=True),
+    UIElement(class_name="androidx.recyclerview.widget.RecyclerView", bbox=BoundingBox(0, 600, 1080, 1600),
+              is_scrollable=True),
+    UIElement(text="gone", bbox=BoundingBox(10, 10, 10, 10)),
+)
 
 
 @pytest.mark.parametrize(
-    "action, command",
+    "action, commands",
     [
-        (Action("click", x=5, y=7), "input tap 5 7"),
-        (Action("long_press", x=5, y=7), "input swipe 5 7 5 7 1000"),
-        (Action("input_text", text="it's here"), "input text 'it'\\''s%shere'"),
-        (Action("navigate_home"), "input keyevent KEYCODE_HOME"),
-        (Action("navigate_back"), "input keyevent KEYCODE_BACK"),
-        (Action("open_app", app_name="Markor"), "am start -n net.gsantner.markor/.activity.MainActivity"),
-        (Action("scroll", direction="down"), "input swipe 540 1700 540 700 300"),
-        (Action("wait"), None),
-        (Action("answer", text="x"), None),
+        (Action("click", x=5, y=7), ["input tap 5 7"]),
+        (Action("click", index=0), ["input tap 540 250"]),
+        (Action("double_tap", index=0), ["input tap 540 250", "input tap 540 250"]),
+        (Action("long_press", x=5, y=7), ["input swipe 5 7 5 7 1000"]),
+        (Action("long_press", index=1), ["input swipe 500 450 500 450 1000"]),
+        (Action("input_text", text="it's here"), ["input text 'it'\\''s%shere'"]),
+        (Action("input_text", index=1, text="50% off"), ["input tap 500 450", "input text 50%%soff"]),
+        (Action("navigate_home"), ["input keyevent KEYCODE_HOME"]),
+        (Action("navigate_back"), ["input keyevent KEYCODE_BACK"]),
+        (Action("open_app", app_name="Markor"), ["am start -n net.gsantner.markor/.activity.MainActivity"]),
+        (Action("scroll", direction="down"), ["input swipe 540 1920 540 480 300"]),
+        (Action("scroll", index=2, direction="down"), ["input swipe 540 1400 540 800 300"]),
+        (Action("swipe", direction="down"), ["input swipe 540 480 540 1920 300"]),
+        (Action("wait"), []),
+        (Action("answer", text="x"), []),
     ],
 )
-def test_command_for(action, command):
-    assert command_for(action) == command
+def test_commands_for(action, commands):
+    assert commands_for(action, SCREEN) == commands
 
 
-def test_bad_actions_are_reported_to_the_agent():
-    with pytest.raises(ActionError, match="needs x and y"):
-        command_for(Action("click", index=3))
-    with pytest.raises(ActionError, match="unknown app 'nope'"):
-        command_for(Action("open_app", app_name="nope"))
+@pytest.mark.parametrize("action, message", [
+    (Action("click", index=4), "index 4 is out of range: the screen has 4 element"),
+    (Action("click", index=3), "element 3 has no area"),
+    (Action("click"), "needs an element index or x and y"),
+    (Action("open_app", app_name="nope"), "unknown app 'nope'"),
+    (Action("input_text", index=1, text="café"), "'é' cannot be typed"),
+    (Action("input_text", index=1, text="100%s"), "reads '%s' as a space"),
+    (Action("unknown", text="model said nothing useful"), "model said nothing useful"),
+])
+def test_bad_actions_are_reported_to_the_agent(action, message):
+    with pytest.raises(ActionError, match=message):
+        commands_for(action, SCREEN)
+
+
+def test_an_index_needs_the_screen_it_was_chosen_from():
+    with pytest.raises(ActionError, match="the screen has 0 element"):
+        commands_for(Action("click", index=0), ())
+
+
+TYPABLE = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), min_size=1, max_size=60)
+
+
+def android_decode(argument: str) -> str:
+    """What Android's `input text` types for `argument` (AOSP InputShellCommand.sendText: a '%'
+    followed by 's' is one space; the scan restarts at the character after a '%')."""
+    chars, escape, i = list(argument), False, 0
+    while i < len(chars):
+        if escape:
+            escape = False
+            if chars[i] == "s":
+                chars[i] = " "
+                del chars[i - 1]
+                i -= 1
+        if chars[i] == "%":
+            escape = True
+        i += 1
+    return "".join(chars)
+
+
+@given(TYPABLE.filter(lambda text: "%s" not in text))
+def test_input_text_reaches_the_device_exactly(sim_device_session, text):
+    """What the device's `input text` receives, decoded as Android decodes it, is the text."""
+    argument = input_text_command(text)[len("input text "):]
+    received = sim_device_session.check(f"printf %s {argument}")  # the argument after the shell
+    assert android_decode(received) == text
+
+
+@pytest.fixture(scope="module")
+def sim_device_session():
+    from taskkit.connect import sim_device
+
+    device = sim_device()
+    yield device
+    device.close()

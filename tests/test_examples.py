@@ -24,8 +24,39 @@ def test_user_tasks_score_one_with_the_oracle_and_zero_with_noop(tmp_path):
     assert noop.returncode == 0 and "0.0%" in noop.stdout
 
 
-def test_user_agent_opens_the_app(tmp_path):
-    proc = run("--tasks", "MarkorCreateNote", "--agent", "examples.my_agent:OpenAppAgent", "--output_dir", str(tmp_path))
+def test_user_agent_opens_the_app_and_records_its_steps(tmp_path):
+    proc = run("--tasks", "MarkorCreateNote", "--agent", "examples.my_agent:FindAndTap", "--output_dir", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     row = json.loads((tmp_path / "results.jsonl").read_text())
-    assert row["steps"] == 2 and row["score"] == 0.0 and row["error"] is None
+    assert row["agent"] == "find-and-tap" and row["score"] == 0.0 and row["error"] is None
+    steps = [json.loads(line) for line in (tmp_path / row["trajectory"]).read_text().splitlines()]
+    assert steps[0]["action"] == {"action_type": "open_app", "app_name": "markor"}
+    assert steps[1]["foreground"].startswith("net.gsantner.markor/")  # the app it opened is in front
+    assert len(steps) == row["steps"] == 2
+
+
+def test_the_readme_agent_clicks_by_index(tmp_path):
+    """The README's "Writing an agent" example runs as written, against the scripted screen."""
+    import re
+
+    from taskkit import loading, registry, suite
+    from taskkit.connect import sim_device
+    from taskkit.env import Env
+    from taskkit.runner import run_episode
+    from tests.agents.screens import scripted_screen
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Writing an agent"):]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    assert len(code.strip().splitlines()) <= 30
+    namespace: dict = {}
+    exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102 - the documented example itself
+    loading.load_builtin()
+    device = sim_device()
+    try:
+        with scripted_screen():
+            instance = suite.instantiate(registry.get("SystemWifiTurnOn"), 30, 0)
+            result = run_episode(Env(device), instance, namespace["SwitchFlipper"](), 30)
+    finally:
+        device.close()
+    assert result.error is None and result.score == 1.0

@@ -1,14 +1,18 @@
 """The agent interface: observe → act, within a step budget.
 
-An agent sees an `Observation` and returns an `Action` in AndroidWorld's action space, so an
-LLM agent written for AndroidWorld fits without changes to the runner. `Episode` is what an
-agent learns at the start of an episode; `solve` is a privileged handle only the oracle uses.
+An agent sees an `Observation` — the goal, the numbered UI elements of the screen (AndroidWorld's
+element fields), optionally a screenshot — and returns an `Action` in AndroidWorld's action
+space, by element index or by coordinates. `Episode` is what an agent learns when an episode
+starts. Nothing an agent receives leads to the task: the reference solution is run by the
+runner's `oracle` mode, never handed to an agent.
 """
 from __future__ import annotations
 
 import abc
 import dataclasses
-from typing import Any, Callable
+from typing import Any, ClassVar
+
+from taskkit.device.services.ui import UIElement
 
 ACTION_TYPES = (
     "click", "double_tap", "long_press", "input_text", "keyboard_enter", "scroll", "swipe",
@@ -20,7 +24,11 @@ STATUSES = ("complete", "infeasible")
 
 @dataclasses.dataclass(frozen=True)
 class Action:
-    """One agent action; the fields used depend on `action_type` (AndroidWorld's JSONAction)."""
+    """One agent action; the fields used depend on `action_type` (AndroidWorld's JSONAction).
+
+    `click`, `double_tap`, `long_press`, `input_text` and `scroll` take an element `index`
+    (resolved against the elements of the last observation) or `x`/`y` coordinates.
+    """
 
     action_type: str
     x: int | None = None
@@ -40,14 +48,22 @@ class Action:
             raise ValueError("text holds a NUL character, which no Android input can carry")
         if self.action_type in ("scroll", "swipe") and self.direction not in DIRECTIONS:
             raise ValueError(f"{self.action_type} needs a direction in {DIRECTIONS}, got {self.direction!r}")
+        for name in ("x", "y", "index"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(f"{name} must be an integer, got {value!r}")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Action":
-        """Parse AndroidWorld's JSON action form, e.g. {"action_type": "click", "x": 10, "y": 20}."""
+        """Parse AndroidWorld's JSON action form, e.g. {"action_type": "click", "index": 3}."""
+        if not isinstance(data, dict):
+            raise ValueError(f"an action is a JSON object, got {type(data).__name__}")
         fields = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - fields
         if unknown:
             raise ValueError(f"unknown action field(s) {sorted(unknown)}")
+        if "action_type" not in data:
+            raise ValueError("an action needs action_type")
         return cls(**data)
 
     def to_dict(self) -> dict[str, Any]:
@@ -60,31 +76,56 @@ class Action:
 
 @dataclasses.dataclass(frozen=True)
 class Episode:
-    """What the agent is told when an episode starts."""
+    """What the agent is told when an episode starts (plain data: nothing leads to the task)."""
 
     goal: str
     max_steps: int
     app_names: tuple[str, ...]
     task_name: str
-    solve: Callable[[], None]  # the task's reference solution; only the oracle may use it
+    instance_id: str
+    seed: int  # the instance seed: an agent that draws random choices seeds them from it
 
 
 @dataclasses.dataclass(frozen=True)
 class Observation:
-    """What the agent sees before each step."""
+    """What the agent sees before each step.
+
+    `ui_elements` are numbered by their position (index 0 first), as AndroidWorld numbers them;
+    an action's `index` refers to this list. `screenshot` is PNG bytes, present only for agents
+    whose class sets `wants_screenshot`. `screen_error` says why the screen could not be read
+    (a device without `uiautomator`), never hidden behind an empty list.
+    """
 
     goal: str
     step: int
     max_steps: int
     foreground: str | None
-    screen: dict[str, Any] | None = None  # UI tree / screenshot, when the device provides one
+    ui_elements: tuple[UIElement, ...] = ()
+    screenshot: bytes | None = None
     last_action_error: str | None = None
+    screen_error: str | None = None
+
+    def describe_elements(self) -> str:
+        """One line per element, `index: label (class, flags)`: the T3A-style text view."""
+        lines = []
+        for index, element in enumerate(self.ui_elements):
+            flags = [name[3:] for name in ("is_clickable", "is_editable", "is_checked", "is_scrollable",
+                                           "is_focused") if getattr(element, name)]
+            kind = (element.class_name or "").rsplit(".", 1)[-1]
+            lines.append(f"{index}: {element.describe()!r} ({kind}{', ' if flags else ''}{', '.join(flags)})")
+        return "\n".join(lines)
 
 
 class Agent(abc.ABC):
-    """Implement `step`; override `reset` to prepare for a new goal."""
+    """Implement `step`; override `reset` to prepare for a new goal.
+
+    Class attributes say what the runner must fetch each step: `wants_ui_elements` (the dump,
+    default on) and `wants_screenshot` (the expensive part, default off).
+    """
 
     name = "agent"
+    wants_ui_elements: ClassVar[bool] = True
+    wants_screenshot: ClassVar[bool] = False
 
     def reset(self, episode: Episode) -> None:
         self.episode = episode
@@ -92,3 +133,7 @@ class Agent(abc.ABC):
     @abc.abstractmethod
     def step(self, observation: Observation) -> Action:
         """Return the next action."""
+
+    def usage(self) -> dict[str, Any]:
+        """What the last step cost the agent (tokens, retries...), recorded in the trajectory."""
+        return {}

@@ -149,7 +149,7 @@ class Activity:
 
     def foreground(self) -> str | None:
         """The focused activity as `pkg/full.Cls`, or None."""
-        return parse_foreground(self._device.check(shell_join(["dumpsys", "window", "windows"])))
+        return parse_foreground(self._device.check(build_foreground()))
 
     def foreground_package(self) -> str | None:
         component = self.foreground()
@@ -158,6 +158,11 @@ class Activity:
     def broadcast(self, action: str, extras: Mapping[str, Any] | None = None) -> str:
         """Send a broadcast; returns the command's output (see `parse_broadcast`)."""
         return self._device.check(build_broadcast(action, extras))
+
+
+def build_foreground() -> str:
+    """The command whose output `parse_foreground` reads."""
+    return shell_join(["dumpsys", "window", "windows"])
 
 
 # --- pm ---------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import xml.etree.ElementTree as ElementTree
 from typing import TYPE_CHECKING
 
 from taskkit.device.quoting import shell_join
+from taskkit.device.services.activity import build_foreground, parse_foreground
 
 if TYPE_CHECKING:  # pragma: no cover
     from taskkit.device.base import Device
@@ -184,11 +185,44 @@ def parse_size(text: str) -> tuple[int, int]:
     return sizes.get("Override", sizes.get("Physical"))  # type: ignore[return-value]
 
 
+@dataclasses.dataclass(frozen=True)
+class Screen:
+    """The foreground activity and the elements of the screen, read together."""
+
+    foreground: str | None
+    elements: tuple[UIElement, ...]
+    error: str | None = None  # why the elements could not be read (then `elements` is empty)
+
+
+_SECTION = "--taskkit-screen--"
+
+
+def build_screen(path: str = DUMP_PATH) -> str:
+    """The foreground window, a marker line, then the window dump: one command."""
+    return f"{build_foreground()}; echo {_SECTION}; {build_dump(path)}"
+
+
 class UI:
     """The screen of one device (`device.ui`)."""
 
     def __init__(self, device: "Device"):
         self.device = device
+
+    def screen(self) -> Screen:
+        """The foreground activity and the screen's elements, in one round trip.
+
+        A device that cannot dump its screen gives a Screen with `error` set, not a blank one.
+        """
+        result = self.device.shell(build_screen())
+        head, mark, dump = result.stdout.partition(_SECTION + "\n")
+        foreground = parse_foreground(head)
+        if not mark or result.exit_code != 0:
+            problem = (result.stderr or dump).strip() or f"exit code {result.exit_code}"
+            return Screen(foreground, (), f"uiautomator dump failed on {self.device.serial}: {problem[:300]}")
+        try:
+            return Screen(foreground, tuple(parse_window_dump(dump)))
+        except UIError as error:
+            return Screen(foreground, (), str(error))
 
     def dump(self) -> list[UIElement]:
         """The current screen's elements (one round trip)."""

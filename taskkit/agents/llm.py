@@ -1,0 +1,105 @@
+"""`--agent llm`: a text agent in the style of AndroidWorld's T3A, over any OpenAI-compatible
+chat-completions endpoint.
+
+Each step the model gets the goal, the numbered UI elements and the history of its earlier
+actions (with their errors), and answers with one AndroidWorld JSON action — the last JSON
+object in its reply is taken, so it may reason first. A reply with no valid action is the
+agent's mistake: it becomes `last_action_error` for the next step (`wait` is performed), and the
+episode goes on. Timeouts and retries are the `openai` client's own (`timeout`, `max_retries`);
+per step the agent reports prompt and completion tokens, retries and the raw reply, which the
+trajectory records. Install with `pip install 'taskkit[llm]'`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+from taskkit.agents.base import ACTION_TYPES, Action, Agent, Episode, Observation
+
+SYSTEM_PROMPT = """You operate an Android phone to achieve a goal. Each turn you see the goal, \
+the numbered UI elements of the current screen and your earlier actions. Reply with exactly one \
+action as a JSON object, for example {"action_type": "click", "index": 3}.
+Actions: click/long_press {"index": N}; input_text {"index": N, "text": "..."}; \
+scroll {"index": N, "direction": "up|down|left|right"}; swipe {"direction": ...}; \
+navigate_back; navigate_home; keyboard_enter; open_app {"app_name": "..."}; wait; \
+answer {"text": "..."} to answer a question; status {"goal_status": "complete"} when the goal is \
+achieved or {"goal_status": "infeasible"} when it cannot be."""
+_JSON_OBJECT = re.compile(r"\{[^{}]*\}")
+
+
+class LlmUnavailable(RuntimeError):
+    """The optional `openai` client is not installed."""
+
+
+def parse_reply(text: str) -> Action:
+    """The last JSON object of a model reply as an Action; ValueError saying what is wrong."""
+    candidates = _JSON_OBJECT.findall(text or "")
+    if not candidates:
+        raise ValueError("the reply holds no JSON action")
+    try:
+        data = json.loads(candidates[-1])
+    except json.JSONDecodeError as error:
+        raise ValueError(f"the reply's action is not valid JSON: {error.msg}") from None
+    if data.get("action_type") not in ACTION_TYPES:
+        raise ValueError(f"unknown action_type {data.get('action_type')!r}")
+    return Action.from_dict(data)
+
+
+class LlmAgent(Agent):
+    """One chat completion per step; see the module doc."""
+
+    name = "llm"
+
+    def __init__(self, model: str, base_url: str | None = None, api_key_env: str = "OPENAI_API_KEY",
+                 timeout: float = 60.0, max_retries: int = 2, temperature: float = 0.0):
+        try:
+            import openai
+        except ImportError:
+            raise LlmUnavailable("--agent llm needs the OpenAI client: pip install 'taskkit[llm]'") from None
+        api_key = os.environ.get(api_key_env) or ("unused" if base_url else None)
+        if not api_key:
+            raise LlmUnavailable(f"--agent llm: set {api_key_env} to the API key (or --llm_base_url for a local server)")
+        self.model, self.temperature = model, temperature
+        self.client = openai.OpenAI(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
+        self._usage: dict[str, Any] = {}
+
+    def reset(self, episode: Episode) -> None:
+        super().reset(episode)
+        self.history: list[str] = []
+
+    def messages(self, observation: Observation) -> list[dict[str, str]]:
+        """The chat messages for this step: the system prompt, then the goal, screen and history."""
+        parts = [f"Goal: {observation.goal}", f"Step {observation.step + 1} of {observation.max_steps}.",
+                 f"Foreground app: {observation.foreground or 'unknown'}"]
+        if observation.screen_error:
+            parts.append(f"(The screen could not be read: {observation.screen_error})")
+        parts.append("UI elements:\n" + (observation.describe_elements() or "(none)"))
+        if self.history:
+            parts.append("Your earlier actions:\n" + "\n".join(self.history))
+        if observation.last_action_error:
+            parts.append(f"Your last action failed: {observation.last_action_error}")
+        parts.append("Reply with one JSON action.")
+        return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": "\n\n".join(parts)}]
+
+    def step(self, observation: Observation) -> Action:
+        raw = self.client.chat.completions.with_raw_response.create(
+            model=self.model, messages=self.messages(observation), temperature=self.temperature)
+        completion = raw.parse()
+        reply = completion.choices[0].message.content or ""
+        usage = completion.usage
+        self._usage = {"prompt_tokens": getattr(usage, "prompt_tokens", 0) or 0,
+                       "completion_tokens": getattr(usage, "completion_tokens", 0) or 0,
+                       "retries": int(getattr(raw, "retries_taken", 0) or 0), "reply": reply[:2000]}
+        try:
+            action = parse_reply(reply)
+        except (ValueError, TypeError) as error:
+            self._usage["parse_error"] = str(error)
+            self.history.append(f"{observation.step + 1}. (no valid action: {error})")
+            return Action("unknown", text=f"model reply had no valid action: {error}")
+        self.history.append(f"{observation.step + 1}. {json.dumps(action.to_dict())}")
+        return action
+
+    def usage(self) -> dict[str, Any]:
+        return dict(self._usage)

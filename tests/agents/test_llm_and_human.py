@@ -1,0 +1,136 @@
+"""The `llm` agent against a local server that returns scripted chat completions (the prompt,
+the parsing of good and malformed replies, retries, token accounting — not a model), and the
+`human` agent's short forms."""
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Iterator
+
+import pytest
+
+from taskkit.agents import Action, load
+from taskkit.agents.base import Episode, Observation
+from taskkit.agents.human import HumanAgent, parse_command
+from taskkit.device.services.ui import BoundingBox, UIElement
+
+pytest.importorskip("openai", reason="the llm agent's tests need the optional openai client (pip install 'taskkit[llm]')")
+
+ELEMENTS = (UIElement(text="Wi-Fi", class_name="android.widget.TextView", bbox=BoundingBox(0, 0, 10, 10)),
+            UIElement(class_name="android.widget.Switch", bbox=BoundingBox(10, 0, 20, 10), is_clickable=True))
+EPISODE = Episode("Turn Wi-Fi on", 10, ("settings",), "SystemWifiTurnOn", "SystemWifiTurnOn_0", 7)
+
+
+def observation(step: int, error: str | None = None) -> Observation:
+    return Observation("Turn Wi-Fi on", step, 10, "com.android.settings/.Settings", ELEMENTS, last_action_error=error)
+
+
+class Scripted:
+    """Replies in order; a reply of int N answers HTTP N (to exercise retries)."""
+
+    def __init__(self, replies: list[object]):
+        self.replies, self.requests = list(replies), []
+
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        script = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                script.requests.append(body)
+                reply = script.replies.pop(0)
+                if isinstance(reply, int):
+                    self.send_response(reply)
+                    self.send_header("Content-Type", "application/json")
+                    self.end_headers()
+                    self.wfile.write(b'{"error": {"message": "try again"}}')
+                    return
+                payload = {"id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
+                           "choices": [{"index": 0, "finish_reason": "stop",
+                                        "message": {"role": "assistant", "content": reply}}],
+                           "usage": {"prompt_tokens": 100 + len(script.requests), "completion_tokens": 7,
+                                     "total_tokens": 107 + len(script.requests)}}
+                data = json.dumps(payload).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        return Handler
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[Scripted, str]]:
+    script = Scripted([])
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), script.handler())
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield script, f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    httpd.shutdown()
+
+
+def test_prompt_parsing_and_tokens(server, monkeypatch) -> None:
+    script, url = server
+    script.replies = ['I will flip the switch. {"action_type": "click", "index": 1}',
+                      "no idea what to do",
+                      '{"action_type": "status", "goal_status": "complete"}']
+    agent = load("llm", model="scripted-model", base_url=url)
+    agent.reset(EPISODE)
+    assert agent.step(observation(0)) == Action("click", index=1)
+    prompt = script.requests[0]["messages"][1]["content"]
+    assert "Goal: Turn Wi-Fi on" in prompt and "0: 'Wi-Fi' (TextView)" in prompt and "1: 'Switch:off' (Switch, clickable)" in prompt
+    assert script.requests[0]["model"] == "scripted-model"
+    assert agent.usage()["prompt_tokens"] == 101 and agent.usage()["completion_tokens"] == 7
+    malformed = agent.step(observation(1))
+    assert malformed.action_type == "unknown" and "no JSON action" in malformed.text  # → last_action_error
+    assert agent.step(observation(2, error="model reply had no valid action")) == Action("status", goal_status="complete")
+    history = script.requests[2]["messages"][1]["content"]
+    assert '1. {"action_type": "click", "index": 1}' in history and "2. (no valid action" in history
+    assert "Your last action failed: model reply had no valid action" in history
+
+
+def test_retries_are_counted(server) -> None:
+    script, url = server
+    script.replies = [503, '{"action_type": "navigate_back"}']
+    agent = load("llm", model="m", base_url=url)
+    agent.reset(EPISODE)
+    assert agent.step(observation(0)) == Action("navigate_back")
+    assert agent.usage()["retries"] == 1 and len(script.requests) == 2
+
+
+def test_llm_needs_a_model() -> None:
+    from taskkit.agents import AgentLoadError
+
+    with pytest.raises(AgentLoadError, match="needs a model"):
+        load("llm")
+
+
+@pytest.mark.parametrize("line, action", [
+    ("click 3", Action("click", index=3)),
+    ("type 2 hello world", Action("input_text", index=2, text="hello world")),
+    ("scroll 4 down", Action("scroll", index=4, direction="down")),
+    ("back", Action("navigate_back")),
+    ("answer 42", Action("answer", text="42")),
+    ("done", Action("status", goal_status="complete")),
+    ('{"action_type": "long_press", "index": 1}', Action("long_press", index=1)),
+])
+def test_human_short_forms(line: str, action: Action) -> None:
+    assert parse_command(line) == action
+
+
+def test_human_is_asked_again_after_a_bad_line() -> None:
+    import io
+
+    lines = iter(["clack 1", "click x", "click 1"])
+    out = io.StringIO()
+    agent = HumanAgent(read=lambda: next(lines), out=out)
+    agent.reset(EPISODE)
+    assert agent.step(observation(0)) == Action("click", index=1)
+    shown = out.getvalue()
+    assert "goal: Turn Wi-Fi on" in shown and "1: 'Switch:off'" in shown
+    assert "not an action: 'clack 1'" in shown and "click needs an element number" in shown
