@@ -5,10 +5,9 @@
 Over a real Debian `adb` server against the simulator served as adbd (as `check_cost.py` sets it
 up), and in process, it measures per step: device round trips (streams the adb host opened),
 bytes over the link and wall time, for an agent that reads the elements and clicks by index,
-with and without a screenshot, next to the floor (`adb shell true`). Until the simulated device
-has its own GUI, the screen is the scripted Settings › Wi-Fi page of the tests
-(`tests/agents/screens.py`: Android's window_dump.xml format, a real tap on the switch).
-Needs Debian's `adb` on PATH.
+with and without a screenshot, next to the floor (`adb shell true`). The screen is the simulated
+device's own Settings › Internet page (taskkit/sim/gui: `uiautomator dump`, a rendered
+`screencap -p`, and a tap on the switch that turns Wi-Fi on or off). Needs Debian's `adb` on PATH.
 """
 from __future__ import annotations
 
@@ -32,19 +31,21 @@ from taskkit.connect import sim_device  # noqa: E402
 from taskkit.env import Env  # noqa: E402
 from taskkit.report import table  # noqa: E402
 from taskkit.runner import observe  # noqa: E402
-from tests.agents.screens import scripted_screen  # noqa: E402
 
 
 class ClickSwitch(Agent):
     name = "click-switch"
 
     def step(self, observation: Observation) -> Action:
-        index = next(i for i, e in enumerate(observation.ui_elements) if e.class_name == "android.widget.Switch")
+        index = next(i for i, e in enumerate(observation.ui_elements) if (e.class_name or "").endswith("Switch"))
         return Action("click", index=index)
 
 
 class ClickSwitchLooking(ClickSwitch):
     wants_screenshot = True
+
+
+WIFI_PAGE = "am start -a android.settings.WIFI_SETTINGS"
 
 
 def one_step(env: Env, agent: Agent) -> None:
@@ -54,10 +55,11 @@ def one_step(env: Env, agent: Agent) -> None:
 
 def over_adb(steps: int) -> list[dict[str, Any]]:
     rows = []
-    with tempfile.TemporaryDirectory() as state, scripted_screen():
+    with tempfile.TemporaryDirectory() as state:
         link = Link(Path(state) / "device")
         try:
             env = Env(link.device)
+            link.device.shell(WIFI_PAGE)
             for label, action in (("floor: adb shell true", lambda: link.device.shell("true")),
                                   ("step, elements", lambda: one_step(env, ClickSwitch())),
                                   ("step, elements + screenshot", lambda: one_step(env, ClickSwitchLooking()))):
@@ -73,18 +75,18 @@ def in_process(steps: int) -> list[dict[str, Any]]:
     rows = []
     device = sim_device()
     try:
-        with scripted_screen():
-            env = Env(device)
-            for label, agent in (("step, elements", ClickSwitch()), ("step, elements + screenshot", ClickSwitchLooking())):
-                samples = []
-                for _ in range(steps):
-                    device.stats.reset()
-                    started = time.perf_counter()
-                    one_step(env, agent)
-                    samples.append({"ms": 1000 * (time.perf_counter() - started), "round_trips": device.stats.round_trips,
-                                    "bytes": device.stats.bytes_sent + device.stats.bytes_received})
-                rows.append({"where": "in process", "what": label,
-                             **{k: statistics.median(s[k] for s in samples) for k in samples[0]}})
+        env = Env(device)
+        device.shell(WIFI_PAGE)
+        for label, agent in (("step, elements", ClickSwitch()), ("step, elements + screenshot", ClickSwitchLooking())):
+            samples = []
+            for _ in range(steps):
+                device.stats.reset()
+                started = time.perf_counter()
+                one_step(env, agent)
+                samples.append({"ms": 1000 * (time.perf_counter() - started), "round_trips": device.stats.round_trips,
+                                "bytes": device.stats.bytes_sent + device.stats.bytes_received})
+            rows.append({"where": "in process", "what": label,
+                         **{k: statistics.median(s[k] for s in samples) for k in samples[0]}})
     finally:
         device.close()
     return rows

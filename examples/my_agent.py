@@ -1,9 +1,10 @@
 """A user agent: `python -m taskkit.run --agent examples.my_agent:FindAndTap --output_dir out/`.
 
-It reads the numbered UI elements, taps the first clickable one whose label shares a word with
-the goal (by index: the runner taps the element's centre), types into the first empty text field
-when the goal quotes a text, and declares the goal complete when nothing is left to try. An LLM
-agent has the same shape: read the observation, return one AndroidWorld action per step.
+It opens the task's app, then reads the numbered UI elements, taps the first clickable one
+whose label shares a word with the goal (by index: the runner taps the element's centre), types
+into the first empty text field when the goal quotes a text, and declares the goal complete when
+nothing is left to try. An LLM agent has the same shape: read the observation, return one
+AndroidWorld action per step.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ class FindAndTap(Agent):
         self.tapped: set[str] = set()
 
     def step(self, observation: Observation) -> Action:
-        if observation.step == 0 and not observation.ui_elements and self.episode.app_names:
+        if observation.step == 0 and self.episode.app_names:  # episodes start on the home screen
             return Action("open_app", app_name=self.episode.app_names[0])
         quoted = re.findall(r"'([^']+)'", observation.goal)
         for index, element in enumerate(observation.ui_elements):

@@ -23,9 +23,12 @@ def sim_device(state_dir: "str | os.PathLike[str] | None" = None) -> "SimDevice"
     """A simulated device (fresh in a temp dir, or the one stored in `state_dir`) on which every
     registered app is installed: its first-run databases come from the app models."""
     from taskkit import apps
+    from taskkit.sim import gui
     from taskkit.sim.device import SimDevice
 
-    return SimDevice(state_dir, app_databases=apps.first_run_databases())
+    device = SimDevice(state_dir, app_databases=apps.first_run_databases())
+    gui.install(device.state)  # its screens: `uiautomator dump`, `screencap`, `input` act on them
+    return device
 
 
 def open_device(spec: str, adb_host: str = "127.0.0.1", adb_port: int = 5037) -> Device:

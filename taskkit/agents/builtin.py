@@ -54,8 +54,9 @@ class RandomAgent(Agent):
         elements = observation.ui_elements
         choices: list[Action] = [Action("navigate_back"), Action("navigate_home")]
         for index, element in enumerate(elements):
-            if element.is_clickable:
-                choices.append(Action("click", index=index))
+            box = element.bbox
+            if element.is_enabled and box is not None and box.width > 0 and box.height > 0:
+                choices.append(Action("click", index=index))  # a leaf inside a clickable row taps the row
             if element.is_long_clickable:
                 choices.append(Action("long_press", index=index))
             if element.is_editable:

@@ -76,9 +76,12 @@ def install_apps(state: Path) -> None:
     itself never does.
     """
     from taskkit import apps
+    from taskkit.sim import gui
     from taskkit.sim.device import SimDevice
 
-    SimDevice(state, app_databases=apps.first_run_databases()).close()
+    device = SimDevice(state, app_databases=apps.first_run_databases())
+    gui.install(device.state)
+    device.close()
 
 
 def serve(state: Path, host: str, port: int, adb_keys: Path | None = None, command_timeout: float = 60.0,

@@ -124,7 +124,9 @@ def test_one_step_costs_at_most_three_round_trips(env, screenshot: bool, most: i
 
 
 def test_a_device_without_uiautomator_says_so() -> None:
-    device = sim_device()
+    from taskkit.sim.device import SimDevice
+
+    device = SimDevice()  # a bare simulated device: no display attached
     try:
         observation = __import__("taskkit.runner", fromlist=["observe"]).observe(
             Env(device), ClickWifiSwitch(), "goal", 0, 10, None)

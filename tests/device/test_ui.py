@@ -53,6 +53,28 @@ def test_a_settings_screen() -> None:
     assert search.as_dict()["bbox"] == [40, 60, 1040, 180]
 
 
+def test_a_clickable_row_is_reached_through_its_leaves_as_in_androidworld() -> None:
+    """AndroidWorld's `forest_to_ui_elements` keeps leaves, described and scrollable nodes only."""
+    row = node(node(text="Internet", class_="android.widget.TextView", bounds="[189,357][849,420]")
+               + node(text="AndroidWifi", class_="android.widget.TextView", bounds="[189,420][849,470]"),
+               class_="android.widget.LinearLayout", clickable="true", focusable="true", bounds="[0,315][1080,504]")
+    elements = ui.parse_window_dump(dump(node(row)))
+    assert [e.text for e in elements] == ["Internet", "AndroidWifi"]
+
+
+@pytest.mark.parametrize("fields, label", [
+    ({"text": "+", "content_description": "Add expense"}, "Add expense"),  # one character gives way
+    ({"text": "OK", "content_description": "Confirm"}, "OK"),
+    ({"hint": "Search", "content_description": "Search box"}, "Search"),
+    ({"class_name": "android.widget.Switch", "is_checked": False}, "Switch:off"),
+    ({"resource_name": "com.app:id/fab"}, "fab"),
+    ({"class_name": "android.widget.EditText"}, "edit text"),
+    ({}, ""),
+])
+def test_describe_is_androidworlds_element_text(fields: dict, label: str) -> None:
+    assert ui.UIElement(**fields).describe() == label
+
+
 @pytest.mark.parametrize("text, problem", [
     ("ERROR: could not get idle state.", "no <hierarchy>"),
     ("<hierarchy><node", "not well-formed"),

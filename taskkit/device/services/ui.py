@@ -7,7 +7,8 @@ Only commands a stock Android 13 device has are used (no helper APK, no uiautoma
   `index`, `text`, `resource-id`, `class`, `package`, `content-desc`, the boolean flags and
   `bounds="[x1,y1][x2,y2]"`) into a flat list of `UIElement`s. As AndroidWorld does with the
   accessibility tree, the list keeps the nodes an agent can act on or read: leaves, nodes with a
-  content description, and scrollable nodes, in document order (that order is their index).
+  content description, and scrollable nodes, in document order (that order is their index). A
+  tap on a clickable row lands on it through the leaves inside it, as on the device.
 * `screenshot()` is the PNG of `screencap -p`, moved as bytes (never through a text decode).
 * `size()` parses `wm size` (the override size when one is set, as Android applies it).
 
@@ -82,7 +83,10 @@ class UIElement:
     resource_name: str | None = None
 
     def describe(self) -> str:
-        """A one-line label: text, hint, description, or what the element is."""
+        """A one-line label, as AndroidWorld's `get_element_text`: text, hint, description, or
+        what the element is (a one-character text gives way to a longer description)."""
+        if self.text and len(self.text) == 1 and len(self.content_description or "") > 1:
+            return self.content_description  # type: ignore[return-value]
         for label in (self.text, self.hint, self.content_description):
             if label:
                 return label

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import io
 import os
 import re
 import struct
@@ -17,6 +18,7 @@ import zlib
 from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from taskkit.sim import display
 from taskkit.sim.commands import COMMANDS, Invocation, command
 from taskkit.sim.commands.settings import delete_setting, get_setting, put_setting
 from taskkit.sim.state import SimState
@@ -565,7 +567,10 @@ def input_(inv: Invocation) -> int:
         return _ERROR
     if failure:
         return inv.fail(f"Exception occurred while executing '{verb}':\n{failure}", _ERROR)
-    if verb == "keyevent" and any(word in ("KEYCODE_HOME", "HOME", "3") for word in rest):
+    screen = display.for_state(inv.state)
+    if screen is not None:
+        screen.input(inv.state, verb, rest)
+    elif verb == "keyevent" and any(word in ("KEYCODE_HOME", "HOME", "3") for word in rest):
         from taskkit.sim.commands.activity import go_home  # a sibling command module
 
         go_home(inv.state)
@@ -807,6 +812,41 @@ def raw_screen(width: int, height: int) -> bytes:
     return struct.pack("<IIII", width, height, 1, 0) + b"\xff" * (width * height * 4)
 
 
+def raw_from_png(png: bytes, width: int, height: int) -> bytes:
+    """`screencap` without -p of a rendered screen: the header, then RGBA pixels."""
+    from PIL import Image  # the GUI's imaging library, only needed once a display renders
+
+    with Image.open(io.BytesIO(png)) as image:
+        pixels = image.convert("RGBA").resize((width, height)).tobytes()
+    return struct.pack("<IIII", width, height, 1, 0) + pixels
+
+
+@command("uiautomator")
+def uiautomator(inv: Invocation) -> int:
+    """`uiautomator dump [--compressed] [FILE]`: the screen's window_dump.xml (needs a display)."""
+    screen = display.for_state(inv.state)
+    if screen is None:
+        return inv.fail("/system/bin/sh: uiautomator: inaccessible or not found", 127)
+    args = [a for a in inv.args if a != "--compressed"]
+    if not args or args[0] != "dump" or len(args) > 2:
+        inv.out("Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\n"
+                "help: displays help message\n\ndump: creates an XML dump of current UI hierarchy\n")
+        return 0 if args[:1] == ["help"] else 1
+    target = args[1] if len(args) > 1 else "/sdcard/window_dump.xml"
+    xml = screen.dump(inv.state)
+    if target == "/dev/tty":
+        inv.out(xml)
+        return 0
+    try:
+        path = inv.host_path(target)
+        path.write_text(xml, encoding="utf-8")
+    except OSError as exc:
+        return inv.fail(f"ERROR: could not write {target}: {os.strerror(exc.errno or 2)}")
+    os.utime(path, (inv.state.clock_epoch, inv.state.clock_epoch))
+    inv.out(f"UI hierchary dumped to: {target}\n")
+    return 0
+
+
 @command("screencap")
 def screencap(inv: Invocation) -> int:
     """`screencap [-hp] [-d DISPLAY] [FILE]`: a blank screen as PNG (-p or *.png) or raw."""
@@ -827,7 +867,12 @@ def screencap(inv: Invocation) -> int:
     if target is not None and target.endswith(".png"):
         png = True
     width, height = display_size(inv.state)
-    data = blank_png(width, height) if png else raw_screen(width, height)
+    screen = display.for_state(inv.state)
+    if screen is None:
+        data = blank_png(width, height) if png else raw_screen(width, height)
+    else:
+        image = screen.render(inv.state, width, height)
+        data = image if png else raw_from_png(image, width, height)
     if target is None:
         inv.out(data)
         return 0
