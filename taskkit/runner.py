@@ -125,7 +125,7 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instan
         _run_solution(env, task)
         result.steps, result.status = 1, "complete"
         return
-    if getattr(task, "start_on_home_screen", True):  # as AndroidWorld's episode_runner: a known start
+    if task.start_on_home_screen:  # as AndroidWorld's episode runner: a known first screen
         perform(env, Action("navigate_home"))
     agent.reset(Episode(task.goal, task.max_steps, tuple(task.app_names), task.name, instance.instance_id,
                         instance.seed))

@@ -80,6 +80,9 @@ class TaskEval:
     abstract: ClassVar[bool] = True
     #: Where the task was defined (module or spec file), for `--list_tasks`.
     source: ClassVar[str] = "taskkit"
+    #: The agent's first screen is the home screen (AndroidWorld's default); False: the agent
+    #: starts where `initialize_state` left the device.
+    start_on_home_screen: ClassVar[bool] = True
 
     # ------------------------------------------------------------------ class definition
     def __init_subclass__(cls, register: bool = True, **kwargs: Any) -> None:
