@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import collections
 import json
+import os
 import sys
 from pathlib import Path
 from typing import IO, Iterable
@@ -88,8 +89,11 @@ class ResultsWriter:
         self._file = self.path.open("a", encoding="utf-8")
 
     def write(self, result: EpisodeResult) -> None:
+        """Append the row and put it on disk before returning: a kill leaves whole rows only
+        (and at most one torn last line, which a resumed run drops)."""
         self._file.write(json.dumps(result.to_json(), ensure_ascii=False, sort_keys=True) + "\n")
         self._file.flush()
+        os.fsync(self._file.fileno())
 
     def close(self) -> None:
         self._file.close()

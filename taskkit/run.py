@@ -9,6 +9,7 @@ Exit codes: 0 the run finished, 2 bad input (one line), 3 the device failed, 130
 """
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import signal
 import sys
@@ -16,7 +17,7 @@ from typing import Any
 
 from absl import flags
 
-from taskkit import agents, cli, registry, report, runner, suite
+from taskkit import agents, cli, registry, report, resume, runner, suite
 from taskkit.env import Env
 
 PROG = "taskkit.run"
@@ -66,13 +67,29 @@ def _stop_on_signals() -> None:
     signal.signal(signal.SIGTERM, stop)
 
 
-def _open_results(directory: str | None) -> "report.ResultsWriter | None":
+def _open_results(directory: str | None, instances: list[Any]) -> tuple["report.ResultsWriter | None", list[Any]]:
+    """The results writer and the rows a resumed run already has (see taskkit.resume)."""
     if directory is None:
-        return None
+        return None, []
+    manifest = resume.Manifest(FLAGS.seed, tuple(i.instance_id for i in instances), FLAGS.agent,
+                               cli.device_spec(FLAGS), taskkit_version())
     try:
-        return report.ResultsWriter(directory)
+        done = resume.prepare(directory, manifest)
+        return report.ResultsWriter(directory), [runner.EpisodeResult(**row) for row in done]
+    except resume.ResumeMismatch as error:
+        raise cli.UsageError(str(error)) from None
     except OSError as error:
         raise cli.UsageError(f"--output_dir {directory}: {error.strerror or error}; give a writable directory") from None
+    except TypeError as error:  # a row written by another version of taskkit
+        raise cli.UsageError(f"--output_dir {directory}: {resume.RESULTS} has rows this taskkit cannot read "
+                             f"({error}); use a new --output_dir") from None
+
+
+def taskkit_version() -> str:
+    try:
+        return importlib.metadata.version("taskkit")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def main(argv: list[str]) -> int:
@@ -91,9 +108,13 @@ def main(argv: list[str]) -> int:
                         api_key_env=FLAGS.llm_api_key_env)
     if FLAGS.save_screenshots and not FLAGS.output_dir:
         raise cli.UsageError("--save_screenshots needs --output_dir (the screenshots go beside the trajectories)")
-    writer = _open_results(FLAGS.output_dir)
+    writer, results = _open_results(FLAGS.output_dir, instances)
+    if results:
+        finished = {row.instance_id for row in results}
+        print(f"{PROG}: resuming {FLAGS.output_dir}: {len(finished)} of {len(instances)} episode(s) already recorded",
+              file=sys.stderr)
+        instances = [instance for instance in instances if instance.instance_id not in finished]
     progress = report.Progress(len(instances))
-    results: list[Any] = []
 
     def on_result(result: "report.EpisodeResult") -> None:
         if writer:
@@ -110,7 +131,8 @@ def main(argv: list[str]) -> int:
                              save_screenshots=FLAGS.save_screenshots)
     except KeyboardInterrupt:
         interrupted = True
-        print(f"\n{PROG}: interrupted after {len(results)} of {len(instances)} episode(s)", file=sys.stderr)
+        print(f"\n{PROG}: interrupted after {progress.done} of {len(instances)} episode(s); "
+              "run the same command again to resume", file=sys.stderr)
     finally:
         if writer:
             writer.close()

@@ -220,3 +220,34 @@ def test_an_interrupted_run_ends_its_episode_cleanly(tmp_path: Path, signum: int
         assert device_state.pending_restore_points(device) == []  # the last episode was torn down
     finally:
         device.close()
+
+
+def test_a_killed_run_resumes_with_every_episode_exactly_once(tmp_path: Path) -> None:
+    import signal as signal_module
+    import time
+
+    out = tmp_path / "out"
+    args = ["--tasks", "ExpenseAddSingle,SimpleSmsSend,SystemWifiTurnOn", "--n_task_combinations", "12",
+            "--device", f"sim:{tmp_path / 'dev'}", "--output_dir", str(out)]
+    proc = subprocess.Popen([sys.executable, "-m", "taskkit.run", *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    results = out / "results.jsonl"
+    for _ in range(6000):  # bounded wait until a few episodes are recorded
+        if results.exists() and results.read_text().count("\n") >= 4:
+            break
+        time.sleep(0.01)
+    proc.send_signal(signal_module.SIGKILL)  # no cleanup at all: mid-episode, maybe mid-line
+    proc.wait(timeout=60)
+    before = results.read_text().count("\n")
+    assert 4 <= before < 36
+    with results.open("a") as handle:
+        handle.write('{"instance_id": "ExpenseAddSingle_11", "torn')  # a torn last line
+    again = run(*args)
+    assert again.returncode == 0, again.stderr
+    assert "already recorded" in again.stderr
+    rows = [json.loads(line) for line in results.read_text().splitlines()]
+    ids = [row["instance_id"] for row in rows]
+    assert len(ids) == len(set(ids)) == 36  # every episode exactly once
+    assert all(row["score"] == 1.0 and row["error"] is None for row in rows)
+    refused = run(*args[:-2], "--seed", "31", "--output_dir", str(out))
+    one_line_exit_2(refused, "holds another run (its seed is 30, this run's is 31)")
