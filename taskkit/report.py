@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import collections
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -41,14 +42,28 @@ class Progress:
         self.stream.flush()
 
 
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a success rate (95 % by default); (0, 1) with no trials."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def _row(name: str, group: list[EpisodeResult]) -> list[str]:
-    """Episodes, success rate and mean score over the scored ones ("n/a" if none), errors."""
+    """Episodes, success rate with its 95 % interval and mean score over the scored ones ("n/a"
+    if none), errors."""
     scored = [r for r in group if r.error is None]
     if not scored:
-        return [name, str(len(group)), "n/a", "n/a", str(len(group))]
-    rate = sum(r.success for r in scored) / len(scored)
+        return [name, str(len(group)), "n/a", "n/a", "n/a", str(len(group))]
+    successes = sum(r.success for r in scored)
+    low, high = wilson(successes, len(scored))
     mean = sum(r.score for r in scored) / len(scored)
-    return [name, str(len(group)), f"{rate:.1%}", f"{mean:.3f}", str(len(group) - len(scored))]
+    return [name, str(len(group)), f"{successes / len(scored):.1%}", f"{low:.0%}–{high:.0%}", f"{mean:.3f}",
+            str(len(group) - len(scored))]
 
 
 def _rows(groups: dict[str, list[EpisodeResult]]) -> list[list[str]]:
@@ -72,12 +87,56 @@ def summary(results: Iterable[EpisodeResult]) -> str:
         by_task[result.task].append(result)
         for app in result.apps or ["(none)"]:
             by_app[app].append(result)
-    headers = ["task", "episodes", "success", "mean score", "errors"]
+    headers = ["task", "episodes", "success", "95% CI", "mean score", "errors"]
     parts = [table(headers, _rows(by_task) + [_row("ALL", results)]), "", table(["app"] + headers[1:], _rows(by_app))]
     errors = collections.Counter(r.error_kind for r in results if r.error_kind)
     if errors:
         parts += ["", "errors (not agent failures): " + ", ".join(f"{k} {v}" for k, v in sorted(errors.items()))]
     return "\n".join(parts)
+
+
+def termination(result: EpisodeResult) -> str:
+    """How the episode ended: declared complete / infeasible, step budget spent, or error."""
+    if result.error_kind:
+        return "error"
+    return {"complete": "declared complete", "infeasible": "declared infeasible"}.get(result.status or "",
+                                                                                     "step budget spent")
+
+
+def _group_stats(group: list[EpisodeResult]) -> dict[str, object]:
+    scored = [r for r in group if r.error is None]
+    successes = sum(r.success for r in scored)
+    low, high = wilson(successes, len(scored))
+    return {
+        "episodes": len(group), "scored": len(scored), "successes": successes,
+        "success_rate": successes / len(scored) if scored else None, "success_ci95": [low, high],
+        "mean_score": sum(r.score for r in scored) / len(scored) if scored else None,
+        "errors": len(group) - len(scored),
+    }
+
+
+def summary_json(results: Iterable[EpisodeResult]) -> dict[str, object]:
+    """The summary as data (`summary.json`): overall, per task and per app, success with its
+    Wilson 95 % interval, termination reasons, premature completions, steps and durations."""
+    results = list(results)
+    by_task: dict[str, list[EpisodeResult]] = collections.defaultdict(list)
+    by_app: dict[str, list[EpisodeResult]] = collections.defaultdict(list)
+    for result in results:
+        by_task[result.task].append(result)
+        for app in result.apps or ["(none)"]:
+            by_app[app].append(result)
+    scored = [r for r in results if r.error is None]
+    return {
+        "all": _group_stats(results),
+        "per_task": {name: _group_stats(group) for name, group in sorted(by_task.items())},
+        "per_app": {name: _group_stats(group) for name, group in sorted(by_app.items())},
+        "termination": dict(sorted(collections.Counter(termination(r) for r in results).items())),
+        # declared the goal complete while it was not: the agent's over-confidence
+        "premature_completions": sum(r.status == "complete" and not r.success for r in scored),
+        "errors_by_kind": dict(sorted(collections.Counter(r.error_kind for r in results if r.error_kind).items())),
+        "mean_steps": sum(r.steps for r in scored) / len(scored) if scored else None,
+        "mean_duration_s": sum(r.duration_s for r in results) / len(results) if results else None,
+    }
 
 
 class ResultsWriter:

@@ -13,6 +13,7 @@ import importlib.metadata
 import json
 import signal
 import sys
+from pathlib import Path
 from typing import Any
 
 from absl import flags
@@ -138,7 +139,9 @@ def main(argv: list[str]) -> int:
             writer.close()
     print(report.summary(results))
     if writer:
-        print(f"\nresults: {writer.path}")
+        summary_path = Path(FLAGS.output_dir) / "summary.json"
+        summary_path.write_text(json.dumps(report.summary_json(results), indent=1) + "\n", encoding="utf-8")
+        print(f"\nresults: {writer.path}\nsummary: {summary_path}")
     return 130 if interrupted else 0
 
 

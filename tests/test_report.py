@@ -1,0 +1,44 @@
+"""The summary's statistics: Wilson intervals, termination reasons, premature completions."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from taskkit.report import summary, summary_json, wilson
+from taskkit.runner import EpisodeResult
+
+
+@pytest.mark.parametrize("successes, trials, low, high", [
+    (0, 3, 0.0, 0.5615), (8, 10, 0.4902, 0.9433), (10, 10, 0.7225, 1.0), (50, 100, 0.4038, 0.5962),
+])
+def test_wilson_matches_published_values(successes, trials, low, high):
+    got = wilson(successes, trials)
+    assert got == pytest.approx((low, high), abs=5e-4)
+
+
+def row(task, score, status="complete", error_kind=None, steps=3):
+    return EpisodeResult(task=task, instance_id=f"{task}_{score}_{status}", seed=1, run_seed=30, params={}, goal="g",
+                         apps=["settings"], agent="a", score=score, success=score >= 1.0, steps=steps, max_steps=10,
+                         status=status, error="boom" if error_kind else None, error_kind=error_kind)
+
+
+def test_summary_json_counts_what_matters():
+    rows = [row("A", 1.0), row("A", 0.0), row("A", 0.0, status=None, steps=10), row("B", 0.0, status="infeasible"),
+            row("B", 0.0, error_kind="task")]
+    data = summary_json(rows)
+    assert data["all"]["episodes"] == 5 and data["all"]["scored"] == 4 and data["all"]["successes"] == 1
+    assert data["termination"] == {"declared complete": 2, "declared infeasible": 1, "error": 1, "step budget spent": 1}
+    assert data["premature_completions"] == 1
+    assert data["per_task"]["A"]["success_ci95"] == pytest.approx(list(wilson(1, 3)))
+    assert "95% CI" in summary(rows)
+
+
+def test_a_run_writes_summary_json(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "taskkit.run", "--tasks", "SystemWifiTurnOn", "--agent", "noop",
+                           "--output_dir", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((tmp_path / "summary.json").read_text())
+    assert data["all"]["episodes"] == 1 and data["premature_completions"] == 1
