@@ -852,10 +852,12 @@ class _PendingSend:
         self.spool.close()
 
     def commit(self, mtime: int) -> str | None:
-        """Write the file; None on success, else the FAIL message."""
+        """Write the file; None on success, else the FAIL message (adbd's wording)."""
         try:
             with self.host.lock:
                 return self._write(mtime or self.host.state.clock_epoch)
+        except OSError as exc:  # a host-side failure anywhere (a name too long...)
+            return f"couldn't create file: {os.strerror(exc.errno or 5)}"
         finally:
             self.spool.close()
 
@@ -937,7 +939,7 @@ def make_service(service: str, stream: _Stream, host: _DeviceHost) -> _Service |
         return _Restart(stream, host, service)
     name = service.partition(":")[0]
     if name in UNSUPPORTED_SERVICES:
-        return _Unsupported(stream, host, name)
+        return _Unsupported(stream, host, service)
     return None
 
 
@@ -951,22 +953,33 @@ UNSUPPORTED_SERVICES = frozenset({"reverse", "tcpip", "usb", "remount", "enable-
 class _Unsupported(_Service):
     """A real adbd service the simulator does not have: say so instead of dropping the stream.
 
-    `reverse:` answers in its own OKAY/FAIL framing (the adb client prints the FAIL message);
-    the others print their message as their output, as adbd's text services do.
+    `reverse:` speaks the smart-socket framing, in the form its client call reads (AOSP
+    client/adb_client.cpp): `reverse:list-forward` is read with `adb_query` as one hex4-length
+    string, which `adb reverse --list` prints; every other `reverse:` command is read with
+    `adb_command` as an OKAY/FAIL status, whose FAIL message the client prints. The other
+    services print their message as their output, as adbd's text services do.
     """
 
-    def __init__(self, stream: _Stream, host: _DeviceHost, name: str):
+    def __init__(self, stream: _Stream, host: _DeviceHost, service: str):
         super().__init__(stream, host)
-        self.name = name
+        self.service = service
+        self.name = service.partition(":")[0]
 
     def start(self) -> None:
         message = f"the simulated device does not support adb {self.name} (taskkit.sim)"
-        if self.name == "reverse":
-            data = message.encode()
-            self.stream.write(b"FAIL" + f"{len(data):04x}".encode() + data)
+        if self.service == "reverse:list-forward":
+            self.stream.write(_protocol_string(message))  # the client adds the newline
+        elif self.name == "reverse":
+            self.stream.write(b"FAIL" + _protocol_string(message))
         else:
             self.stream.write((message + "\n").encode())
         self.stream.finish()
+
+
+def _protocol_string(text: str) -> bytes:
+    """A smart-socket string: 4 hex digits of length, then the bytes."""
+    data = text.encode("utf-8")
+    return f"{len(data):04x}".encode() + data
 
 
 # --- statistics -------------------------------------------------------------------------------

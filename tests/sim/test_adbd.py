@@ -680,6 +680,21 @@ def test_adb_root_restarts_and_reconnects(adb, device):
     assert adb("root", serial=serial).stdout == b"adbd is already running as root\n"
 
 
+@pytest.mark.parametrize("args, status", [
+    (("reverse", "--list"), 0),  # read as one length-prefixed string, printed as is
+    (("reverse", "tcp:6000", "tcp:7000"), 1),  # read as an OKAY/FAIL status: `adb: error: ...`
+    (("tcpip", "5555"), 0),
+    (("remount",), 0),
+])
+def test_adb_prints_that_unsupported_services_are_unsupported(adb, device, args, status):
+    _, serial = device
+    result = adb(*args, serial=serial)
+    text = (result.stdout + result.stderr).decode()
+    assert f"the simulated device does not support adb {args[0]}" in text and "protocol fault" not in text
+    assert result.returncode == status
+    assert adb("shell", "echo", "alive", serial=serial).stdout == b"alive\n"
+
+
 def test_adbutils_through_the_real_server(adb, device):
     adbutils = pytest.importorskip("adbutils")
     srv, serial = device

@@ -92,6 +92,38 @@ def test_output_streams_under_flow_control_with_bounded_memory(server) -> None:
     assert peak < 4 * len(data)  # streamed, not held whole and copied
 
 
+FLOOD_CHUNK = 64 * 1024
+
+
+@command("taskkit-test-flood")
+def _flood(inv) -> int:
+    """Print argv[1] chunks of FLOOD_CHUNK bytes, one write each (a fast `yes | head -c`)."""
+    chunk = b"y\n" * (FLOOD_CHUNK // 2)
+    for _ in range(int(inv.args[0])):
+        inv.out(chunk)
+    return 0
+
+
+def test_a_flood_is_streamed_holding_a_bounded_number_of_bytes(tmp_path) -> None:
+    chunks = 640  # 40 MiB out; the server may hold only a few MiB of it at any time
+    with AdbdServer(tmp_path / "device", port=0, max_output=1 << 30) as flood_server:
+        client = RawHost(flood_server.port, timeout=60)
+        client.connect()
+        received = 0
+        tracemalloc.start()
+        try:
+            local, remote = client.open(f"exec:taskkit-test-flood {chunks}")
+            while (message := client.read()).command != A_CLSE:
+                if message.command == A_WRTE:
+                    received += len(message.data)  # counted, not kept
+                    client.send(A_OKAY, local, remote)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    assert received == chunks * FLOOD_CHUNK
+    assert peak < 4 * adbd.HIGH_WATER + 2 * adbd.MAX_PAYLOAD, peak  # < 8 MiB for 40 MiB streamed
+
+
 def test_output_over_the_cap_is_cut_with_a_message(server) -> None:
     client = RawHost(server.port, timeout=60)
     client.connect()
@@ -122,7 +154,7 @@ def test_a_client_that_never_acknowledges_holds_a_bounded_amount(server) -> None
 def test_a_sync_path_too_long_fails_and_the_transport_lives_on(server) -> None:
     client = RawHost(server.port)
     client.connect()
-    for path, message in (("/sdcard/" + "x" * 300, b"File name too long"), ("/sdcard/" + "y" * 2000, b"path too long")):
+    for path, message in (("/sdcard/" + "x" * 300, b"couldn't create file: File name too long"), ("/sdcard/" + "y" * 2000, b"path too long")):
         local, remote = client.open("sync:")
         spec = f"{path},33188".encode()
         client.send(A_WRTE, local, remote, b"SEND" + struct.pack("<I", len(spec)) + spec)
@@ -155,7 +187,8 @@ def test_a_crashing_command_exits_non_zero_with_a_message(server) -> None:
 
 
 @pytest.mark.parametrize("service, expected", [
-    ("reverse:list-forward", b"FAIL"),
+    ("reverse:list-forward", b"003fthe simulated"),  # hex4 length, then the text `--list` prints
+    ("reverse:forward:tcp:6000;tcp:7000", b"FAIL"),  # a status with its message
     ("tcpip:5555", b"does not support adb tcpip"),
     ("remount:", b"does not support adb remount"),
 ])
