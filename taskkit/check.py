@@ -18,6 +18,9 @@ from typing import Any
 from absl import flags
 
 from taskkit import cli
+from taskkit.agents.builtin import BASELINES
+from taskkit.runner import run_episode
+from taskkit.suite import instantiate
 from taskkit.env import Env
 from taskkit.testing import properties as props
 from taskkit.testing.checks import PropertyResult, run_property
@@ -32,6 +35,9 @@ flags.DEFINE_integer("seeds", DEFAULT_SEEDS, "Seeds drawn per task and property 
 flags.DEFINE_integer("seed", None, "Check this one seed instead of drawing --seeds.", flag_values=FLAGS)
 flags.DEFINE_bool("hostile", False, "Also check that hostile free text round-trips and injects nothing.",
                   flag_values=FLAGS)
+flags.DEFINE_bool("baselines", False, "Instead of the properties: run the trivial agents (noop = always complete, "
+                  "always-infeasible, empty-answer) over --seeds instances of each task and list every task one of "
+                  "them passes.", flag_values=FLAGS)
 flags.DEFINE_list("properties", [], f"Only these properties ({', '.join(props.BY_NAME)}).", flag_values=FLAGS)
 
 PROG = "taskkit.check"
@@ -80,6 +86,31 @@ def check(classes: list[Any], chosen: list[props.Property], seeds: Any, env: Env
     return table
 
 
+def baselines(classes: list[Any], count: int, env: Env) -> list[str]:
+    """Run each trivial agent on `count` instances (run seed 30) of every task; print and return
+    the lines naming the tasks one of them passes."""
+    passed = []
+    width = max([len(cls.name) for cls in classes] + [4])
+    print("  ".join(["task".ljust(width)] + [agent.name for agent in BASELINES]), flush=True)
+    for cls in classes:
+        cells = []
+        for agent in BASELINES:
+            results = [run_episode(env, instantiate(cls, 30, index), agent, 30) for index in range(count)]
+            wins = [r for r in results if r.success]
+            errors = [r for r in results if r.error]
+            cells.append(f"{len(wins)}/{count}".ljust(len(agent.name)) + (" (errors)" if errors else ""))
+            if wins:
+                passed.append(f"{cls.name}: {agent.name} passes {len(wins)} of {count} instance(s) "
+                              f"(e.g. {wins[0].instance_id}: {wins[0].goal!r})")
+        print("  ".join([cls.name.ljust(width)] + cells), flush=True)
+    print()
+    for line in passed:
+        print(line)
+    print(f"{len(classes)} task(s); {len(passed)} passable by a trivial agent" if passed
+          else f"{len(classes)} task(s); no trivial agent passes any")
+    return passed
+
+
 def main(argv: list[str]) -> int:
     if len(argv) > 1:
         raise cli.UsageError(f"unexpected argument(s) {' '.join(argv[1:])}; every option is a --flag")
@@ -91,6 +122,11 @@ def main(argv: list[str]) -> int:
     classes = cli.chosen_tasks(FLAGS)
     seeds: Any = [FLAGS.seed] if FLAGS.seed is not None else FLAGS.seeds
     started = time.monotonic()
+    if FLAGS.baselines:
+        with cli.opened_device(FLAGS, [cls.name for cls in classes]) as device:
+            passed = baselines(classes, FLAGS.seeds, Env(device))
+        print(f"{PROG}: {time.monotonic() - started:.1f} s", file=sys.stderr)
+        return 1 if passed else 0
     with cli.opened_device(FLAGS, [cls.name for cls in classes]) as device:
         table = check(classes, chosen, seeds, Env(device))
     failures = [result for results in table for result in results if result.failed]

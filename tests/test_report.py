@@ -42,3 +42,32 @@ def test_a_run_writes_summary_json(tmp_path):
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "summary.json").read_text())
     assert data["all"]["episodes"] == 1 and data["premature_completions"] == 1
+
+
+def test_baselines_list_a_task_a_do_nothing_agent_passes(tmp_path):
+    import textwrap
+
+    module = tmp_path / "lenient.py"
+    module.write_text(textwrap.dedent('''
+        from taskkit import TaskEval
+        from taskkit.validators import setting_equals
+
+        class WifiAlreadyOn(TaskEval):
+            """AndroidWorld's old Wi-Fi bug: the setup leaves Wi-Fi on, so doing nothing passes."""
+            app_names = ("settings",)
+            template = "Turn Wi-Fi on."
+
+            def initialize_state(self, env):
+                super().initialize_state(env)
+                env.device.settings.put("global", "wifi_on", "1")
+
+            def validator(self):
+                return setting_equals("global", "wifi_on", "1")
+    '''))
+    proc = subprocess.run([sys.executable, "-m", "taskkit.check", "--baselines", "--seeds", "2", "--task_module",
+                           str(module), "--tasks", "WifiAlreadyOn,SystemWifiTurnOn"], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    assert "WifiAlreadyOn: noop passes 2 of 2 instance(s)" in proc.stdout
+    assert not any(line.startswith("SystemWifiTurnOn:") for line in proc.stdout.splitlines())
+    assert "2 task(s); 3 passable by a trivial agent" in proc.stdout

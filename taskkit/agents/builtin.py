@@ -33,6 +33,26 @@ class NoopAgent(Agent):
         return Action("status", goal_status="complete")
 
 
+class BaselineAgent(Agent):
+    """A trivial policy that never touches the screen: optionally answers, then declares a
+    status. `python -m taskkit.check --baselines` runs these; a task one of them passes is
+    passable by accident (ABC's "do-nothing agent" check)."""
+
+    wants_ui_elements = False
+
+    def __init__(self, name: str, status: str = "complete", answer: str | None = None):
+        self.name, self.status, self.answer = name, status, answer
+
+    def step(self, observation: Observation) -> Action:
+        if self.answer is not None and observation.step == 0:
+            return Action("answer", text=self.answer)
+        return Action("status", goal_status=self.status)
+
+
+BASELINES = (BaselineAgent("noop"), BaselineAgent("always-infeasible", status="infeasible"),
+             BaselineAgent("empty-answer", answer=""))
+
+
 class RandomAgent(Agent):
     """Valid actions drawn at random from the current screen, seeded from the instance seed.
 
