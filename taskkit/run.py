@@ -9,6 +9,7 @@ Exit codes: 0 the run finished, 2 bad input (one line), 3 the device failed, 130
 """
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import json
 import signal
@@ -18,7 +19,8 @@ from typing import Any
 
 from absl import flags
 
-from taskkit import agents, cli, registry, report, resume, runner, suite
+from taskkit import agents, cli, pool, registry, report, resume, runner, suite
+from taskkit.device import lock
 from taskkit.env import Env
 
 PROG = "taskkit.run"
@@ -36,6 +38,8 @@ flags.DEFINE_string("llm_base_url", None, "--agent llm: an OpenAI-compatible end
 flags.DEFINE_string("llm_api_key_env", "OPENAI_API_KEY", "--agent llm: the environment variable holding the key.",
                     flag_values=FLAGS)
 flags.DEFINE_bool("list_tasks", False, "Print the registered tasks (name, apps, source) and exit.", flag_values=FLAGS)
+flags.DEFINE_integer("parallel", 1, "Worker processes, each with its own fresh simulated device (with --device sim). "
+                     "--device adb:S1,adb:S2 runs one worker per listed device.", flag_values=FLAGS)
 flags.DEFINE_string("show_instance", None, "Print the params and goal of this task's instance(s) for --seed "
                     "and exit.", flag_values=FLAGS)
 cli.define_task_flags(FLAGS)
@@ -86,6 +90,28 @@ def _open_results(directory: str | None, instances: list[Any]) -> tuple["report.
                              f"({error}); use a new --output_dir") from None
 
 
+def _agent_options() -> dict[str, Any]:
+    return {"model": FLAGS.llm_model, "base_url": FLAGS.llm_base_url, "api_key_env": FLAGS.llm_api_key_env}
+
+
+def _worker_devices() -> list[str]:
+    """One device spec per worker: `--parallel N` fresh simulators, or the listed adb devices."""
+    specs = [spec.strip() for spec in cli.device_spec(FLAGS).split(",") if spec.strip()]
+    if FLAGS.parallel < 1:
+        raise cli.UsageError(f"--parallel must be at least 1, got {FLAGS.parallel}")
+    if len(specs) > 1:
+        if any(not spec.startswith("adb") for spec in specs):
+            raise cli.UsageError("--device with several devices takes adb:SERIAL,adb:SERIAL,...; "
+                                 "for several simulated devices use --device sim --parallel N")
+        return specs
+    if FLAGS.parallel > 1:
+        if specs != ["sim"]:
+            raise cli.UsageError(f"--parallel {FLAGS.parallel} needs --device sim (fresh devices) or a list of adb "
+                                 "devices; one device cannot run several episodes at once")
+        return ["sim"] * FLAGS.parallel
+    return specs
+
+
 def taskkit_version() -> str:
     try:
         return importlib.metadata.version("taskkit")
@@ -105,8 +131,7 @@ def main(argv: list[str]) -> int:
         _show_instance(FLAGS.show_instance)
         return 0
     instances = suite.build_suite(FLAGS.seed, FLAGS.tasks or None, FLAGS.n_task_combinations)
-    agent = agents.load(FLAGS.agent, model=FLAGS.llm_model, base_url=FLAGS.llm_base_url,
-                        api_key_env=FLAGS.llm_api_key_env)
+    agent = agents.load(FLAGS.agent, **_agent_options())
     if FLAGS.save_screenshots and not FLAGS.output_dir:
         raise cli.UsageError("--save_screenshots needs --output_dir (the screenshots go beside the trajectories)")
     writer, results = _open_results(FLAGS.output_dir, instances)
@@ -123,13 +148,22 @@ def main(argv: list[str]) -> int:
         progress.update(result)
         results.append(result)
 
+    workers = _worker_devices()
     runner.STOP.clear()
     _stop_on_signals()
     interrupted = False
     try:
-        with cli.opened_device(FLAGS, [instance.task.name for instance in instances]) as device:
-            runner.run_suite(Env(device), instances, agent, FLAGS.seed, on_result, output_dir=FLAGS.output_dir,
-                             save_screenshots=FLAGS.save_screenshots)
+        if len(workers) > 1:
+            setup = pool.WorkerSetup(tuple(FLAGS.task_module), tuple(FLAGS.spec_dir), FLAGS.replace_tasks, FLAGS.agent,
+                                     _agent_options(), FLAGS.seed, FLAGS.output_dir, FLAGS.save_screenshots)
+            with contextlib.ExitStack() as held:
+                for spec in workers:
+                    held.enter_context(lock.hold(lock.key_for(spec, *cli.adb_server(FLAGS))))
+                pool.run_parallel(instances, setup, workers, cli.adb_server(FLAGS), on_result)
+        else:
+            with cli.opened_device(FLAGS, [instance.task.name for instance in instances]) as device:
+                runner.run_suite(Env(device), instances, agent, FLAGS.seed, on_result, output_dir=FLAGS.output_dir,
+                                 save_screenshots=FLAGS.save_screenshots)
     except KeyboardInterrupt:
         interrupted = True
         print(f"\n{PROG}: interrupted after {progress.done} of {len(instances)} episode(s); "

@@ -71,3 +71,24 @@ def test_baselines_list_a_task_a_do_nothing_agent_passes(tmp_path):
     assert "WifiAlreadyOn: noop passes 2 of 2 instance(s)" in proc.stdout
     assert not any(line.startswith("SystemWifiTurnOn:") for line in proc.stdout.splitlines())
     assert "2 task(s); 3 passable by a trivial agent" in proc.stdout
+
+
+def test_parallel_workers_give_the_serial_rows(tmp_path):
+    def rows(*extra):
+        out = tmp_path / "_".join(extra or ("serial",))
+        proc = subprocess.run([sys.executable, "-m", "taskkit.run", "--tasks", "ExpenseAddSingle,SimpleSmsSend,SystemWifiTurnOn",
+                               "--n_task_combinations", "3", "--output_dir", str(out), *extra],
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        return sorted((r["instance_id"], json.dumps(r["params"], sort_keys=True), r["goal"], r["score"])
+                      for r in map(json.loads, (out / "results.jsonl").read_text().splitlines()))
+
+    serial = rows()
+    assert len(serial) == 9 and all(score == 1.0 for *_, score in serial)
+    assert rows("--parallel", "2") == serial
+
+
+def test_parallel_needs_fresh_devices(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "taskkit.run", "--parallel", "2", "--device", f"sim:{tmp_path}"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and "--parallel 2 needs --device sim" in proc.stderr

@@ -1,0 +1,96 @@
+"""A device pool: episodes spread over worker processes, one device each (`--parallel N`).
+
+Each worker is a fresh Python process (multiprocessing's `spawn`) that loads the same tasks
+(built-ins, `--task_module`, `--spec_dir`), opens its own device — a new simulated device, or
+the adb device it is given — builds the agent from the same `--agent` spec, and runs the
+episodes it takes from a shared queue. An episode's params, goal and score depend only on its
+instance (seed, task, index), never on which worker ran it, so the set of result rows equals a
+serial run's. Rows come back to the parent as they finish; the parent writes them.
+"""
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import queue as queue_module
+from typing import Any, Callable, Sequence
+
+from taskkit.runner import EpisodeResult
+
+_DONE = "done"
+
+
+@dataclasses.dataclass(frozen=True)
+class WorkerSetup:
+    """Everything a worker needs to rebuild the run in its own process."""
+
+    task_modules: tuple[str, ...]
+    spec_dirs: tuple[str, ...]
+    replace_tasks: bool
+    agent: str
+    agent_options: dict[str, Any]
+    run_seed: int
+    output_dir: str | None
+    save_screenshots: bool
+
+
+def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: Any, results: Any) -> None:
+    from taskkit import agents, connect, loading, registry, suite
+    from taskkit.env import Env
+    from taskkit.runner import run_episode
+
+    loading.load_builtin()
+    with registry.replacing(setup.replace_tasks):
+        for module in setup.task_modules:
+            loading.load_module(module)
+        for directory in setup.spec_dirs:
+            loading.load_spec_dir(directory)
+    agent = agents.load(setup.agent, **setup.agent_options)
+    device = connect.open_device(device_spec, adb_host=adb[0], adb_port=adb[1])
+    try:
+        connect.ensure_root(device, [])
+        env = Env(device)
+        while (job := jobs.get()) is not None:
+            name, index = job
+            instance = suite.instantiate(registry.get(name), setup.run_seed, index)
+            result = run_episode(env, instance, agent, setup.run_seed, setup.output_dir, setup.save_screenshots)
+            results.put(result.to_json())
+    finally:
+        device.close()
+        results.put(_DONE)
+
+
+def run_parallel(instances: Sequence[Any], setup: WorkerSetup, device_specs: Sequence[str], adb: tuple[str, int],
+                 on_result: Callable[[EpisodeResult], None]) -> list[EpisodeResult]:
+    """Run `instances` on one worker per entry of `device_specs`; hand each row to `on_result`."""
+    context = multiprocessing.get_context("spawn")
+    jobs, results = context.Queue(), context.Queue()
+    for instance in instances:
+        jobs.put((instance.task.name, instance.index))
+    for _ in device_specs:
+        jobs.put(None)
+    workers = [context.Process(target=_worker, args=(setup, spec, adb, jobs, results), daemon=True)
+               for spec in device_specs]
+    for worker in workers:
+        worker.start()
+    rows: list[EpisodeResult] = []
+    running = len(workers)
+    try:
+        while running:
+            try:
+                item = results.get(timeout=1.0)
+            except queue_module.Empty:
+                if not any(worker.is_alive() for worker in workers):
+                    break  # every worker is gone (a crash): what came back is all there is
+                continue
+            if item == _DONE:
+                running -= 1
+                continue
+            result = EpisodeResult(**item)
+            on_result(result)
+            rows.append(result)
+    finally:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+            worker.join(timeout=10)
+    return rows
