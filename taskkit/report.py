@@ -78,15 +78,21 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join([fmt(headers), "  ".join("-" * w for w in widths)] + [fmt(row) for row in rows])
 
 
-def summary(results: Iterable[EpisodeResult]) -> str:
-    """Per task and per app: episodes, success rate and mean score over scored episodes, errors."""
-    results = list(results)
+def grouped(results: list[EpisodeResult]) -> tuple[dict[str, list[EpisodeResult]], dict[str, list[EpisodeResult]]]:
+    """The results by task and by app (an episode counts for each of its apps)."""
     by_task: dict[str, list[EpisodeResult]] = collections.defaultdict(list)
     by_app: dict[str, list[EpisodeResult]] = collections.defaultdict(list)
     for result in results:
         by_task[result.task].append(result)
         for app in result.apps or ["(none)"]:
             by_app[app].append(result)
+    return by_task, by_app
+
+
+def summary(results: Iterable[EpisodeResult]) -> str:
+    """Per task and per app: episodes, success rate and mean score over scored episodes, errors."""
+    results = list(results)
+    by_task, by_app = grouped(results)
     headers = ["task", "episodes", "success", "95% CI", "mean score", "errors"]
     parts = [table(headers, _rows(by_task) + [_row("ALL", results)]), "", table(["app"] + headers[1:], _rows(by_app))]
     errors = collections.Counter(r.error_kind for r in results if r.error_kind)
@@ -119,12 +125,7 @@ def summary_json(results: Iterable[EpisodeResult]) -> dict[str, object]:
     """The summary as data (`summary.json`): overall, per task and per app, success with its
     Wilson 95 % interval, termination reasons, premature completions, steps and durations."""
     results = list(results)
-    by_task: dict[str, list[EpisodeResult]] = collections.defaultdict(list)
-    by_app: dict[str, list[EpisodeResult]] = collections.defaultdict(list)
-    for result in results:
-        by_task[result.task].append(result)
-        for app in result.apps or ["(none)"]:
-            by_app[app].append(result)
+    by_task, by_app = grouped(results)
     scored = [r for r in results if r.error is None]
     return {
         "all": _group_stats(results),
