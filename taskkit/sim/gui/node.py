@@ -1,24 +1,35 @@
 """The simulated screen's view tree: nodes with exactly the attributes of Android's window dump.
 
 A `Node` is what `uiautomator dump` writes for one accessibility node (AOSP
-`AccessibilityNodeInfoDumper`: index, text, resource-id, class, package, content-desc, the
-boolean flags, bounds), plus what the simulator needs to act on it: `action`, run when the node
-is tapped, and `value`, the position (0.0–1.0) a slider is set to by a tap or a swipe.
+`cmds/uiautomator/.../AccessibilityNodeInfoDumper.java`: `NAF` when a clickable node has no
+label, then index, text, resource-id, class, package, content-desc, the ten boolean flags and
+bounds), plus what the simulator needs to act on it: `action` (a tap), `long_action` (a long
+press), `slide` (a SeekBar set to a fraction of its width), `swipe` (a drag that starts on it)
+and `field` (the draft key of an editable text field). `hint` is the field's placeholder: as
+TextView's `getTextForAccessibility` does, an empty field reports its hint as its text; Android
+13's dumper writes no `hint` attribute, so neither does this one.
 """
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 from xml.sax.saxutils import quoteattr
 
-from taskkit.sim.state import SimState
+if TYPE_CHECKING:  # pragma: no cover
+    from taskkit.sim.gui.session import Session
 
-Action = Callable[[SimState], None]
-SliderAction = Callable[[SimState, float], None]
+Box = tuple[int, int, int, int]
+Action = Callable[["Session"], None]
+SliderAction = Callable[["Session", float], None]
+SwipeAction = Callable[["Session", int, int], None]  # (dx, dy) of the finger
 
-# The attributes uiautomator writes, in its order.
+# The boolean attributes uiautomator writes, in its order.
 _FLAGS = ("checkable", "checked", "clickable", "enabled", "focusable", "focused", "scrollable",
           "long_clickable", "password", "selected")
+# Classes the dumper never marks NAF (AccessibilityNodeInfoDumper.NAF_EXCLUDED_CLASSES).
+_NAF_EXCLUDED = ("android.widget.GridView", "android.widget.GridLayout", "android.widget.ListView",
+                 "android.widget.TableLayout")
+EDIT_TEXT = "android.widget.EditText"
 
 
 @dataclasses.dataclass
@@ -30,7 +41,7 @@ class Node:
     resource_id: str = ""
     package: str = ""
     content_desc: str = ""
-    bounds: tuple[int, int, int, int] = (0, 0, 0, 0)
+    bounds: Box = (0, 0, 0, 0)
     checkable: bool = False
     checked: bool = False
     clickable: bool = False
@@ -42,8 +53,16 @@ class Node:
     password: bool = False
     selected: bool = False
     children: list["Node"] = dataclasses.field(default_factory=list)
+    hint: str = ""  # a text field's placeholder (shown as its text while it is empty)
+    field: str | None = None  # a text field: the key of its draft in the GUI state
+    multiline: bool = False  # a text field that takes KEYCODE_ENTER as a new line
+    enter: "Action | None" = None  # a single-line text field's IME action (KEYCODE_ENTER)
     action: Action | None = None
-    slide: SliderAction | None = None  # a SeekBar: tapped or swiped at a fraction of its width
+    long_action: Action | None = None
+    slide: SliderAction | None = None
+    swipe: SwipeAction | None = None
+    background: tuple[int, int, int] | None = None  # screenshots only: a fill under the node
+    text_size: int = 0  # screenshots only: the text's height in px (0: from the node's height)
 
     def walk(self) -> list["Node"]:
         """This node and every descendant, in drawing (document) order."""
@@ -56,14 +75,68 @@ class Node:
         x1, y1, x2, y2 = self.bounds
         return x1 <= x < x2 and y1 <= y < y2
 
+    @property
+    def center(self) -> tuple[int, int]:
+        x1, y1, x2, y2 = self.bounds
+        return (x1 + x2) // 2, (y1 + y2) // 2
+
+    @property
+    def shown_text(self) -> str:
+        """What the node reports as its text: a text field's hint while it is empty."""
+        if self.password and self.text:
+            return "\u2022" * len(self.text)  # PasswordTransformationMethod's dots
+        return self.text or (self.hint if self.field is not None else "")
+
+    @property
+    def touchable(self) -> bool:
+        return self.enabled and (self.clickable or self.long_clickable or self.slide is not None
+                                 or self.field is not None)
+
 
 def hit(root: Node, x: int, y: int) -> Node | None:
-    """The topmost clickable node under (x, y): the last drawn one, as Android dispatches a tap."""
+    """The topmost touchable node under (x, y): the last drawn one, as Android dispatches a tap."""
     found = None
     for node in root.walk():
-        if (node.clickable or node.slide is not None) and node.enabled and node.contains(x, y):
+        if node.touchable and node.contains(x, y):
             found = node
     return found
+
+
+def swipeable(root: Node, x: int, y: int) -> Node | None:
+    """The topmost node under (x, y) that takes a drag (a scrolling list, a pager)."""
+    found = None
+    for node in root.walk():
+        if node.swipe is not None and node.enabled and node.contains(x, y):
+            found = node
+    return found
+
+
+def find_field(root: Node, key: str) -> Node | None:
+    """The enabled text field whose draft key is `key`, if it is on the screen."""
+    return next((n for n in root.walk() if n.field == key and n.enabled), None)
+
+
+def clip(node: Node, box: Box) -> Node | None:
+    """`node` with its bounds (and its children's) cut to `box`; None where nothing is left.
+
+    The dumper reports visible bounds, and a list row scrolled half out of view is cut at the
+    list's edge; a row scrolled out entirely is not on the screen at all.
+    """
+    x1, y1, x2, y2 = node.bounds
+    cut = (max(x1, box[0]), max(y1, box[1]), min(x2, box[2]), min(y2, box[3]))
+    if cut[0] >= cut[2] or cut[1] >= cut[3]:
+        return None
+    kept = [c for c in (clip(child, cut) for child in node.children) if c is not None]
+    return dataclasses.replace(node, bounds=cut, children=kept)
+
+
+def _is_naf(node: Node) -> bool:
+    """A clickable, enabled node with no label of its own or below it (Not Accessibility Friendly)."""
+    if any(node.class_name.endswith(name) for name in _NAF_EXCLUDED):
+        return False
+    if not (node.clickable and node.enabled) or node.content_desc or node.shown_text:
+        return False
+    return not any(n.content_desc or n.shown_text for n in node.walk()[1:])
 
 
 def to_xml(root: Node, package_default: str) -> str:
@@ -72,13 +145,15 @@ def to_xml(root: Node, package_default: str) -> str:
 
     def emit(node: Node, index: int) -> None:
         x1, y1, x2, y2 = node.bounds
-        attrs = {
-            "index": str(index), "text": node.text, "resource-id": node.resource_id,
-            "class": node.class_name, "package": node.package or package_default, "content-desc": node.content_desc,
+        attrs = {"NAF": "true"} if _is_naf(node) else {}
+        attrs.update({
+            "index": str(index), "text": node.shown_text, "resource-id": node.resource_id,
+            "class": node.class_name, "package": node.package or package_default,
+            "content-desc": node.content_desc,
             **{flag.replace("_", "-"): "true" if getattr(node, flag) else "false" for flag in _FLAGS},
             "bounds": f"[{x1},{y1}][{x2},{y2}]",
-        }
-        text = " ".join(f"{name}={quoteattr(value)}" for name, value in attrs.items())
+        })
+        text = " ".join(f"{name}={quoteattr(_xml_safe(value))}" for name, value in attrs.items())
         if node.children:
             parts.append(f"<node {text}>")
             for child_index, child in enumerate(node.children):
@@ -90,3 +165,15 @@ def to_xml(root: Node, package_default: str) -> str:
     emit(root, 0)
     parts.append("</hierarchy>")
     return "".join(parts)
+
+
+def _xml_safe(text: str) -> str:
+    """The dumper's stripInvalidXMLChars: characters XML cannot carry become '.'."""
+    if text.isprintable():
+        return text
+    return "".join("." if _invalid_xml(ord(ch)) else ch for ch in text)
+
+
+def _invalid_xml(code: int) -> bool:
+    return (code <= 0x8 or code in (0xB, 0xC) or 0xE <= code <= 0x1F or 0x7F <= code <= 0x84
+            or 0x86 <= code <= 0x9F or 0xFDD0 <= code <= 0xFDDF or (code & 0xFFFE) == 0xFFFE)

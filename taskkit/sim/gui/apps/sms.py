@@ -1,0 +1,224 @@
+"""Simple SMS Messenger: the conversation list, a thread (messages, compose box, send) and a new
+conversation with a recipient field, over the telephony provider the SMS checks read.
+
+Layouts and labels follow SimpleMobileTools/Simple-SMS-Messenger (app/src/main/res/layout/
+activity_main.xml, activity_thread.xml, layout_thread_send_message_holder.xml,
+activity_new_conversation.xml; values/strings.xml): the list `conversations_list` with rows
+`conversation_frame` (`conversation_address`, `conversation_body_short`, `conversation_date`),
+the FAB `conversations_fab`, the placeholder "No stored conversations have been found" with
+"Start a conversation"; a thread's `thread_messages_list` of `thread_message_body` bubbles (the
+newest at the bottom), the EditText `thread_type_message` ("Type a message…") and the send
+button `thread_send_message` (text "SMS", description "OK", clickable once there is text); a
+new conversation's `new_conversation_address` ("Add Contact or Number…"), the confirm check
+`new_conversation_confirm` and the contacts that match what was typed.
+
+Sending inserts the message into `content://sms/sent` as the app's SmsManager send ends up in
+the provider (address, body, read, the device clock as date, the app as creator) — the rows
+the SMS tasks check. Opening a thread marks its received messages read, as the app does.
+Simplified: names come from the contacts provider's phone rows; drafts live in the GUI state
+(the app keeps them in the provider); there is no context menu, search or attachment picker;
+`am start -a android.intent.action.SENDTO -d smsto:NUMBER [--es sms_body TEXT]` opens the
+thread with NUMBER with the text in the compose box.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from taskkit.apps.common import normalize_phone
+from taskkit.apps.sms import BOX_URIS, PACKAGE, SMS_URI, TYPE_INBOX
+from taskkit.sim import providers
+from taskkit.sim.commands.system import device_zone
+from taskkit.sim.gui import widgets
+from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
+from taskkit.sim.gui.node import Node
+from taskkit.sim.gui.session import Session
+
+ID = f"{PACKAGE}:id/"
+PHONES = "content://com.android.contacts/data/phones"
+_RECEIVED, _SENT = (232, 234, 237), (210, 227, 252)
+
+
+# --- data ---------------------------------------------------------------------------------------
+def same_number(a: str, b: str) -> bool:
+    """Two addresses name the same phone (their last ten digits agree), or are equal."""
+    da, db = normalize_phone(a).lstrip("+"), normalize_phone(b).lstrip("+")
+    if len(da) >= 7 and len(db) >= 7:
+        return da[-10:] == db[-10:]
+    return a.strip() == b.strip()
+
+
+def messages(ui: Session) -> list[dict[str, Any]]:
+    """Every SMS, oldest first."""
+    cursor = providers.query(ui.state, SMS_URI, ["_id", "thread_id", "address", "body", "date", "type", "read"],
+                             sort="date ASC, _id ASC")
+    return [dict(zip(cursor.columns, row)) for row in cursor.rows]
+
+
+def contact_names(ui: Session) -> list[tuple[str, str]]:
+    """(display name, number) of every phone row of the contacts provider."""
+    cursor = providers.query(ui.state, PHONES, ["display_name", "data1"], sort="display_name ASC")
+    return [(str(name or number), str(number)) for name, number in cursor.rows if number]
+
+
+def title_for(address: str, contacts: list[tuple[str, str]]) -> str:
+    """The contact's name for `address`, else the address itself."""
+    return next((name for name, number in contacts if same_number(number, address)), address)
+
+
+def _when(ui: Session, date_ms: int | None) -> str:
+    """Today: the time (24-hour unless `time_12_24` is 12); earlier: the date ("Oct 14")."""
+    zone = device_zone(ui.state)
+    when = datetime.fromtimestamp((date_ms or 0) / 1000, timezone.utc).astimezone(zone)
+    now = datetime.fromtimestamp(ui.state.clock_epoch, timezone.utc).astimezone(zone)
+    if when.date() == now.date():
+        if ui.setting("system", "time_12_24") == "12":
+            return f"{when.hour % 12 or 12}:{when.minute:02d} {'AM' if when.hour < 12 else 'PM'}"
+        return f"{when.hour:02d}:{when.minute:02d}"
+    return f"{when.strftime('%b')} {when.day}"
+
+
+# --- actions ----------------------------------------------------------------------------------
+def open_thread(address: str, thread_id: int | None = None, replace: bool = False):
+    """The action that opens the conversation with `address` (marking its messages read)."""
+    def act(ui: Session) -> None:
+        if thread_id is not None:
+            providers.update(ui.state, BOX_URIS["inbox"], {"read": 1, "seen": 1},
+                             f"thread_id = {int(thread_id)} AND read = 0")
+        (ui.replace if replace else ui.push)("thread", focus="message", address=address)
+    return act
+
+
+def _send(frame: Frame):
+    def act(ui: Session) -> None:
+        body = ui.draft(frame, "message")
+        if not body.strip():
+            return
+        providers.insert(ui.state, BOX_URIS["sent"],
+                         {"address": frame.args["address"], "body": body, "read": 1, "seen": 1},
+                         providers.Caller(PACKAGE))
+        ui.set_draft(frame, "message", "")
+        ui.set_scroll(frame, "messages", 1 << 30)  # to the newest message
+    return act
+
+
+def _confirm(frame: Frame):
+    def act(ui: Session) -> None:
+        address = ui.draft(frame, "address").strip()
+        if address:
+            open_thread(address, replace=True)(ui)
+    return act
+
+
+# --- screens ----------------------------------------------------------------------------------
+def _main(ui: Session, frame: Frame) -> list[Node]:
+    m = ui.m
+    nodes, top = widgets.app_bar(ui, "Simple SMS Messenger", up=False)
+    contacts = contact_names(ui)
+    threads: dict[int, dict[str, Any]] = {}
+    for row in messages(ui):
+        threads[int(row["thread_id"] or 0)] = row  # the latest message of each thread wins
+    latest = sorted(threads.items(), key=lambda item: (item[1]["date"] or 0, item[1]["_id"]), reverse=True)
+    box = (0, top, m.width, m.content_bottom)
+    if not latest:
+        nodes.append(widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)),
+                                  "No stored conversations have been found", f"{ID}no_conversations_placeholder"))
+        nodes.append(widgets.text(ui, (m.dp(96), top + m.dp(88), m.width - m.dp(96), top + m.dp(136)),
+                                  "Start a conversation", f"{ID}no_conversations_placeholder_2",
+                                  action=lambda session: session.push("new", focus="address")))
+    else:
+        def row(thread_id: int, message: dict[str, Any]) -> widgets.Row:
+            address = str(message["address"] or "")
+            return widgets.Row(m.dp(76), lambda b: widgets.list_item(
+                ui, b, title_for(address, contacts), str(message["body"] or ""),
+                action=open_thread(address, thread_id), long_action=lambda session: None,
+                rid=f"{ID}conversation_frame", title_rid=f"{ID}conversation_address",
+                subtitle_rid=f"{ID}conversation_body_short", trailing=_when(ui, message["date"]),
+                trailing_rid=f"{ID}conversation_date"))
+
+        nodes.append(widgets.scroll_list(ui, frame, "list", box, [row(t, msg) for t, msg in latest],
+                                         rid=f"{ID}conversations_list"))
+    nodes.append(widgets.fab(ui, lambda session: session.push("new", focus="address"), f"{ID}conversations_fab"))
+    return nodes
+
+
+def _bubble(ui: Session, box: tuple[int, int, int, int], message: dict[str, Any]) -> Node:
+    m = ui.m
+    x1, y1, x2, y2 = box
+    sent = message["type"] != TYPE_INBOX
+    width = (x2 - x1) * 4 // 5
+    left = x2 - m.dp(16) - width if sent else x1 + m.dp(16)
+    body = Node(widgets.TEXT_VIEW, text=str(message["body"] or ""), resource_id=f"{ID}thread_message_body",
+                bounds=(left, y1 + m.dp(6), left + width, y2 - m.dp(6)), background=_SENT if sent else _RECEIVED,
+                text_size=m.dp(16), long_clickable=True)
+    return Node("android.view.ViewGroup", resource_id=f"{ID}thread_message_holder", bounds=box, children=[body])
+
+
+def _lines(ui: Session, text: str) -> int:
+    per_line = max(8, int((ui.m.width * 4 // 5 - ui.m.dp(16)) / (ui.m.dp(16) * 0.55)))
+    return sum(max(1, -(-len(part) // per_line)) for part in text.split("\n"))
+
+
+def _thread(ui: Session, frame: Frame) -> list[Node]:
+    m = ui.m
+    address = str(frame.args.get("address", ""))
+    nodes, top = widgets.app_bar(ui, title_for(address, contact_names(ui)), rid=f"{ID}thread_toolbar")
+    compose_top = m.content_bottom - m.dp(64)
+    shown = [row for row in messages(ui) if same_number(str(row["address"] or ""), address)]
+    rows = [widgets.Row(m.dp(24) + _lines(ui, str(r["body"] or "")) * m.dp(22),
+                        lambda b, r=r: _bubble(ui, b, r)) for r in shown]
+    nodes.append(widgets.scroll_list(ui, frame, "messages", (0, top, m.width, compose_top), rows,
+                                     rid=f"{ID}thread_messages_list", from_end=True))
+    typed = ui.draft(frame, "message")
+    holder = [widgets.icon_button(ui, (m.dp(4), compose_top, m.dp(52), m.content_bottom), "Attachment", None,
+                                  f"{ID}thread_add_attachment", class_name="android.widget.ImageView"),
+              widgets.edit_text(ui, frame, "message", (m.dp(56), compose_top, m.width - m.dp(64), m.content_bottom),
+                                "Type a message\u2026", f"{ID}thread_type_message", single_line=False),
+              widgets.button(ui, (m.width - m.dp(60), compose_top + m.dp(8), m.width - m.dp(8), m.content_bottom - m.dp(8)),
+                             "SMS", _send(frame) if typed.strip() else None, f"{ID}thread_send_message", desc="OK")]
+    nodes.append(Node("android.view.ViewGroup", resource_id=f"{ID}thread_send_message_holder",
+                      bounds=(0, compose_top, m.width, m.content_bottom), children=holder))
+    return nodes
+
+
+def _new(ui: Session, frame: Frame) -> list[Node]:
+    m = ui.m
+    nodes, top = widgets.app_bar(ui, "New conversation", rid=f"{ID}new_conversation_toolbar")
+    typed = ui.draft(frame, "address")
+    field_bottom = top + m.dp(56)
+    nodes.append(widgets.edit_text(ui, frame, "address", (m.dp(16), top, m.width - m.dp(72), field_bottom),
+                                   "Add Contact or Number\u2026", f"{ID}new_conversation_address",
+                                   on_enter=_confirm(frame)))
+    if typed.strip():
+        nodes.append(widgets.icon_button(ui, (m.width - m.dp(64), top, m.width - m.dp(8), field_bottom),
+                                         "Confirm selection", _confirm(frame), f"{ID}new_conversation_confirm",
+                                         class_name="android.widget.ImageView"))
+    wanted = typed.strip().casefold()
+    matches = [(name, number) for name, number in contact_names(ui)
+               if not wanted or wanted in name.casefold() or (normalize_phone(wanted) and normalize_phone(wanted) in normalize_phone(number))]
+    rows = [widgets.Row(m.dp(72), lambda b, c=c: widgets.list_item(
+        ui, b, c[0], c[1], action=open_thread(c[1], replace=True), rid=f"{ID}item_contact_frame",
+        title_rid=f"{ID}item_contact_name", subtitle_rid=f"{ID}item_contact_number")) for c in matches]
+    nodes.append(widgets.scroll_list(ui, frame, "contacts", (0, field_bottom + m.dp(8), m.width, m.content_bottom),
+                                     rows, rid=f"{ID}contacts_list"))
+    return nodes
+
+
+def _opener(activity: str, intent: Intent | None) -> list[Opening] | None:
+    """SENDTO/VIEW `sms:`/`smsto:` NUMBER opens the thread with NUMBER (`sms_body` in the box)."""
+    if intent is None or not intent.data or ":" not in intent.data:
+        return None
+    scheme, _, rest = intent.data.partition(":")
+    address = rest.split("?", 1)[0].strip("/")
+    if scheme.lower() not in ("sms", "smsto", "mms", "mmsto") or not address:
+        return None
+    body = intent.extras.get("sms_body", "")
+    return [Opening("main"), Opening("thread", {"address": address}, focus="message",
+                                     drafts={"message": body} if body else {})]
+
+
+APP = register(AppScreens(
+    PACKAGE,
+    {"main": Screen(_main), "thread": Screen(_thread, ".activities.ThreadActivity"),
+     "new": Screen(_new, ".activities.NewConversationActivity")},
+    first="main", opener=_opener))

@@ -1,0 +1,136 @@
+"""`input` on the simulated screen: taps, long presses, swipes, key events and text.
+
+* `tap X Y` reaches the topmost touchable node under the point (the last one drawn, as Android
+  dispatches a touch): a slider takes the position, a text field takes focus, anything else runs
+  its action. A press held still for the long-press timeout (`input swipe X Y X Y 1000`) runs
+  the node's long-click action, or its click when it has none (as a View does on release).
+* `swipe X1 Y1 X2 Y2 [MS]` (and `draganddrop`): from the top edge down pulls the shade; from the
+  gesture bar up goes home; on a slider it sets the slider; otherwise it drags the node under
+  its start that takes drags (a list scrolls by the finger's travel, the home screen opens the
+  app drawer on a swipe up, the shade closes on a swipe up).
+* `keyevent`: BACK, HOME, ENTER (the focused field's IME action, or a new line in a multi-line
+  field), DEL / FORWARD_DEL (delete before / after the cursor, which stays at the end), SPACE,
+  letters, digits and common punctuation (typed into the focused field); by name, with or
+  without KEYCODE_, or by number. Other keys change nothing.
+* `text STR` types into the focused text field (`%s` was already turned into a space).
+"""
+from __future__ import annotations
+
+from taskkit.sim.gui.layout import LONG_PRESS_MS, SWIPE_DEFAULT_MS, TOUCH_SLOP_DP
+from taskkit.sim.gui.node import Node, find_field, hit, swipeable
+from taskkit.sim.gui.screen import build
+from taskkit.sim.gui.session import Session
+
+# KeyEvent codes the screen reacts to, by number (android.view.KeyEvent).
+_NAMED = {3: "HOME", 4: "BACK", 66: "ENTER", 67: "DEL", 112: "FORWARD_DEL", 62: "SPACE", 61: "TAB"}
+_CHARS = {**{7 + i: str(i) for i in range(10)}, **{29 + i: chr(ord("a") + i) for i in range(26)},
+          55: ",", 56: ".", 68: "`", 69: "-", 70: "=", 71: "[", 72: "]", 73: "\\", 74: ";", 75: "'",
+          76: "/", 77: "@", 81: "+", 17: "*", 18: "#"}
+_BY_NAME = {**{name: code for code, name in _NAMED.items()},
+            **{f"{c.upper()}": code for code, c in _CHARS.items() if c.isalnum()},
+            "COMMA": 55, "PERIOD": 56, "GRAVE": 68, "MINUS": 69, "EQUALS": 70, "LEFT_BRACKET": 71,
+            "RIGHT_BRACKET": 72, "BACKSLASH": 73, "SEMICOLON": 74, "APOSTROPHE": 75, "SLASH": 76,
+            "AT": 77, "PLUS": 81, "STAR": 17, "POUND": 18}
+
+
+def key_code(word: str) -> int | None:
+    """KeyEvent.keyCodeFromString: a number, or a name with or without KEYCODE_."""
+    if word.isdigit():
+        return int(word)
+    name = word.upper().removeprefix("KEYCODE_")
+    return _BY_NAME.get(name)
+
+
+def _slide(ui: Session, node: Node, x: float) -> None:
+    x1, _, x2, _ = node.bounds
+    assert node.slide is not None
+    node.slide(ui, min(1.0, max(0.0, (x - x1) / max(1, x2 - x1))))
+
+
+def tap(ui: Session, x: float, y: float, long: bool = False) -> None:
+    """A touch at (x, y), held for a long press when `long`."""
+    target = hit(build(ui).window, int(x), int(y))
+    if target is None:
+        return
+    if target.slide is not None:
+        _slide(ui, target, x)
+    elif long and target.long_clickable and target.long_action is not None:
+        target.long_action(ui)
+    elif target.action is not None and target.clickable:
+        target.action(ui)
+
+
+def swipe(ui: Session, x1: float, y1: float, x2: float, y2: float, duration_ms: float = SWIPE_DEFAULT_MS) -> None:
+    """A finger from (x1, y1) to (x2, y2) over `duration_ms`."""
+    m = ui.m
+    dx, dy = int(x2 - x1), int(y2 - y1)
+    slop = m.dp(TOUCH_SLOP_DP)
+    if abs(dx) <= slop and abs(dy) <= slop:
+        tap(ui, x1, y1, long=duration_ms >= LONG_PRESS_MS)
+        return
+    if not ui.shade_open and y1 < m.status_bar and dy > slop:
+        ui.set_shade(True)
+        return
+    if not ui.shade_open and y1 >= m.content_bottom and dy < -slop:
+        ui.home()
+        return
+    window = build(ui).window
+    target = hit(window, int(x1), int(y1))
+    if target is not None and target.slide is not None:
+        _slide(ui, target, x2)
+        return
+    dragged = swipeable(window, int(x1), int(y1))
+    if dragged is not None and dragged.swipe is not None:
+        dragged.swipe(ui, dx, dy)
+
+
+def _focused(ui: Session) -> Node | None:
+    key = ui.focused_key
+    return find_field(build(ui).window, key) if key else None
+
+
+def type_text(ui: Session, text: str) -> None:
+    """Type `text` at the end of the focused field (nothing happens without one)."""
+    field = _focused(ui)
+    if field is not None and field.field is not None:
+        ui.type_into(field.field, lambda old: old + text)
+
+
+def key(ui: Session, code: int) -> None:
+    """One key press."""
+    name = _NAMED.get(code)
+    if name == "BACK":
+        ui.back()
+    elif name == "HOME":
+        ui.home()
+    elif name in ("DEL", "FORWARD_DEL"):
+        field = _focused(ui)
+        if field is not None and field.field is not None and name == "DEL":
+            ui.type_into(field.field, lambda old: old[:-1])
+    elif name == "ENTER":
+        field = _focused(ui)
+        if field is not None and field.multiline:
+            type_text(ui, "\n")
+        elif field is not None and field.enter is not None:
+            field.enter(ui)
+    elif name == "SPACE":
+        type_text(ui, " ")
+    elif code in _CHARS:
+        type_text(ui, _CHARS[code])
+
+
+def handle(ui: Session, verb: str, args: list[str]) -> None:
+    """`input VERB ARGS` (already checked as Android checks them, numbers parse as floats)."""
+    numbers = lambda: [float(a.rstrip("fFdD")) for a in args]  # noqa: E731
+    if verb == "tap":
+        tap(ui, *numbers()[:2])
+    elif verb in ("swipe", "draganddrop"):
+        values = numbers()
+        swipe(ui, *values[:4], duration_ms=values[4] if len(values) > 4 else SWIPE_DEFAULT_MS)
+    elif verb == "text":
+        type_text(ui, args[0])
+    elif verb == "keyevent":
+        for word in args:
+            code = None if word.startswith("--") else key_code(word)
+            if code is not None:
+                key(ui, code)

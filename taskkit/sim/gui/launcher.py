@@ -1,0 +1,81 @@
+"""The launcher (Pixel Launcher): a home screen and an app drawer, from the package catalog.
+
+The home screen holds one labelled icon per launchable app (a simplification: a real Pixel puts
+a few there and the rest in the drawer) under a search box; a swipe up on it opens the app
+drawer, the same apps in alphabetical order in a scrolling grid, which BACK or HOME closes.
+Tapping an icon starts the app as the launcher does: its task comes back as it was left, or
+the app starts at its launch activity. Icons are TextViews labelled with the app's label, as
+the launcher's BubbleTextView reports them.
+"""
+from __future__ import annotations
+
+from taskkit.sim.gui import widgets
+from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
+from taskkit.sim.gui.node import Box, Node
+from taskkit.sim.gui.session import Session
+from taskkit.sim.packages import CATALOG, LAUNCHER, Package
+
+PACKAGE = LAUNCHER.name
+_COLUMNS = 4
+
+
+def _apps() -> list[Package]:
+    return [p for p in CATALOG if p.launch_component and p.name != PACKAGE]
+
+
+def _icon(ui: Session, box: Box, package: Package) -> Node:
+    return Node("android.widget.TextView", text=package.label, content_desc=package.label, bounds=box,
+                clickable=True, long_clickable=True, focusable=True, text_size=ui.m.dp(12),
+                action=lambda session: session.launch(package.name), long_action=lambda session: None)
+
+
+def _grid(ui: Session, box: Box, apps: list[Package], row_dp: float) -> list[widgets.Row]:
+    cell = (box[2] - box[0]) // _COLUMNS
+    rows = []
+    for start in range(0, len(apps), _COLUMNS):
+        chunk = apps[start:start + _COLUMNS]
+
+        def build(row_box: Box, chunk: list[Package] = chunk) -> Node:
+            x1, y1, _, y2 = row_box
+            icons = [_icon(ui, (x1 + i * cell, y1, x1 + (i + 1) * cell, y2 - ui.m.dp(8)), p)
+                     for i, p in enumerate(chunk)]
+            return Node("android.widget.LinearLayout", bounds=row_box, children=icons)
+
+        rows.append(widgets.Row(ui.m.dp(row_dp), build))
+    return rows
+
+
+def _search(ui: Session, top: int, rid: str, label: str) -> tuple[Node, int]:
+    m = ui.m
+    bottom = top + m.dp(56)
+    return Node("android.widget.TextView", text=label, resource_id=f"{PACKAGE}:id/{rid}", clickable=True,
+                focusable=True, bounds=(m.dp(16), top + m.dp(4), m.width - m.dp(16), bottom - m.dp(4)),
+                text_size=m.dp(16)), bottom
+
+
+def _home(ui: Session, frame: Frame) -> list[Node]:
+    m = ui.m
+    search, top = _search(ui, m.status_bar, "search_container_workspace", "Search")
+    box = (0, top + m.dp(16), m.width, m.content_bottom)
+    grid = widgets.scroll_list(ui, frame, "workspace", box, _grid(ui, box, _apps(), 96),
+                               rid=f"{PACKAGE}:id/workspace", class_name="android.widget.ScrollView")
+
+    def drag(session: Session, dx: int, dy: int) -> None:
+        if dy < -m.dp(48) and abs(dy) > abs(dx):  # a swipe up opens the app drawer
+            session.push("drawer")
+
+    grid.swipe, grid.scrollable = drag, False
+    return [search, grid]
+
+
+def _drawer(ui: Session, frame: Frame) -> list[Node]:
+    m = ui.m
+    search, top = _search(ui, m.status_bar, "search_container_all_apps", "Search your phone and more")
+    apps = sorted(_apps(), key=lambda p: p.label.casefold())
+    box = (0, top + m.dp(8), m.width, m.content_bottom)
+    grid = widgets.scroll_list(ui, frame, "apps", box, _grid(ui, box, apps, 104), rid=f"{PACKAGE}:id/apps_list_view")
+    return [search, grid]
+
+
+APP = register(AppScreens(PACKAGE, {"home": Screen(_home), "drawer": Screen(_drawer)}, first="home",
+                          dark_theme=False))

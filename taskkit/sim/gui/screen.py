@@ -1,0 +1,58 @@
+"""The screen in front, built from the stored state: the active window plus the system bars.
+
+`uiautomator dump` writes only the active window (AOSP DumpCommand:
+`getRootInActiveWindow()`): the app in front, or the quick-settings shade while it is open.
+Screenshots also draw the status and navigation bars (and the app dimmed under the shade).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from taskkit.sim.gui import bars, shade, widgets
+from taskkit.sim.gui.node import Node
+from taskkit.sim.gui.session import Session
+from taskkit.sim.packages import get as get_package
+
+_UNMODELED = "(taskkit: this app's screens are not modeled yet)"
+
+
+@dataclasses.dataclass(frozen=True)
+class View:
+    """What is on the screen now."""
+
+    window: Node  # the active window: what the dump shows and what a touch reaches
+    package: str  # the active window's package
+    behind: Node | None  # the app under the shade (drawn dimmed)
+    bars: tuple[Node, ...]  # the status and navigation bars (drawn, not dumped)
+    dark: bool  # the window follows the system Dark theme
+
+
+def _unmodeled(ui: Session, package: str) -> list[Node]:
+    info = get_package(package)
+    nodes, top = widgets.app_bar(ui, info.label if info else package, up=False)
+    m = ui.m
+    return nodes + [widgets.text(ui, (m.dp(16), top + m.dp(16), m.width - m.dp(16), top + m.dp(64)), _UNMODELED)]
+
+
+def _app_window(ui: Session) -> tuple[Node, str, bool]:
+    package, app, frame = ui.top()
+    if app is not None and frame is not None and frame.screen in app.screens:
+        content = app.screens[frame.screen].build(ui, frame)
+    else:
+        content = _unmodeled(ui, package)
+    m = ui.m
+    root = Node("android.widget.FrameLayout", package=package, bounds=(0, 0, m.width, m.height),
+                children=[Node("android.widget.FrameLayout", package=package, resource_id="android:id/content",
+                               bounds=m.content, children=content)])
+    return root, package, ui.dark and (app is None or app.dark_theme)
+
+
+def build(ui: Session, drawn: bool = False) -> View:
+    """The screen now (reconciling the window stacks with the activity manager on the way);
+    `drawn` adds what only a screenshot needs (the bars, the app under the shade)."""
+    system = (bars.status_bar(ui), bars.navigation_bar(ui)) if drawn else ()
+    if ui.shade_open:
+        behind = _app_window(ui)[0] if drawn else None
+        return View(shade.shade(ui), bars.SYSTEMUI, behind, system, True)
+    window, package, dark = _app_window(ui)
+    return View(window, package, None, system, dark)

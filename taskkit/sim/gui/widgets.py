@@ -1,0 +1,168 @@
+"""Building blocks of app screens: app bars, text, buttons, text fields, rows and scrolling lists.
+
+Each returns `Node`s laid out in pixels from the session's metrics; screens combine them. Text
+fields keep what was typed in the session's drafts (keyed by frame), report their hint as text
+while empty (as Android's TextView does for accessibility) and take focus when tapped; lists
+taller than their box are scrollable, scroll by a vertical drag, and leave out the rows scrolled
+out of view (cutting the ones half in view at the list's edge, as the dumper's visible bounds do).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from taskkit.sim.gui.app import Frame
+from taskkit.sim.gui.node import EDIT_TEXT, Action, Box, Node, clip
+from taskkit.sim.gui.session import Session
+
+TEXT_VIEW = "android.widget.TextView"
+RECYCLER_VIEW = "androidx.recyclerview.widget.RecyclerView"
+ACCENT = (26, 115, 232)
+
+
+def text(ui: Session, box: Box, value: str, rid: str = "", *, desc: str = "", size_dp: float = 0,
+         action: Action | None = None) -> Node:
+    """A TextView (clickable when it has an action)."""
+    return Node(TEXT_VIEW, text=value, resource_id=rid, content_desc=desc, bounds=box,
+                clickable=action is not None, focusable=action is not None, action=action,
+                text_size=ui.m.dp(size_dp) if size_dp else 0)
+
+
+def button(ui: Session, box: Box, label: str, action: Action | None, rid: str = "", *, desc: str = "",
+           class_name: str = "android.widget.Button") -> Node:
+    """A button; without an action it is shown but not clickable (as an app disables it)."""
+    return Node(class_name, text=label, resource_id=rid, content_desc=desc, bounds=box,
+                clickable=action is not None, focusable=True, action=action, text_size=ui.m.dp(14))
+
+
+def icon_button(ui: Session, box: Box, desc: str, action: Action | None, rid: str = "", *,
+                class_name: str = "android.widget.ImageButton") -> Node:
+    """An icon with a content description (Navigate up, More options, a FAB)."""
+    return Node(class_name, content_desc=desc, resource_id=rid, bounds=box, clickable=action is not None,
+                focusable=True, action=action)
+
+
+def app_bar(ui: Session, title: str, *, up: bool = True, rid: str = "", title_rid: str = "",
+            actions: tuple[Node, ...] = ()) -> tuple[list[Node], int]:
+    """A 64 dp toolbar under the status bar: Navigate up (BACK), the title, action views at the
+    end (placed right to left in the order given). Returns the nodes and the bar's bottom edge."""
+    m = ui.m
+    top, bottom = m.status_bar, m.status_bar + m.dp(64)
+    children: list[Node] = []
+    left = m.dp(16)
+    if up:
+        children.append(icon_button(ui, (0, top, m.dp(56), bottom), "Navigate up", Session.finish))
+        left = m.dp(72)
+    right = m.width
+    placed = []
+    inset = m.dp(12)
+    for view in actions:
+        width = view.bounds[2] - view.bounds[0] or m.dp(48)
+        placed.append(dataclasses.replace(view, bounds=(right - width, top + inset, right - m.dp(8), bottom - inset)))
+        right -= width
+    if title:
+        children.append(text(ui, (left, top, right - m.dp(8), bottom), title, title_rid, size_dp=22))
+    children.extend(reversed(placed))
+    bar = Node("android.view.ViewGroup", resource_id=rid, bounds=(0, top, m.width, bottom), children=children)
+    return [bar], bottom
+
+
+def edit_text(ui: Session, frame: Frame, name: str, box: Box, hint: str, rid: str = "", *,
+              password: bool = False, single_line: bool = True, on_enter: Action | None = None) -> Node:
+    """An EditText bound to the draft `name` of `frame`; a tap focuses it, `input text` types into it.
+
+    `on_enter` is its IME action (KEYCODE_ENTER on a single-line field); a multi-line field takes
+    ENTER as a new line.
+    """
+    key = frame.key(name)
+    focus = lambda session: session.focus(frame, name)  # noqa: E731
+    return Node(EDIT_TEXT, text=ui.draft(frame, name), hint=hint, resource_id=rid, bounds=box,
+                clickable=True, focusable=True, long_clickable=True, focused=ui.focused_key == key,
+                password=password, field=key, multiline=not single_line, enter=on_enter,
+                text_size=ui.m.dp(18), action=focus, long_action=focus)
+
+
+def fab(ui: Session, action: Action, rid: str, desc: str = "") -> Node:
+    """A 56 dp floating action button at the bottom end of the app window."""
+    m = ui.m
+    right, bottom = m.width - m.dp(16), m.content_bottom - m.dp(16)
+    return icon_button(ui, (right - m.dp(56), bottom - m.dp(56), right, bottom), desc, action, rid)
+
+
+def pref_row(ui: Session, box: Box, title: str, summary: str = "", action: Action | None = None,
+             switch: bool | None = None) -> Node:
+    """A preference row: `android:id/title`, `android:id/summary`, and a Switch when `switch` is
+    not None; the whole row is what a tap hits."""
+    m = ui.m
+    x1, y1, x2, y2 = box
+    texts = [Node(TEXT_VIEW, text=title, resource_id="android:id/title", text_size=m.dp(18),
+                  bounds=(m.dp(72), y1 + m.dp(16), x2 - m.dp(88), y1 + m.dp(40)))]
+    if summary:
+        texts.append(Node(TEXT_VIEW, text=summary, resource_id="android:id/summary", text_size=m.dp(14),
+                          bounds=(m.dp(72), y1 + m.dp(40), x2 - m.dp(88), y2 - m.dp(12))))
+    children = [Node("android.widget.RelativeLayout", bounds=(m.dp(72), y1, x2 - m.dp(88), y2), children=texts)]
+    if switch is not None:
+        children.append(Node("android.widget.Switch", resource_id="android:id/switch_widget", checkable=True,
+                             checked=switch, focusable=True,
+                             bounds=(x2 - m.dp(76), y1 + m.dp(20), x2 - m.dp(16), y2 - m.dp(20))))
+    return Node("android.widget.LinearLayout", bounds=box, clickable=True, focusable=True, action=action,
+                children=children)
+
+
+def list_item(ui: Session, box: Box, title: str, subtitle: str = "", *, action: Action | None = None,
+              long_action: Action | None = None, rid: str = "", title_rid: str = "", subtitle_rid: str = "",
+              trailing: str = "", trailing_rid: str = "") -> Node:
+    """A clickable two-line list row (a conversation, a contact): title, subtitle, trailing text."""
+    m = ui.m
+    x1, y1, x2, y2 = box
+    middle = (y1 + y2) // 2
+    end = x2 - (m.dp(96) if trailing else m.dp(16))
+    children = [Node(TEXT_VIEW, text=title, resource_id=title_rid, text_size=m.dp(18),
+                     bounds=(x1 + m.dp(72), y1 + m.dp(10), end, middle if subtitle else y2 - m.dp(10)))]
+    if subtitle:
+        children.append(Node(TEXT_VIEW, text=subtitle, resource_id=subtitle_rid, text_size=m.dp(14),
+                             bounds=(x1 + m.dp(72), middle, end, y2 - m.dp(10))))
+    if trailing:
+        children.append(Node(TEXT_VIEW, text=trailing, resource_id=trailing_rid, text_size=m.dp(12),
+                             bounds=(end, y1 + m.dp(10), x2 - m.dp(16), middle)))
+    return Node("android.widget.FrameLayout", resource_id=rid, bounds=box, clickable=action is not None,
+                long_clickable=long_action is not None, focusable=True, action=action,
+                long_action=long_action, children=children)
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    """One row of a scrolling list: its height in px and how to build it in a given box."""
+
+    height: int
+    build: Callable[[Box], Node]
+
+
+def scroll_list(ui: Session, frame: Frame, name: str, box: Box, rows: list[Row], *, rid: str = "",
+                class_name: str = RECYCLER_VIEW, from_end: bool = False) -> Node:
+    """A vertical list in `box`: the rows in view, scrollable when they do not all fit.
+
+    `from_end` stacks the rows from the bottom and starts scrolled to the end (a message
+    thread, RecyclerView's stackFromEnd); the offset is kept per frame.
+    Only the rows in view are built.
+    """
+    x1, top, x2, bottom = box
+    total = sum(row.height for row in rows)
+    limit = max(0, total - (bottom - top))
+    stored = ui.scroll(frame, name)
+    offset = min(limit, max(0, limit if stored is None and from_end else stored or 0))
+    children, y = [], top - offset
+    if from_end and total < bottom - top:
+        y = bottom - total  # stacked from the end: a short thread sits at the bottom
+    for row in rows:
+        if y + row.height > top and y < bottom:
+            shown = clip(row.build((x1, y, x2, y + row.height)), box)
+            if shown is not None:
+                children.append(shown)
+        y += row.height
+
+    def drag(session: Session, dx: int, dy: int) -> None:
+        session.set_scroll(frame, name, min(limit, max(0, offset - dy)))
+
+    return Node(class_name, resource_id=rid, bounds=box, scrollable=limit > 0, focusable=limit > 0,
+                children=children, swipe=drag if limit > 0 else None)

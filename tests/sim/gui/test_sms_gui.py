@@ -1,0 +1,99 @@
+"""Simple SMS Messenger through the simulated GUI: the conversation list, a thread, compose and
+send (into the telephony provider the SMS checks read), a new conversation, and GUI-only
+reference solutions of the SMS tasks that score 1.0 where their near misses score less."""
+from __future__ import annotations
+
+import pytest
+
+from taskkit import loading, registry, suite
+from taskkit.apps import contacts, sms
+from taskkit.env import Env
+from taskkit.runner import run_episode
+from tests.sim.gui.helpers import GuiScript, find, tap, texts
+
+MAIN = "am start -n com.simplemobiletools.smsmessenger/.activities.MainActivity"
+
+
+def test_the_list_shows_each_conversation_newest_first_with_contact_names(device) -> None:
+    device.check(MAIN)
+    assert "No stored conversations have been found" in texts(device)
+    sms.receive(device, "+12125550111", "Older one", date_ms=1697380000000)
+    sms.receive(device, "+12125550134", "Newer one", date_ms=1697384000000)
+    contacts.add_contact(device, "Jane Doe", "+1 212-555-0134")
+    rows = [e.text for e in device.ui.screen().elements if (e.resource_name or "").endswith("conversation_address")]
+    assert rows == ["Jane Doe", "+12125550111"]
+    assert find(device, "Newer one").resource_name.endswith(":id/conversation_body_short")
+
+
+def test_compose_and_send_writes_the_sent_box(device) -> None:
+    sms.receive(device, "+12125550134", "Are we still on for lunch?")
+    device.check(MAIN)
+    tap(device, "+12125550134")
+    assert device.activity.foreground().endswith(".activities.ThreadActivity")
+    assert sms.messages(device, "inbox")[0]["read"] == "1"  # opening the thread read it
+    send = find(device, "thread_send_message")
+    assert send.text == "SMS" and send.content_description == "OK" and not send.is_clickable
+    tap(device, "thread_type_message")
+    device.check("input text \"Yes,%ssee%syou%sat%snoon\"")
+    assert find(device, "thread_send_message").is_clickable
+    tap(device, "thread_send_message")
+    sent = sms.messages(device, "sent")
+    assert [(m["address"], m["body"], m["type"]) for m in sent] == [("+12125550134", "Yes, see you at noon", "2")]
+    assert sent[0]["creator"] == "com.simplemobiletools.smsmessenger"
+    assert find(device, "thread_type_message").text == "Type a message\u2026"  # the box is empty again
+    bubbles = [e.text for e in device.ui.screen().elements if (e.resource_name or "").endswith("thread_message_body")]
+    assert bubbles == ["Are we still on for lunch?", "Yes, see you at noon"]  # oldest first, newest at the bottom
+
+
+def test_new_conversation_by_number_and_by_contact(device) -> None:
+    contacts.add_contact(device, "Ann Lee", "+14155550100")
+    device.check(MAIN)
+    tap(device, "conversations_fab")
+    assert find(device, "new_conversation_address").is_focused
+    assert "Ann Lee" in texts(device)  # the contacts to pick from
+    device.check("input text Ann")
+    tap(device, "Ann Lee")
+    assert "Ann Lee" in texts(device) and device.activity.foreground().endswith("ThreadActivity")
+    device.check("input keyevent KEYCODE_BACK")
+    assert device.activity.foreground().endswith(".activities.MainActivity")  # the new screen was replaced
+    tap(device, "conversations_fab")
+    device.check("input text +12125550199")
+    tap(device, "Confirm selection")
+    device.check("input text hello && input keyevent KEYCODE_ENTER && input text there")
+    tap(device, "thread_send_message")
+    assert sms.messages(device, "sent")[0]["body"] == "hello\nthere"  # ENTER is a new line in the box
+
+
+def test_sendto_intent_opens_the_thread_with_the_text(device) -> None:
+    device.check("am start -a android.intent.action.SENDTO -d smsto:+12125550134 --es sms_body 'Hi there'")
+    assert device.activity.foreground().endswith(".activities.ThreadActivity")
+    assert find(device, "thread_type_message").text == "Hi there"
+    device.check("input keyevent KEYCODE_BACK")
+    assert device.activity.foreground().endswith(".activities.MainActivity")
+
+
+def _send_steps(number: str, message: str) -> list[tuple]:
+    return [("click", "Simple SMS Messenger"), ("click", "conversations_fab"),
+            ("type", "new_conversation_address", number), ("enter",),
+            ("type", "thread_type_message", message), ("click", "thread_send_message")]
+
+
+def _reply_steps(number: str, message: str) -> list[tuple]:
+    return [("open", "Simple SMS Messenger"), ("click", number),
+            ("type", "thread_type_message", message), ("click", "thread_send_message")]
+
+
+@pytest.mark.parametrize("task, steps", [("SimpleSmsSend", _send_steps), ("SimpleSmsReply", _reply_steps),
+                                         ("SimpleSmsSendSpec", _send_steps)])
+def test_gui_reference_solutions_score_one_and_near_misses_less(device, task, steps) -> None:
+    loading.load_builtin()
+    env = Env(device)
+    for seed_index in range(3):
+        instance = suite.instantiate(registry.get(task), 30, seed_index)
+        number, message = instance.params["number"], instance.params["message"]
+        result = run_episode(env, instance, GuiScript(steps(number, message)), 30)
+        assert result.error is None and result.score == 1.0, result
+        wrong = steps(number, "See you there")  # a wrong message typed
+        assert run_episode(env, instance, GuiScript(wrong), 30).score < 1.0
+        unsent = steps(number, message)[:-1]  # the last step (send) skipped
+        assert run_episode(env, instance, GuiScript(unsent), 30).score < 1.0
