@@ -19,7 +19,7 @@ from absl import flags
 from taskkit import connect, loading, registry
 from taskkit.agents import AgentLoadError
 from taskkit.device.base import Device, DeviceError
-from taskkit.device import lock, state as device_state
+from taskkit.device import lock
 from taskkit.params import ParamError
 from taskkit.sim.device import StateDirError, check_state_dir
 from taskkit.specs import SpecError
@@ -89,19 +89,11 @@ def load_tasks(values: flags.FlagValues) -> list[str]:
     Returns one notice per task replaced (only with --replace_tasks); raises SpecErrors listing
     every bad spec, or TaskLoadError for a module that does not load or a name collision.
     """
-    loading.load_builtin()
-    notices: list[str] = []
-    with registry.replacing(values.replace_tasks) as replaced:
-        for module in values.task_module:
-            loading.load_module(module)
-        errors: list[str] = []
-        for directory in values.spec_dir:
-            errors += loading.spec_dir_errors(directory)
-        if errors:
-            raise SpecErrors(errors)
-    for name, old, new in replaced:
-        notices.append(f"note: task {name} from {old} is replaced by the one in {new} (--replace_tasks)")
-    return notices
+    replaced, errors = loading.load_tasks(values.task_module, values.spec_dir, values.replace_tasks)
+    if errors:
+        raise SpecErrors(errors)
+    return [f"note: task {name} from {old} is replaced by the one in {new} (--replace_tasks)"
+            for name, old, new in replaced]
 
 
 def chosen_tasks(values: flags.FlagValues) -> list[Any]:
@@ -111,8 +103,8 @@ def chosen_tasks(values: flags.FlagValues) -> list[Any]:
 
 @contextlib.contextmanager
 def opened_device(values: flags.FlagValues, task_names: list[str]) -> Iterator[Device]:
-    """The --device, held by this process alone for the block, rooted where it can be, with
-    any restore point a killed run left behind applied first; closed and released afterwards."""
+    """The --device, held by this process alone for the block (see `connect.ready_device`);
+    closed and released afterwards."""
     spec = device_spec(values)
     host, port = adb_server(values)
     kind, _, directory = spec.partition(":")
@@ -121,16 +113,8 @@ def opened_device(values: flags.FlagValues, task_names: list[str]) -> Iterator[D
             check_state_dir(directory)
         except StateDirError as error:
             raise connect.DeviceSpecError(f"--device {spec}: {error}") from None
-    with lock.hold(lock.key_for(spec, host, port)):
-        device = connect.open_device(spec, adb_host=host, adb_port=port)
-        try:
-            connect.ensure_root(device, task_names)
-            for directory in device_state.recover(device):
-                print(f"note: finished the restore point {directory} a stopped run left on {device.serial}",
-                      file=sys.stderr)
-            yield device
-        finally:
-            device.close()
+    with lock.hold(lock.key_for(spec, host, port)), connect.ready_device(spec, host, port, task_names) as device:
+        yield device
 
 
 def run_main(prog: str, values: flags.FlagValues, main: Callable[[list[str]], int], argv: list[str],

@@ -1,9 +1,12 @@
 """Open a device from a `--device` spec."""
 from __future__ import annotations
 
+import contextlib
 import os
-from typing import TYPE_CHECKING, Sequence
+import sys
+from typing import TYPE_CHECKING, Iterator, Sequence
 
+from taskkit.device import state as device_state
 from taskkit.device.base import Device, DeviceError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,3 +68,18 @@ def ensure_root(device: Device, tasks: Sequence[str]) -> None:
         ensure(required=True, tasks=tasks)
     except DeviceError as error:
         raise DeviceSpecError(f"cannot use device {device.serial!r}: {error}") from error
+
+
+@contextlib.contextmanager
+def ready_device(spec: str, adb_host: str, adb_port: int, tasks: Sequence[str]) -> Iterator[Device]:
+    """The device `spec` names, rooted where it can be, with any restore point a killed run left
+    behind applied first (a note on stderr); closed afterwards."""
+    device = open_device(spec, adb_host=adb_host, adb_port=adb_port)
+    try:
+        ensure_root(device, tasks)
+        for directory in device_state.recover(device):
+            print(f"note: finished the restore point {directory} a stopped run left on {device.serial}",
+                  file=sys.stderr)
+        yield device
+    finally:
+        device.close()

@@ -13,8 +13,9 @@ import pkgutil
 import sys
 import traceback
 from pathlib import Path
+from typing import Sequence
 
-from taskkit import apps, specs, task_protos
+from taskkit import apps, registry, specs, task_protos
 from taskkit.registry import TaskLoadError
 
 _BUILTINS_LOADED = False
@@ -30,6 +31,25 @@ def load_builtin() -> None:
             importlib.import_module(f"taskkit.apps.{info.name}.tasks")
     load_spec_dir(Path(task_protos.__file__).parent)  # the built-in declarative specs
     _BUILTINS_LOADED = True
+
+
+def load_tasks(task_modules: Sequence[str], spec_dirs: Sequence[str],
+               replace: bool = False) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """The built-in tasks, then the user's modules and spec folders (as --task_module and
+    --spec_dir give them); a user task may take a registered name only if `replace`.
+
+    Returns the (name, old source, new source) of each replaced task and one
+    `file:line:col: field: message` line per bad spec; raises TaskLoadError for a module that
+    does not load or a name collision.
+    """
+    load_builtin()
+    errors: list[str] = []
+    with registry.replacing(replace) as replaced:
+        for module in task_modules:
+            load_module(module)
+        for directory in spec_dirs:
+            errors += spec_dir_errors(directory)
+    return replaced, errors
 
 
 def load_spec_dir(directory: str | Path) -> None:

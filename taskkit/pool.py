@@ -38,24 +38,17 @@ def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: An
     from taskkit.env import Env
     from taskkit.runner import run_episode
 
-    loading.load_builtin()
-    with registry.replacing(setup.replace_tasks):
-        for module in setup.task_modules:
-            loading.load_module(module)
-        for directory in setup.spec_dirs:
-            loading.load_spec_dir(directory)
-    agent = agents.load(setup.agent, **setup.agent_options)
-    device = connect.open_device(device_spec, adb_host=adb[0], adb_port=adb[1])
-    try:
-        connect.ensure_root(device, [])
-        env = Env(device)
-        while (job := jobs.get()) is not None:
-            name, index = job
-            instance = suite.instantiate(registry.get(name), setup.run_seed, index)
-            result = run_episode(env, instance, agent, setup.run_seed, setup.output_dir, setup.save_screenshots)
-            results.put(result.to_json())
+    try:  # the parent loaded the same tasks and agent already: they load here too
+        loading.load_tasks(setup.task_modules, setup.spec_dirs, setup.replace_tasks)
+        agent = agents.load(setup.agent, **setup.agent_options)
+        with connect.ready_device(device_spec, adb[0], adb[1], registry.names()) as device:
+            env = Env(device)
+            while (job := jobs.get()) is not None:
+                name, index = job
+                instance = suite.instantiate(registry.get(name), setup.run_seed, index)
+                result = run_episode(env, instance, agent, setup.run_seed, setup.output_dir, setup.save_screenshots)
+                results.put(result.to_json())
     finally:
-        device.close()
         results.put(_DONE)
 
 

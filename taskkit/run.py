@@ -134,6 +134,7 @@ def main(argv: list[str]) -> int:
     agent = agents.load(FLAGS.agent, **_agent_options())
     if FLAGS.save_screenshots and not FLAGS.output_dir:
         raise cli.UsageError("--save_screenshots needs --output_dir (the screenshots go beside the trajectories)")
+    workers = _worker_devices()  # bad input is refused before anything is written
     writer, results = _open_results(FLAGS.output_dir, instances)
     if results:
         finished = {row.instance_id for row in results}
@@ -148,7 +149,6 @@ def main(argv: list[str]) -> int:
         progress.update(result)
         results.append(result)
 
-    workers = _worker_devices()
     runner.STOP.clear()
     _stop_on_signals()
     interrupted = False
@@ -156,10 +156,11 @@ def main(argv: list[str]) -> int:
         if len(workers) > 1:
             setup = pool.WorkerSetup(tuple(FLAGS.task_module), tuple(FLAGS.spec_dir), FLAGS.replace_tasks, FLAGS.agent,
                                      _agent_options(), FLAGS.seed, FLAGS.output_dir, FLAGS.save_screenshots)
-            with contextlib.ExitStack() as held:
+            adb = cli.adb_server(FLAGS)
+            with contextlib.ExitStack() as held:  # each worker's device is this run's alone
                 for spec in workers:
-                    held.enter_context(lock.hold(lock.key_for(spec, *cli.adb_server(FLAGS))))
-                pool.run_parallel(instances, setup, workers, cli.adb_server(FLAGS), on_result)
+                    held.enter_context(lock.hold(lock.key_for(spec, *adb)))
+                pool.run_parallel(instances, setup, workers, adb, on_result)
         else:
             with cli.opened_device(FLAGS, [instance.task.name for instance in instances]) as device:
                 runner.run_suite(Env(device), instances, agent, FLAGS.seed, on_result, output_dir=FLAGS.output_dir,

@@ -89,6 +89,8 @@ def test_parallel_workers_give_the_serial_rows(tmp_path):
 
 
 def test_parallel_needs_fresh_devices(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "taskkit.run", "--parallel", "2", "--device", f"sim:{tmp_path}"],
-                          capture_output=True, text=True, timeout=300)
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "taskkit.run", "--parallel", "2", "--device", f"sim:{tmp_path}",
+                           "--output_dir", str(out)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and "--parallel 2 needs --device sim" in proc.stderr
+    assert not out.exists()  # refused before anything was written
