@@ -9,16 +9,17 @@ Layout of this module, bottom up:
 * wire codecs, pure and tested without adb: `Message` (24-byte header + payload),
   `encode_packet` / `PacketDecoder` (shell protocol v2), `SyncDecoder` and the sync reply
   encoders (file sync protocol);
-* `_DeviceHost`: the one `SimDevice` of a server, a lock serializing every command and file
-  operation, and the byte-exact command runner;
+* `_DeviceHost`: the `SimDevice` of a server, a fresh view of its state per operation, and the
+  command runner with its time and output limits (`taskkit/sim/limits.py`);
 * services, one class per service family (`shell:`, `shell,v2,…:`, `exec:`, `sync:`,
   `root:`/`unroot:`, `reboot:`), each fed a stream's data and writing to it;
-* `_Connection`: one TCP connection, one thread, event-driven streams with one
-  unacknowledged WRTE per direction per stream;
+* `_Connection`: one TCP connection: a reader thread for messages, and per stream a worker
+  thread for its service, with one unacknowledged WRTE per direction per stream;
 * `AdbdServer`: the listening socket, connections, and `AdbdStats`.
 
 Features advertised (exactly what is implemented): shell_v2, cmd, stat_v2, ls_v2,
-fixed_push_mkdir. No auth, no delayed_ack, no sendrecv_v2, no abb.
+fixed_push_mkdir. RSA authentication (`adb_auth.py`) off loopback or with `adb_keys`; no TLS,
+no delayed_ack, no sendrecv_v2, no abb.
 """
 from __future__ import annotations
 
@@ -29,14 +30,12 @@ import logging
 import os
 import queue
 import re
-import select
 import selectors
 import socket
 import stat as stat_mod
 import struct
 import tempfile
 import threading
-import time
 from pathlib import Path
 from typing import Callable
 
@@ -313,16 +312,17 @@ class _DeviceHost:
         """The device's state as stored now (a new view each time)."""
         return SimState(self.root)
 
-    def run(self, command: str, stdin: bytes = b"", term: str | None = None,
-            merge: bool = False, out: bytearray | None = None, err: bytearray | None = None) -> tuple[bytes, bytes, int]:
-        """Run `/system/bin/sh -c command` under the time limit: (stdout, stderr, status).
+    def run(self, command: str, stdin: bytes, term: str | None, out: Callable[[bytes], None],
+            err: Callable[[bytes], None] | None = None) -> int:
+        """Run `/system/bin/sh -c command` under the time limit and return its status.
 
-        `out`/`err` may be sinks that forward output as it is written (then the returned bytes
-        are what was left in them); `merge` sends stderr into stdout in write order (a raw
+        Its output goes to `out` (stdout) and `err` (stderr) as it is written, never buffered
+        whole, within the output limit; with no `err` stderr joins stdout in write order (a raw
         subprocess or a PTY).
         """
-        out = bytearray() if out is None else out
-        err = out if merge else (bytearray() if err is None else err)
+        budget = _Budget(self.max_output)
+        stdout = _Sink(out, budget)
+        stderr = stdout if err is None else _Sink(err, budget)
         state = self.state
         # The environment adbd hands to the shell: init's, the passwd entry of the uid,
         # and TERM from the service arguments.
@@ -331,12 +331,12 @@ class _DeviceHost:
             env["TERM"] = term
         with limits.deadline(self.command_timeout):
             try:
-                status = shell.call_command(state, ["sh", "-c", command], stdin, "/", env, out, err)
+                status = shell.call_command(state, ["sh", "-c", command], stdin, "/", env, stdout, stderr)
             except limits.LimitExceeded as exc:
                 status = exc.status
                 with contextlib.suppress(limits.LimitExceeded):  # the client may be gone
-                    err += f"/system/bin/sh: {exc}\n".encode()
-        return bytes(out), (b"" if merge else bytes(err)), (127 if status is None else status & 0xFF)
+                    stderr += f"/system/bin/sh: {exc}\n".encode()
+        return 127 if status is None else status & 0xFF
 
     def prop(self, name: str, default: str = "") -> str:
         return str(self.state.config.get("props", {}).get(name, default))
@@ -528,7 +528,7 @@ class _RawShell(_Service):
             self.stream.write(data.replace(b"\n", b"\r\n") if self.pty else data)
             self.stream.wait_for_room()
 
-        self.host.run(self.command, b"", self.term, merge=True, out=_Sink(emit, _Budget(self.host.max_output)))
+        self.host.run(self.command, b"", self.term, emit)
         self.stream.finish()
 
 
@@ -569,10 +569,8 @@ class _Repl:
             self.finish()
             return
         if text:
-            budget = _Budget(self.host.max_output)
-            out = _Sink(lambda data: self._out(ID_STDOUT, data), budget)
-            err = out if self.pty else _Sink(lambda data: self._out(ID_STDERR, data), budget)
-            _, _, self.status = self.host.run(text, b"", self.term, merge=self.pty, out=out, err=err)
+            self.status = self.host.run(text, b"", self.term, lambda data: self._out(ID_STDOUT, data),
+                                        None if self.pty else lambda data: self._out(ID_STDERR, data))
         self._prompt()
 
     def feed(self, data: bytes) -> None:
@@ -684,17 +682,14 @@ class _ShellV2(_Service):
         self.ran = True
         req = self.request
 
-        def sink(kind: int) -> _Sink:
+        def emitter(kind: int) -> Callable[[bytes], None]:
             def emit(data: bytes) -> None:
                 self._emit(kind, data.replace(b"\n", b"\r\n") if req.pty else data)
                 self.stream.wait_for_room()
-            return _Sink(emit, budget)
+            return emit
 
-        budget = _Budget(self.host.max_output)
-        out = sink(ID_STDOUT)
-        _, _, status = self.host.run(req.command, bytes(self.stdin), req.term, merge=req.pty,
-                                     out=out, err=out if req.pty else sink(ID_STDERR))
-        self._exit(status)
+        self._exit(self.host.run(req.command, bytes(self.stdin), req.term, emitter(ID_STDOUT),
+                                 None if req.pty else emitter(ID_STDERR)))
 
     def on_data(self, data: bytes) -> None:
         self.stream.cancel_timer()  # the client speaks: follow the protocol from now on
@@ -1242,9 +1237,10 @@ class AdbdServer:
     """Serve the simulated device stored in `state_dir` on the adb device protocol.
 
     `start()` listens and serves in a background thread (port 0 picks a free port, read it from
-    `.port`); `serve_forever()` serves in the calling thread; `stop()` ends either. Commands
-    from every stream and connection are serialized on one lock. `stats` counts the bytes and
-    messages on the TCP links and the streams (services) opened.
+    `.port`); `serve_forever()` serves in the calling thread; `stop()` ends either. Every
+    stream runs in its own thread, each command within `command_timeout` seconds and
+    `max_output` bytes; a non-loopback `host` (or `require_auth`) needs the RSA keys of
+    `adb_keys`. `stats` counts the bytes and messages on the TCP links and the streams opened.
     """
 
     def __init__(self, state_dir: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 5555, *,
