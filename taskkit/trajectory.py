@@ -16,10 +16,10 @@ from taskkit.agents.base import Action, Observation
 from taskkit.agents.recorded import DIRECTORY
 
 
-def elements_digest(observation: Observation) -> str:
-    """A short sha256 of the elements, to see at a glance whether two screens are the same."""
-    text = json.dumps([element.as_dict() for element in observation.ui_elements], sort_keys=True)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+def elements_digest(elements: list[dict[str, Any]]) -> str:
+    """A short sha256 of the elements (as `UIElement.as_dict()`), to see at a glance whether two
+    screens are the same."""
+    return hashlib.sha256(json.dumps(elements, sort_keys=True).encode("utf-8")).hexdigest()[:16]
 
 
 class TrajectoryWriter:
@@ -38,11 +38,12 @@ class TrajectoryWriter:
 
     def step(self, observation: Observation, action: Action | None, error: str | None, seconds: float,
              usage: dict[str, Any]) -> None:
+        elements = [element.as_dict() for element in observation.ui_elements]
         line: dict[str, Any] = {
             "step": observation.step,
             "foreground": observation.foreground,
-            "elements_digest": elements_digest(observation),
-            "elements": [element.as_dict() for element in observation.ui_elements],
+            "elements_digest": elements_digest(elements),
+            "elements": elements,
             "screen_error": observation.screen_error,
             "action": None if action is None else action.to_dict(),
             "action_error": error,

@@ -1043,10 +1043,7 @@ def call_command(state: SimState, argv: list[str], stdin: "_Input | bytes", cwd:
                  env: dict[str, str], out: bytearray, err: bytearray) -> int | None:
     """Run a registry command, writing into `out`/`err`; None if there is no such command."""
     limits.check()
-    if registry.find(argv[0]) is None:
-        return None  # leave unread input for the caller
-    data = stdin.take_all() if isinstance(stdin, _Input) else stdin
-    return registry.call(state, argv, data, cwd, env, out, err)
+    return registry.call(state, argv, stdin.take_all if isinstance(stdin, _Input) else stdin, cwd, env, out, err)
 
 
 # --- redirections ---------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from taskkit.device.services.activity import build_foreground, parse_foreground
 
 if TYPE_CHECKING:  # pragma: no cover
     from taskkit.device.base import Device
+    from taskkit.device.errors import ShellResult
 
 DUMP_PATH = "/sdcard/window_dump.xml"
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
@@ -221,8 +222,7 @@ class UI:
         head, mark, dump = result.stdout.partition(_SECTION + "\n")
         foreground = parse_foreground(head)
         if not mark or result.exit_code != 0:
-            problem = (result.stderr or dump).strip() or f"exit code {result.exit_code}"
-            return Screen(foreground, (), f"uiautomator dump failed on {self.device.serial}: {problem[:300]}")
+            return Screen(foreground, (), self._failure(result, dump))
         try:
             return Screen(foreground, tuple(parse_window_dump(dump)))
         except UIError as error:
@@ -232,9 +232,12 @@ class UI:
         """The current screen's elements (one round trip)."""
         result = self.device.shell(build_dump())
         if result.exit_code != 0:
-            problem = (result.stderr or result.stdout).strip() or f"exit code {result.exit_code}"
-            raise UIError(f"uiautomator dump failed on {self.device.serial}: {problem}")
+            raise UIError(self._failure(result, result.stdout))
         return parse_window_dump(result.stdout)
+
+    def _failure(self, result: "ShellResult", output: str) -> str:
+        problem = (result.stderr or output).strip() or f"exit code {result.exit_code}"
+        return f"uiautomator dump failed on {self.device.serial}: {problem[:300]}"
 
     def screenshot(self) -> bytes:
         """The PNG bytes of `screencap -p` (one round trip)."""

@@ -97,12 +97,18 @@ def find(name: str) -> Command | None:
     return func
 
 
-def call(state: SimState, argv: list[str], stdin: bytes, cwd: str,
+def call(state: SimState, argv: list[str], stdin: bytes | Callable[[], bytes], cwd: str,
          env: dict[str, str], out: bytearray, err: bytearray) -> int | None:
-    """Run a registry command, writing into `out`/`err`; None if there is no such command."""
+    """Run a registry command, writing into `out`/`err`; None if there is no such command.
+
+    `stdin` may be a function giving the input: it is called only when the command exists, so
+    a caller's unread input stays unread for a command that is not found.
+    """
     func = find(argv[0])
     if func is None:
         return None
+    if callable(stdin):
+        stdin = stdin()
     if "/" in argv[0]:
         argv = [argv[0].rpartition("/")[2]] + argv[1:]
     inv = Invocation(argv=argv, state=state, stdin=stdin, cwd=cwd, env=env, stdout=out, stderr=err)
