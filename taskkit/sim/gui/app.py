@@ -83,10 +83,13 @@ Opener = Callable[[str, "Intent | None"], "list[Opening] | None"]
 
 @dataclasses.dataclass(frozen=True)
 class Screen:
-    """One screen: its builder and the activity in front while it shows (None: the launch activity)."""
+    """One screen: its builder, the activity in front while it shows (None: the launch
+    activity), and what the app does when the screen is left by BACK, Navigate up or HOME (an
+    editor saving its text, as an activity does in onPause)."""
 
     build: Builder
     activity: str | None = None
+    on_leave: "Callable[[Session, Frame], None] | None" = None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -154,6 +154,7 @@ class Session:
         """Close the top screen; closing an app's last screen shows the home screen (Android 12+
         moves the task to the back, its screens stay)."""
         package, _, _ = self.top()
+        self._leave(package)
         frames = self.frames(package)
         if len(frames) > 1:
             self.store.forget_frames({frames[-1].id})
@@ -161,6 +162,14 @@ class Session:
         elif package != LAUNCHER.name:
             self.store.data["focus"] = None
             go_home(self.state)
+
+    def _leave(self, package: str) -> None:
+        """Run the `on_leave` of the top screen of `package` (if it has one)."""
+        app, frames = APPS.get(package), self.frames(package)
+        if app is not None and frames:
+            hook = app.screens[frames[-1].screen].on_leave
+            if hook is not None:
+                hook(self, frames[-1])
 
     def back(self) -> None:
         """KEYCODE_BACK: close the shade, else the top screen."""
@@ -172,6 +181,7 @@ class Session:
     def home(self) -> None:
         """KEYCODE_HOME: close the shade and show the launcher's home screen."""
         self.set_shade(False)
+        self._leave(self.foreground()[0])
         self.store.data["focus"] = None
         go_home(self.state)
         launcher = APPS.get(LAUNCHER.name)

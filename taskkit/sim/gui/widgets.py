@@ -166,3 +166,74 @@ def scroll_list(ui: Session, frame: Frame, name: str, box: Box, rows: list[Row],
 
     return Node(class_name, resource_id=rid, bounds=box, scrollable=limit > 0, focusable=limit > 0,
                 children=children, swipe=drag if limit > 0 else None)
+
+
+@dataclasses.dataclass(frozen=True)
+class Field:
+    """One text field of a form: its draft name, hint and resource id."""
+
+    name: str
+    hint: str
+    rid: str = ""
+    single_line: bool = True
+    height_dp: float = 56
+
+
+def form(ui: Session, frame: Frame, fields: tuple[Field, ...], top: int, gap_dp: float = 16) -> tuple[list[Node], int]:
+    """Text fields stacked from `top` (each a tap to focus, `input text` to fill); returns the
+    nodes and the bottom edge of the last one."""
+    m = ui.m
+    nodes, y = [], top + m.dp(gap_dp)
+    for f in fields:
+        bottom = y + m.dp(f.height_dp)
+        nodes.append(edit_text(ui, frame, f.name, (m.dp(16), y, m.width - m.dp(16), bottom), f.hint, f.rid,
+                               single_line=f.single_line))
+        y = bottom + m.dp(gap_dp)
+    return nodes, y
+
+
+def dialog(ui: Session, title: str, *, message: str = "", body: Callable[[Box], list[Node]] | None = None,
+           body_dp: float = 0, positive: tuple[str, Action] | None = None,
+           negative: tuple[str, Action] | None = ("Cancel", Session.finish)) -> list[Node]:
+    """An AlertDialog in the middle of the screen: `android:id/alertTitle`, `android:id/message`,
+    an optional body (a field, a list) and the buttons `android:id/button1` (positive) and
+    `android:id/button2` (negative), as AOSP's alert_dialog layout names them."""
+    m = ui.m
+    left, right = m.dp(24), m.width - m.dp(24)
+    height = m.dp(64) + (m.dp(56) if message else 0) + m.dp(body_dp) + m.dp(64)
+    top = (m.height - height) // 2
+    y = top + m.dp(16)
+    children = [Node(TEXT_VIEW, text=title, resource_id="android:id/alertTitle", text_size=m.dp(20),
+                     bounds=(left + m.dp(24), y, right - m.dp(24), y + m.dp(40)))]
+    y += m.dp(48)
+    if message:
+        children.append(Node(TEXT_VIEW, text=message, resource_id="android:id/message", text_size=m.dp(16),
+                             bounds=(left + m.dp(24), y, right - m.dp(24), y + m.dp(48))))
+        y += m.dp(56)
+    if body is not None:
+        children.extend(body((left + m.dp(24), y, right - m.dp(24), y + m.dp(body_dp))))
+        y += m.dp(body_dp)
+    x = right - m.dp(8)
+    for choice, rid in ((positive, "android:id/button1"), (negative, "android:id/button2")):
+        if choice is not None:
+            label, act = choice
+            width = m.dp(24 + 10 * len(label))
+            children.append(button(ui, (x - width, y + m.dp(8), x, y + m.dp(56)), label, act, rid))
+            x -= width + m.dp(8)
+    panel = Node("android.widget.FrameLayout", resource_id="android:id/parentPanel", bounds=(left, top, right, y + m.dp(64)),
+                 background=(250, 250, 250), children=children)
+    return [panel]
+
+
+def details(ui: Session, top: int, pairs: list[tuple[str, str, str]], label_dp: float = 112) -> tuple[list[Node], int]:
+    """Label/value lines from `top` (a details sheet): (label, value, the value's resource id).
+    Returns the nodes and the bottom edge."""
+    m = ui.m
+    nodes, y = [], top + m.dp(16)
+    for label, value, rid in pairs:
+        lines = max(1, min(6, -(-len(value) // 34) + value.count("\n")))
+        bottom = y + m.dp(8 + 28 * lines)
+        nodes.append(text(ui, (m.dp(16), y, m.dp(16 + label_dp), y + m.dp(32)), label, size_dp=14))
+        nodes.append(text(ui, (m.dp(24 + label_dp), y, m.width - m.dp(16), bottom), value, rid, size_dp=16))
+        y = bottom + m.dp(8)
+    return nodes, y

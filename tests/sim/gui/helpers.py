@@ -38,7 +38,9 @@ def labels(device) -> list[str]:
     return [e.describe() for e in device.ui.screen().elements]
 
 
-# A script step: ("click", label) | ("type", label, text) | ("enter",) | ("back",) | ("done",)
+# A script step: ("click", label) | ("long", label) | ("type", label, text) | ("enter",) |
+# ("back",) | ("open", app name) | ("answer", read) where read(elements) -> the answer text.
+# A label not on the screen is looked for by scrolling down the screen's scrollable list.
 Step = tuple
 
 
@@ -47,23 +49,50 @@ class GuiScript(Agent):
 
     name = "gui-script"
 
-    def __init__(self, steps: Sequence[Step]):
+    def __init__(self, steps: Sequence[Step], max_scrolls: int = 10):
         self.steps = list(steps)
+        self.max_scrolls = max_scrolls
+
+    def reset(self, episode) -> None:
+        self.at, self.scrolls = 0, 0
 
     def step(self, observation: Observation) -> Action:
         assert observation.last_action_error is None, observation.last_action_error
-        if observation.step >= len(self.steps):
+        if self.at >= len(self.steps):
             return Action("status", goal_status="complete")
-        kind, *rest = self.steps[observation.step]
-        if kind == "enter":
-            return Action("keyboard_enter")
-        if kind == "back":
-            return Action("navigate_back")
+        kind, *rest = self.steps[self.at]
+        action = self._action(kind, rest, observation)
+        if action.action_type != "scroll":
+            self.at, self.scrolls = self.at + 1, 0
+        return action
+
+    def _action(self, kind: str, rest: list, observation: Observation) -> Action:
+        simple = {"enter": Action("keyboard_enter"), "back": Action("navigate_back")}
+        if kind in simple:
+            return simple[kind]
         if kind == "open":
             return Action("open_app", app_name=rest[0])
-        match = by(rest[0])
+        if kind == "answer":
+            return Action("answer", text=rest[0](observation.ui_elements))
+        match = rest[0] if callable(rest[0]) else by(rest[0])
         matches = [i for i, e in enumerate(observation.ui_elements) if match(e)]
-        assert matches, f"{rest[0]!r} is not on the screen:\n{observation.describe_elements()}"
+        if not matches:
+            lists = [i for i, e in enumerate(observation.ui_elements) if e.is_scrollable]
+            assert lists and self.scrolls < self.max_scrolls, \
+                f"{rest[0]!r} is not on the screen:\n{observation.describe_elements()}"
+            self.scrolls += 1
+            return Action("scroll", direction="down", index=lists[-1])
         if kind == "click":
             return Action("click", index=matches[-1])
+        if kind == "long":
+            return Action("long_press", index=matches[-1])
         return Action("input_text", index=matches[-1], text=rest[1])
+
+
+def value_of(rid: str) -> Callable[[Sequence[UIElement]], str]:
+    """Read the text of the element whose resource id ends in `:id/<rid>` (an answer step)."""
+    def read(elements: Sequence[UIElement]) -> str:
+        found = [e.text for e in elements if (e.resource_name or "").endswith(f":id/{rid}")]
+        assert found, f"no {rid} on the screen"
+        return found[-1] or ""
+    return read

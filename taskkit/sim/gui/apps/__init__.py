@@ -4,4 +4,7 @@ Adding an app is one module here (see taskkit/sim/gui/app.py for the API) and it
 """
 from __future__ import annotations
 
-from taskkit.sim.gui.apps import contacts, settings, sms  # noqa: F401 - each registers its screens
+# Each module registers its screens when imported.
+from taskkit.sim.gui.apps import (  # noqa: F401
+    calendar, contacts, expense, files, joplin, markor, opentracks, settings, sms, tasks_org,
+)

@@ -1,0 +1,109 @@
+"""The apps' own stored data as their screens read and write it: SQLite databases and files.
+
+Screens reach an app's database through the device's sandboxed SQLite connection (the one the
+simulated `sqlite3` uses, confined to the device's state directory) and its files through the
+state's confined host paths, so a screen changes exactly the rows and files the checks read.
+A database that is missing or unreadable (after `pm clear`, before the app's first run) reads
+as empty, as an app shows an empty list; a write to it fails loudly.
+"""
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from taskkit.sim import sqlite_sandbox
+from taskkit.sim.gui.session import Session
+
+def now_ms(ui: Session) -> int:
+    """The device clock in milliseconds, as the apps stamp their rows."""
+    return int(ui.state.clock_epoch) * 1000
+
+
+@contextlib.contextmanager
+def _connection(ui: Session, db_path: str) -> Iterator[sqlite3.Connection]:
+    host = ui.state.host_path(db_path)
+    if not host.is_file():
+        raise sqlite3.OperationalError(f"no database at {db_path}")
+    conn = sqlite_sandbox.connect(ui.state, host)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def rows(ui: Session, db_path: str, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    """The rows of a query on the app database at `db_path` (none if it cannot be read)."""
+    try:
+        with _connection(ui, db_path) as conn:
+            cursor = conn.execute(sql, tuple(params))
+            names = [d[0] for d in cursor.description or ()]
+            return [dict(zip(names, row)) for row in cursor.fetchall()]
+    except sqlite3.Error:
+        return []
+
+
+def write(ui: Session, db_path: str, sql: str, params: Sequence[Any] = ()) -> int:
+    """Run one statement on the app database and commit it; the new row's rowid for an INSERT."""
+    with _connection(ui, db_path) as conn:
+        cursor = conn.execute(sql, tuple(params))
+        conn.commit()
+        return int(cursor.lastrowid or 0)
+
+
+def insert(ui: Session, db_path: str, table: str, row: dict[str, Any]) -> int:
+    """INSERT `row` into `table` (column names come from the app model, never from input)."""
+    columns = ", ".join(f'"{name}"' for name in row)
+    marks = ", ".join("?" for _ in row)
+    return write(ui, db_path, f'INSERT INTO "{table}" ({columns}) VALUES ({marks})', list(row.values()))
+
+
+def update(ui: Session, db_path: str, table: str, key: str, key_value: Any, values: dict[str, Any]) -> None:
+    """UPDATE the row of `table` whose `key` is `key_value`."""
+    sets = ", ".join(f'"{name}" = ?' for name in values)
+    write(ui, db_path, f'UPDATE "{table}" SET {sets} WHERE "{key}" = ?', [*values.values(), key_value])
+
+
+def delete(ui: Session, db_path: str, table: str, key: str, key_value: Any) -> None:
+    """DELETE the row of `table` whose `key` is `key_value`."""
+    write(ui, db_path, f'DELETE FROM "{table}" WHERE "{key}" = ?', [key_value])
+
+
+# --- files ------------------------------------------------------------------------------------
+def host(ui: Session, device_path: str) -> Path:
+    """The confined host path of a device path (never outside the device's state directory)."""
+    return ui.state.host_path(device_path)
+
+
+def listing(ui: Session, folder: str) -> list[tuple[str, bool, int]]:
+    """(name, is a folder, size in bytes) of each entry of device folder `folder`, by name
+    (folders first); an absent folder lists nothing."""
+    try:
+        entries = list(host(ui, folder).iterdir())
+    except OSError:
+        return []
+    found = [(e.name, e.is_dir(), 0 if e.is_dir() else e.stat().st_size) for e in entries]
+    return sorted(found, key=lambda item: (not item[1], item[0].casefold()))
+
+
+def read_text(ui: Session, device_path: str) -> str:
+    try:
+        return host(ui, device_path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def write_text(ui: Session, device_path: str, text: str) -> None:
+    path = host(ui, device_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def remove(ui: Session, device_path: str) -> None:
+    """Delete a file (or an empty folder) at a device path."""
+    path = host(ui, device_path)
+    if path.is_dir():
+        path.rmdir()
+    else:
+        path.unlink(missing_ok=True)

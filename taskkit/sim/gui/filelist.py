@@ -1,0 +1,83 @@
+"""A folder's files as a list, selecting one by long press, and deleting it after a confirmation:
+the flow Markor's file browser and the Files app (DocumentsUI) share, each with its own ids.
+
+Rows are built from the folder's current listing (folders first, by name). A long press opens
+the selection screen (the app bar says "1 selected" and offers Delete, the row is selected);
+Delete opens a dialog whose OK deletes the file and returns to the list.
+"""
+from __future__ import annotations
+
+import dataclasses
+import posixpath
+from typing import Callable
+
+from taskkit.sim.gui import appdata, widgets
+from taskkit.sim.gui.app import Frame
+from taskkit.sim.gui.node import Action, Node
+from taskkit.sim.gui.session import Session
+
+
+@dataclasses.dataclass(frozen=True)
+class Ids:
+    """An app's resource ids for its file list."""
+
+    list: str
+    title: str
+    subtitle: str
+    delete: str
+
+
+def rows(ui: Session, folder: str, ids: Ids, open_file: Callable[[str], Action], selected: str | None = None) -> list[widgets.Row]:
+    """The rows of `folder`: a tap opens a folder (screen "files") or a file (`open_file`), a long
+    press selects it (screen "selection"); while a file is selected rows take no taps."""
+    found = []
+    for name, is_dir, size in appdata.listing(ui, folder):
+        path = posixpath.join(folder, name)
+        action = (lambda s, p=path: s.push("files", folder=p)) if is_dir else open_file(path)
+        select = lambda s, p=path: s.push("selection", folder=folder, path=p)  # noqa: E731
+
+        def build(box, name=name, path=path, action=action, select=select, is_dir=is_dir, size=size) -> Node:
+            row = widgets.list_item(ui, box, name, "Folder" if is_dir else f"{size} B",
+                                    action=None if selected else action, long_action=None if selected else select,
+                                    title_rid=ids.title, subtitle_rid=ids.subtitle)
+            row.selected = path == selected
+            return row
+        found.append(widgets.Row(ui.m.dp(72), build))
+    return found
+
+
+def listing(ui: Session, frame: Frame, folder: str, top: int, ids: Ids, open_file: Callable[[str], Action],
+            selected: str | None = None) -> Node:
+    """The scrolling list of `folder` (or the empty-folder text)."""
+    m = ui.m
+    found = rows(ui, folder, ids, open_file, selected)
+    if not found:
+        return widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)), "No items")
+    return widgets.scroll_list(ui, frame, "list", (0, top, m.width, m.content_bottom), found, rid=ids.list)
+
+
+def selection(ids: Ids, open_file: Callable[[str], Action]):
+    """The selection screen's builder: "1 selected", Delete, the list with the file selected."""
+    def build(ui: Session, frame: Frame) -> list[Node]:
+        path = str(frame.args["path"])
+        delete = widgets.icon_button(ui, (0, 0, ui.m.dp(48), 0), "Delete", lambda s: s.push("delete", path=path), ids.delete)
+        nodes, top = widgets.app_bar(ui, "1 selected", actions=(delete,))
+        return nodes + [listing(ui, frame, str(frame.args["folder"]), top, ids, open_file, selected=path)]
+    return build
+
+
+def _delete(path: str) -> Action:
+    def act(ui: Session) -> None:
+        appdata.remove(ui, path)
+        ui.finish()  # the dialog
+        ui.finish()  # the selection
+    return act
+
+
+def confirm_delete(message: str):
+    """The delete dialog's builder; `message` is formatted with the file's `name`."""
+    def build(ui: Session, frame: Frame) -> list[Node]:
+        path = str(frame.args["path"])
+        return widgets.dialog(ui, "Delete", message=message.format(name=posixpath.basename(path)),
+                              positive=("OK", _delete(path)))
+    return build

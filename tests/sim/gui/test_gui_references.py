@@ -1,0 +1,126 @@
+"""GUI reference solutions of the built-in tasks of Pro Expense, Markor, Simple Calendar Pro,
+Files, Tasks, Joplin and OpenTracks: each finds its elements in the dumped tree (by text,
+description or resource id, scrolling a list when the element is further down), scores 1.0 on
+several seeds, and its near misses — a wrong value, the last step skipped — score less.
+
+Each case is `steps(params, wrong)`: the reference script, or with `wrong` one with a wrong
+value (another amount, name, date, answer) in the place a careless agent would get it wrong.
+"""
+from __future__ import annotations
+
+import ast
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+import pytest
+
+from taskkit import loading, registry, suite
+from taskkit.env import Env
+from taskkit.runner import run_episode
+from tests.sim.gui.helpers import GuiScript, value_of
+
+Steps = Callable[[dict[str, Any], bool], list[tuple]]
+
+
+def _items(value: Any) -> list[dict[str, Any]]:
+    """A spec's list param (kept as its Python repr) or a Python task's list."""
+    return ast.literal_eval(value) if isinstance(value, str) else value
+
+
+def _utc(seconds: int) -> datetime:
+    return datetime.fromtimestamp(seconds, timezone.utc)
+
+
+def expense_add(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    item = p["expenses"][0]
+    cents = item["amount"] + (100 if wrong else 0)
+    return [("open", "pro expense"), ("click", "fb_main_add"), ("type", "edt_name", item["name"]),
+            ("type", "edt_amount", f"{cents // 100}.{cents % 100:02d}"), ("click", item["category_name"]),
+            ("type", "edt_note", item["note"]), ("click", "btn_save")]
+
+
+def expense_delete(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    steps = [("open", "pro expense"), ("long", p["targets"][0]["name"]), ("click", "Delete")]
+    return steps[:-1] + [("click", "Cancel")] if wrong else steps
+
+
+def markor_create(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    text = "Something else entirely." if wrong else p["text"]
+    return [("open", "markor"), ("click", "fab_add_new_item"), ("type", "new_file_dialog__name", p["file_name"]),
+            ("click", "OK"), ("type", "document__fragment__edit__highlighting_editor", text), ("back",)]
+
+
+def markor_delete(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    steps = [("open", "markor"), ("long", p["file_name"]), ("click", "action_delete_selected_items"), ("click", "OK")]
+    return steps[:-1] + [("click", "Cancel")] if wrong else steps
+
+
+def calendar_add(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    start = _utc(p["start_ts"] + (3600 if wrong else 0))
+    end = _utc(p["start_ts"] + 60 * p["duration_min"])
+    return [("open", "simple calendar pro"), ("click", "calendar_fab"), ("type", "event_title", p["title"]),
+            ("type", "event_description", p["description"]),
+            ("click", "event_start_date"), ("type", "date_picker_input", f"{start:%m/%d/%Y}"), ("click", "OK"),
+            ("click", "event_start_time"), ("type", "time_picker_input", f"{start:%H:%M}"), ("click", "OK"),
+            ("click", "event_end_date"), ("type", "date_picker_input", f"{end:%m/%d/%Y}"), ("click", "OK"),
+            ("click", "event_end_time"), ("type", "time_picker_input", f"{end:%H:%M}"), ("click", "OK"),
+            ("click", "save")]
+
+
+def calendar_delete(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    steps = [("open", "simple calendar pro"), ("click", p["title"]), ("click", "delete"), ("click", "Yes")]
+    return steps[:-1] + [("click", "No")] if wrong else steps
+
+
+def files_delete(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    steps = [("open", "files"), ("click", p["subfolder"]), ("long", p["file_name"]),
+             ("click", "action_menu_delete"), ("click", "OK")]
+    return steps[:-1] + [("click", "Cancel")] if wrong else steps
+
+
+def tasks_note(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    title = _items(p["targets"])[0]["title"]
+    return [("open", "tasks"), ("click", title), ("answer", value_of("title" if wrong else "notes"))]
+
+
+def joplin_todo(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    title = _items(p["targets"])[0]["title"]
+
+    def read(elements) -> str:
+        todo = any(e.content_description == "To-do" for e in elements)
+        return str(todo != wrong)
+    return [("open", "joplin"), ("click", title), ("answer", read)]
+
+
+def tracks_duration(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    day = _utc(p["day"]).strftime("%B %d %Y")
+    on_the_day = lambda e: (e.resource_name or "").endswith(":id/list_item_date") and e.text.startswith(day) \
+        and f" {p['sport']} " in e.text  # noqa: E731
+
+    def minutes(elements) -> str:
+        h, m, _ = map(int, value_of("stats_total_time_value")(elements).split(":"))
+        return str(h * 60 + m + (5 if wrong else 0))
+    return [("open", "open tracks sports tracker"), ("click", on_the_day), ("answer", minutes)]
+
+
+CASES: dict[str, Steps] = {
+    "ExpenseAddSingle": expense_add, "ExpenseDeleteSingle": expense_delete,
+    "MarkorCreateNote": markor_create, "MarkorDeleteNote": markor_delete,
+    "SimpleCalendarAddOneEvent": calendar_add, "SimpleCalendarDeleteOneEvent": calendar_delete,
+    "FilesDeleteFile": files_delete, "IrTasksNoteOfTask": tasks_note, "IrNotesIsTodo": joplin_todo,
+    "IrTracksDurationOnDate": tracks_duration,
+}
+
+
+@pytest.mark.parametrize("task", sorted(CASES))
+def test_gui_reference_solution_scores_one_and_near_misses_less(device, task: str) -> None:
+    loading.load_builtin()
+    env, steps = Env(device), CASES[task]
+    for seed_index in range(3):
+        instance = suite.instantiate(registry.get(task), 30, seed_index)
+        params = instance.create().params
+        result = run_episode(env, instance, GuiScript(steps(params, False)), 30)
+        assert result.error is None and result.score == 1.0, result
+        for near_miss in (steps(params, True), steps(params, False)[:-1]):
+            missed = run_episode(env, instance, GuiScript(near_miss), 30)
+            assert missed.error is None and missed.score < 1.0, (near_miss, missed)
