@@ -843,7 +843,7 @@ def uiautomator(inv: Invocation) -> int:
     except OSError as exc:
         return inv.fail(f"ERROR: could not write {target}: {os.strerror(exc.errno or 2)}")
     os.utime(path, (inv.state.clock_epoch, inv.state.clock_epoch))
-    inv.out(f"UI hierchary dumped to: {target}\n")
+    inv.out(f"UI hierchary dumped to: {inv.normalize(target)}\n")  # DumpCommand: getAbsolutePath()
     return 0
 
 

@@ -66,6 +66,9 @@ def test_dump_writes_the_file_and_says_so_with_androids_spelling(device) -> None
     assert device.check("uiautomator dump") == "UI hierchary dumped to: /sdcard/window_dump.xml\n"
     assert device.pull("/sdcard/window_dump.xml").decode() == device.check("uiautomator dump /dev/tty")
     assert device.check("uiautomator dump --compressed /sdcard/w.xml") == "UI hierchary dumped to: /sdcard/w.xml\n"
+    # a relative name is written in the shell's directory and named absolutely (getAbsolutePath)
+    assert device.check("cd /sdcard && uiautomator dump --compressed w2.xml") == "UI hierchary dumped to: /sdcard/w2.xml\n"
+    assert device.pull("/sdcard/w2.xml").startswith(b"<?xml")
 
 
 def test_an_empty_text_field_reports_its_hint_as_text_and_focus_is_dumped(device) -> None:
