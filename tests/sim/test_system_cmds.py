@@ -440,3 +440,24 @@ def test_commands_through_the_shell(sim_device) -> None:
     assert result.exit_code == 0 and result.stdout.endswith(" I ShellTag: hello there\n")
     png = sim_device.shell("screencap -p")
     assert png.exit_code == 0
+
+
+def test_dumpsys_display_reports_the_viewport_size_and_rotation(state: SimState) -> None:
+    import re
+
+    from taskkit.sim.commands.activity import dumpsys
+    from taskkit.sim.commands.settings import put_setting
+
+    def display() -> str:
+        inv = Invocation(argv=["dumpsys", "display"], state=state)
+        assert dumpsys(inv) == 0
+        return bytes(inv.stdout).decode()
+
+    out = display()
+    assert out.startswith("DISPLAY MANAGER (dumpsys display)\n")
+    assert re.search(r"orientation=(\d+)", out).group(1) == "0"  # the line adbutils' rotation() reads
+    assert "deviceWidth=1080, deviceHeight=2400" in out and "density 420" in out
+    run(state, "wm", "size", "720x1280")
+    put_setting(state, "system", "user_rotation", "1")
+    out = display()
+    assert "orientation=1," in out and "logicalFrame=Rect(0, 0 - 720, 1280)" in out and "rotation 1," in out

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from taskkit.sim import display
 from taskkit.sim.commands import COMMANDS, Invocation, command
+from taskkit.sim.commands.activity import DUMPSYS_SERVICES
 from taskkit.sim.commands.settings import delete_setting, get_setting, put_setting
 from taskkit.sim.state import SimState
 
@@ -689,6 +690,35 @@ def display_size(state: SimState) -> tuple[int, int]:
         width, height = override.split("x")
         return int(width), int(height)
     return PHYSICAL_SIZE
+
+
+_DISPLAY_ID = "local:4619827259835644672"  # a built-in panel's stable id, as SurfaceFlinger forms it
+
+
+def _dump_display(inv: Invocation, args: list[str]) -> int:
+    """`dumpsys display`: DisplayManagerService's viewport (`DisplayViewport.toString`, whose
+    `orientation=N` adbutils reads for the rotation) and the built-in display device, at the
+    current size, density and rotation (`settings system user_rotation`, 0 by default)."""
+    width, height = display_size(inv.state)
+    physical_w, physical_h = PHYSICAL_SIZE
+    forced = get_setting(inv.state, "secure", "display_density_forced")
+    density = int(forced) if forced and forced.isdigit() else PHYSICAL_DENSITY
+    rotation = get_setting(inv.state, "system", "user_rotation")
+    rotation = int(rotation) % 4 if rotation and rotation.isdigit() else 0
+    frame = f"Rect(0, 0 - {width}, {height})"
+    inv.out("DISPLAY MANAGER (dumpsys display)\n"
+            "  mOnlyCode=false\n  mSafeMode=false\n  mPendingTraversal=false\n"
+            f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
+            f"uniqueId='{_DISPLAY_ID}', physicalPort=0, orientation={rotation}, logicalFrame={frame}, "
+            f"physicalFrame={frame}, deviceWidth={width}, deviceHeight={height}}}]\n\n"
+            "Display Devices: size=1\n"
+            f"  DisplayDeviceInfo{{\"Built-in Screen\": uniqueId=\"{_DISPLAY_ID}\", {physical_w} x {physical_h}, "
+            f"modeId 1, defaultModeId 1, density {density}, {density}.0 x {density}.0 dpi, "
+            f"touch INTERNAL, rotation {rotation}, type INTERNAL, state ON, FLAG_DEFAULT_DISPLAY}}\n")
+    return 0
+
+
+DUMPSYS_SERVICES["display"] = _dump_display
 
 
 @command("wm")

@@ -54,3 +54,31 @@ def test_over_stock_adb(tmp_path: Path) -> None:
         assert b"address=+12125550134, body=On my way" in rows
     finally:
         link.close()
+
+
+def test_adbutils_device_api_works_unchanged(tmp_path: Path) -> None:
+    """What agents written for real phones call through adbutils: window_size (wm size and
+    `dumpsys display`'s orientation), dump_hierarchy, screenshot, click and send_keys."""
+    import adbutils
+
+    link = Link(tmp_path / "device")
+    try:
+        client = adbutils.AdbClient(host="127.0.0.1", port=link.adb_port)
+        serial = f"127.0.0.1:{link.server.port}"
+        client.connect(serial)
+        phone = client.device(serial)
+        assert tuple(phone.window_size()) == (1080, 2400)
+        assert phone.screenshot().size == (1080, 2400)
+        phone.shell("am start -n com.arduia.expense/.ui.MainActivity")
+
+        def center(rid: str) -> tuple[int, int]:
+            found = [e for e in parse_window_dump(phone.dump_hierarchy()) if (e.resource_name or "").endswith(rid)]
+            assert found, rid
+            return found[-1].bbox.center
+
+        phone.click(*center(":id/fb_main_add"))
+        phone.click(*center(":id/edt_name"))
+        phone.send_keys("Lunch box")
+        assert "Lunch box" in [e.text for e in parse_window_dump(phone.dump_hierarchy())]
+    finally:
+        link.close()
