@@ -49,11 +49,7 @@ def rows(ui: Session, folder: str, ids: Ids, open_file: Callable[[str], Action],
 def listing(ui: Session, frame: Frame, folder: str, top: int, ids: Ids, open_file: Callable[[str], Action],
             selected: str | None = None) -> Node:
     """The scrolling list of `folder` (or the empty-folder text)."""
-    m = ui.m
-    found = rows(ui, folder, ids, open_file, selected)
-    if not found:
-        return widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)), "No items")
-    return widgets.scroll_list(ui, frame, "list", (0, top, m.width, m.content_bottom), found, rid=ids.list)
+    return widgets.list_or_empty(ui, frame, top, rows(ui, folder, ids, open_file, selected), ids.list, "No items")
 
 
 def selection(ids: Ids, open_file: Callable[[str], Action]):

@@ -237,3 +237,12 @@ def details(ui: Session, top: int, pairs: list[tuple[str, str, str]], label_dp: 
         nodes.append(text(ui, (m.dp(24 + label_dp), y, m.width - m.dp(16), bottom), value, rid, size_dp=16))
         y = bottom + m.dp(8)
     return nodes, y
+
+
+def list_or_empty(ui: Session, frame: Frame, top: int, rows: list[Row], rid: str, empty: str,
+                  empty_rid: str = "") -> Node:
+    """The app window's list from `top` down, or the line an app shows when it has nothing."""
+    m = ui.m
+    if rows:
+        return scroll_list(ui, frame, "list", (0, top, m.width, m.content_bottom), rows, rid=rid)
+    return text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)), empty, empty_rid)

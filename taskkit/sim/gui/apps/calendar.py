@@ -21,7 +21,7 @@ attendees, time zones or event types on the screen (their columns keep the app's
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Any
 
 from taskkit.apps.calendar import DB_PATH, DEFAULTS, KEY, PACKAGE, TABLE
@@ -187,12 +187,8 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
         rows.append(widgets.Row(m.dp(80), lambda b, e=event, s=start, t=end: widgets.list_item(
             ui, b, str(e["title"]), f"{show_time(s)} - {show_time(t)}", action=open_event(int(e[KEY])),
             title_rid=f"{ID}event_item_title", subtitle_rid=f"{ID}event_item_time")))
-    box = (0, top, m.width, m.content_bottom)
-    if rows:
-        nodes.append(widgets.scroll_list(ui, frame, "list", box, rows, rid=f"{ID}calendar_events_list"))
-    else:
-        nodes.append(widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)),
-                                  "No upcoming events", f"{ID}calendar_empty_list_placeholder"))
+    nodes.append(widgets.list_or_empty(ui, frame, top, rows, f"{ID}calendar_events_list", "No upcoming events",
+                                       f"{ID}calendar_empty_list_placeholder"))
     nodes.append(widgets.fab(ui, open_event(None), f"{ID}calendar_fab", "New Event"))
     return nodes
 

@@ -91,12 +91,7 @@ def _home(ui: Session, frame: Frame) -> list[Node]:
         long_action=lambda s, i=e[KEY]: s.push("delete", expense=int(i)),
         rid=f"{ID}cd_expense", title_rid=f"{ID}tv_name", subtitle_rid=f"{ID}tv_date",
         trailing_rid=f"{ID}tv_amount")) for e in expenses(ui)]
-    box = (0, top, m.width, m.content_bottom)
-    if rows:
-        nodes.append(widgets.scroll_list(ui, frame, "list", box, rows, rid=f"{ID}rv_expense"))
-    else:
-        nodes.append(widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)),
-                                  "No expense logs", f"{ID}tv_no_expense"))
+    nodes.append(widgets.list_or_empty(ui, frame, top, rows, f"{ID}rv_expense", "No expense logs", f"{ID}tv_no_expense"))
     nodes.append(widgets.fab(ui, lambda s: s.push("entry", focus="name"), f"{ID}fb_main_add", "Add"))
     return nodes
 

@@ -45,11 +45,7 @@ def _notes(ui: Session, frame: Frame) -> list[Node]:
     menu = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Notebooks", lambda s: s.push("notebooks"))
     nodes, top = widgets.app_bar(ui, title, up=bool(folder), actions=(menu,))
     rows = [_note_row(ui, n) for n in found]
-    if rows:
-        nodes.append(widgets.scroll_list(ui, frame, "list", (0, top, m.width, m.content_bottom), rows))
-    else:
-        nodes.append(widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)),
-                                  "There are currently no notes."))
+    nodes.append(widgets.list_or_empty(ui, frame, top, rows, "", "There are currently no notes."))
     return nodes
 
 

@@ -38,10 +38,7 @@ def _list(ui: Session, frame: Frame) -> list[Node]:
         trailing=_km(t), action=lambda s, i=t[KEY]: s.push("details", track=int(i)),
         title_rid=f"{ID}list_item_name", subtitle_rid=f"{ID}list_item_date", trailing_rid=f"{ID}list_item_distance"))
         for t in appdata.rows(ui, DB_PATH, f"SELECT * FROM {TABLE} ORDER BY starttime DESC, {KEY} DESC")]
-    if rows:
-        nodes.append(widgets.scroll_list(ui, frame, "list", (0, top, m.width, m.content_bottom), rows, rid=f"{ID}track_list"))
-    else:
-        nodes.append(widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)), "No tracks yet"))
+    nodes.append(widgets.list_or_empty(ui, frame, top, rows, f"{ID}track_list", "No tracks yet"))
     return nodes
 
 

@@ -49,11 +49,7 @@ def _list(ui: Session, frame: Frame) -> list[Node]:
     if done:
         rows.append(widgets.Row(m.dp(48), lambda b: widgets.text(ui, (m.dp(16), b[1], b[2], b[3]), "Completed", f"{ID}header")))
         rows += done
-    if rows:
-        nodes.append(widgets.scroll_list(ui, frame, "list", (0, top, m.width, m.content_bottom), rows, rid=f"{ID}recycler_view"))
-    else:
-        nodes.append(widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)),
-                                  "No tasks", f"{ID}body_empty"))
+    nodes.append(widgets.list_or_empty(ui, frame, top, rows, f"{ID}recycler_view", "No tasks", f"{ID}body_empty"))
     nodes.append(widgets.fab(ui, lambda s: None, f"{ID}fab", "Create new task"))
     return nodes
 
