@@ -8,6 +8,10 @@ need=()
 command -v sqlite3 >/dev/null 2>&1 || need+=(sqlite3)
 command -v adb >/dev/null 2>&1 || need+=(adb)
 command -v protoc >/dev/null 2>&1 || need+=(protobuf-compiler)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)  # opens the HTML report in a test
+# fonts the simulated screens use for Korean, Chinese, Japanese (Android's fallback) and Arabic
+[ -f /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf ] || need+=(fonts-droid-fallback)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"

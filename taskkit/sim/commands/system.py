@@ -298,6 +298,8 @@ def setprop(inv: Invocation) -> int:
     name, value = inv.args
     if not _may_set_prop(inv.state, name, value):
         return inv.fail(f"Failed to set property '{name}' to '{value}'.\nSee dmesg for error reason.")
+    if name.startswith("ctl."):
+        return 0  # a control message to init (ctl.start/stop/restart SERVICE), never stored
     inv.state.config["props"][name] = value
     inv.state.save()
     return 0

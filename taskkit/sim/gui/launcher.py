@@ -9,7 +9,7 @@ the launcher's BubbleTextView reports them.
 """
 from __future__ import annotations
 
-from taskkit.sim.gui import widgets
+from taskkit.sim.gui import appdata, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Box, Node
 from taskkit.sim.gui.session import Session
@@ -19,8 +19,40 @@ PACKAGE = LAUNCHER.name
 _COLUMNS = 4
 
 
+# B-MoCA's wallpapers (images) drawn as one colour each near the image's own; "00_default" and
+# an unset wallpaper keep the theme's background.
+WALLPAPERS: dict[str, tuple[int, int, int]] = {
+    "01_red": (183, 28, 28), "02_blue": (21, 101, 192), "03_paper": (239, 235, 225), "04_sky": (129, 212, 250),
+    "05_doughnut": (244, 143, 177), "07_food": (255, 183, 77), "08_colors": (126, 87, 194),
+    "09_rainbow": (255, 112, 67), "10_galaxy": (26, 35, 126), "11_pyramid": (215, 179, 119),
+    "12_ocean": (0, 105, 148), "13_canyon": (191, 87, 0),
+}
+LAUNCHER_DB = f"/data/data/{PACKAGE}/databases/launcher.db"
+_DESKTOP, _APPLICATION = -100, 0  # Launcher3 LauncherSettings.Favorites: CONTAINER_DESKTOP, ITEM_TYPE_APPLICATION
+
+
+def wallpaper(ui: Session) -> tuple[int, int, int] | None:
+    """The home screen's wallpaper colour (`secure taskkit_wallpaper`), None for the default."""
+    return WALLPAPERS.get(ui.setting("secure", "taskkit_wallpaper") or "")
+
+
 def _apps() -> list[Package]:
     return [p for p in CATALOG if p.launch_component and p.name != PACKAGE]
+
+
+def _home_apps(ui: Session) -> list[Package]:
+    """The apps on the home screen: the launcher's layout (Launcher3's `favorites` rows on the
+    desktop, by screen, row and column) when it has one, else every app."""
+    rows = appdata.rows(ui, LAUNCHER_DB, "SELECT intent FROM favorites WHERE container = ? AND itemType = ? "
+                                         "ORDER BY screen, cellY, cellX, _id", [_DESKTOP, _APPLICATION])
+    by_name = {p.name: p for p in _apps()}
+    placed = []
+    for row in rows:
+        component = str(row["intent"] or "").partition("component=")[2].split(";")[0]
+        package = by_name.get(component.split("/")[0])
+        if package is not None and package not in placed:
+            placed.append(package)
+    return placed or _apps()
 
 
 def _icon(ui: Session, box: Box, package: Package) -> Node:
@@ -57,7 +89,7 @@ def _home(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
     search, top = _search(ui, m.status_bar, "search_container_workspace", "Search")
     box = (0, top + m.dp(16), m.width, m.content_bottom)
-    grid = widgets.scroll_list(ui, frame, "workspace", box, _grid(ui, box, _apps(), 96),
+    grid = widgets.scroll_list(ui, frame, "workspace", box, _grid(ui, box, _home_apps(ui), 96),
                                rid=f"{PACKAGE}:id/workspace", class_name="android.widget.ScrollView")
 
     def drag(session: Session, dx: int, dy: int) -> None:

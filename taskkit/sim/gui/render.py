@@ -32,8 +32,31 @@ _SCRIM = 0.45  # how bright the app under the shade stays
 _DRAWABLE = str.maketrans({"\u2011": "-", "\u2026": "...", "\u2022": "*"})
 
 
-@functools.lru_cache(maxsize=16)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+# Fonts for scripts Pillow's bundled font lacks (Debian packages; absent ones fall back to it):
+# Android's own CJK fallback (fonts-droid-fallback) and DejaVu Sans for Arabic and Hebrew, shaped
+# right to left by libraqm when Pillow has it.
+_CJK_FONT = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
+_RTL_FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def _script_font(line: str) -> str | None:
+    """The font file a line needs beyond Latin (None: the bundled font draws it)."""
+    for char in line:
+        code = ord(char)
+        if 0x0590 <= code <= 0x08FF or 0xFB1D <= code <= 0xFEFF:
+            return _RTL_FONT
+        if 0x1100 <= code <= 0x11FF or 0x2E80 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7AF or 0xF900 <= code <= 0xFAFF:
+            return _CJK_FONT
+    return None
+
+
+@functools.lru_cache(maxsize=32)
+def _font(size: int, path: str | None = None) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    if path is not None:
+        try:
+            return ImageFont.truetype(path, size)
+        except OSError:
+            pass
     return ImageFont.load_default(size=size)
 
 
@@ -42,9 +65,10 @@ def _is_dark(color: Color) -> bool:
 
 
 class _Painter:
-    def __init__(self, image: Image.Image, dark: bool, dim: float = 1.0):
+    def __init__(self, image: Image.Image, dark: bool, dim: float = 1.0, rtl: bool = False):
         self.draw = _Dimmed(ImageDraw.Draw(image), dim) if dim != 1.0 else ImageDraw.Draw(image)
         self.palette = _DARK if dark else _LIGHT
+        self.rtl = rtl
 
     def node(self, node: Node, under: Color) -> None:
         x1, y1, x2, y2 = node.bounds
@@ -85,15 +109,16 @@ class _Painter:
     def text(self, node: Node, value: str, color: Color, center: bool = False) -> None:
         x1, y1, x2, y2 = node.bounds
         size = node.text_size or max(12, min(48, (y2 - y1) * 3 // 5))
-        font = _font(size)
+        font = _font(size, _script_font(value))
         width = max(1, x2 - x1 - 8)
         lines = _wrap(font, value, width, max(1, (y2 - y1) // int(size * 1.25)))
         top = y1 + max(0, (y2 - y1 - len(lines) * int(size * 1.25)) // 2)
         for line in lines:
             line = line.translate(_DRAWABLE)
-            left = x1 + 4
+            length = int(font.getlength(line))
+            left = x2 - 4 - length if self.rtl else x1 + 4  # text starts at the layout's start edge
             if center:
-                left = x1 + max(4, (x2 - x1 - int(font.getlength(line))) // 2)
+                left = x1 + max(4, (x2 - x1 - length) // 2)
             self.draw.text((left, top), line, fill=color, font=font)
             top += int(size * 1.25)
 
@@ -125,9 +150,9 @@ class _Painter:
         if value:
             self.text(node, value, self.color(under, muted=not node.text))
         if node.focused:
-            font = _font(node.text_size or 24)
             last = node.text.rsplit("\n", 1)[-1] if node.text else ""
-            cx = min(x2 - 4, x1 + 4 + int(font.getlength(last)))
+            width = int(_font(node.text_size or 24, _script_font(last)).getlength(last))
+            cx = max(x1 + 4, x2 - 4 - width) if self.rtl else min(x2 - 4, x1 + 4 + width)
             self.draw.line((cx, y1 + (y2 - y1) // 4, cx, y2 - (y2 - y1) // 4), fill=ACCENT, width=3)
 
     def icon(self, node: Node, under: Color) -> None:
@@ -207,10 +232,10 @@ def render_png(view: View, width: int, height: int) -> bytes:
     image = Image.new("P", (width, height), 0)  # a palette image: a few dozen colours, fast to encode
     image.putpalette(palette["background"])
     if view.behind is not None:
-        dim = _Painter(image, False, _SCRIM)
+        dim = _Painter(image, False, _SCRIM, view.rtl)
         dim.draw.rectangle((0, 0, width, height), fill=_LIGHT["background"])
         dim.node(view.behind, _LIGHT["background"])
-    painter = _Painter(image, view.dark)
+    painter = _Painter(image, view.dark, rtl=view.rtl)
     painter.node(view.window, view.window.background or palette["background"])
     for bar in view.bars:
         painter.node(bar, palette["background"])

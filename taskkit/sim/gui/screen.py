@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from taskkit.sim.gui import bars, shade, widgets
+from taskkit.sim.gui import bars, launcher, shade, widgets
+from taskkit.sim.gui.localize import is_rtl, localize
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
 from taskkit.sim.packages import get as get_package
@@ -25,6 +26,7 @@ class View:
     behind: Node | None  # the app under the shade (drawn dimmed)
     bars: tuple[Node, ...]  # the status and navigation bars (drawn, not dumped)
     dark: bool  # the window follows the system Dark theme
+    rtl: bool = False  # a right-to-left locale: text starts at the right edge
 
 
 def _unmodeled(ui: Session, package: str) -> list[Node]:
@@ -42,17 +44,20 @@ def _app_window(ui: Session) -> tuple[Node, str, bool]:
         content = _unmodeled(ui, package)
     m = ui.m
     root = Node("android.widget.FrameLayout", package=package, bounds=(0, 0, m.width, m.height),
+                background=launcher.wallpaper(ui) if package == launcher.PACKAGE else None,
                 children=[Node("android.widget.FrameLayout", package=package, resource_id="android:id/content",
                                bounds=m.content, children=content)])
     return root, package, ui.dark and (app is None or app.dark_theme)
 
 
 def build(ui: Session, drawn: bool = False) -> View:
-    """The screen now (reconciling the window stacks with the activity manager on the way);
-    `drawn` adds what only a screenshot needs (the bars, the app under the shade)."""
-    system = (bars.status_bar(ui), bars.navigation_bar(ui)) if drawn else ()
+    """The screen now (reconciling the window stacks with the activity manager on the way),
+    in the device's locale, font scale and layout direction; `drawn` adds what only a
+    screenshot needs (the bars, the app under the shade)."""
+    local = lambda node, package: localize(node, package, ui.locale, ui.font_scale, ui.m.width)  # noqa: E731
+    system = tuple(local(bar, bars.SYSTEMUI) for bar in (bars.status_bar(ui), bars.navigation_bar(ui))) if drawn else ()
     if ui.shade_open:
-        behind = _app_window(ui)[0] if drawn else None
-        return View(shade.shade(ui), bars.SYSTEMUI, behind, system, True)
+        behind = local(*_app_window(ui)[:2]) if drawn else None
+        return View(local(shade.shade(ui), bars.SYSTEMUI), bars.SYSTEMUI, behind, system, True, is_rtl(ui.locale))
     window, package, dark = _app_window(ui)
-    return View(window, package, None, system, dark)
+    return View(local(window, package), package, None, system, dark, is_rtl(ui.locale))

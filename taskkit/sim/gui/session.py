@@ -45,6 +45,19 @@ class Session:
         self._settings.pop(namespace, None)
 
     @property
+    def locale(self) -> str:
+        """The system locale (`persist.sys.locale`, as the framework reads it at start)."""
+        return str(self.state.config.get("props", {}).get("persist.sys.locale") or "en-US")
+
+    @property
+    def font_scale(self) -> float:
+        """`settings get system font_scale` (1.0 when unset or unreadable)."""
+        try:
+            return float(self.setting("system", "font_scale") or 1.0)
+        except ValueError:
+            return 1.0
+
+    @property
     def dark(self) -> bool:
         """The system Dark theme is on (`secure ui_night_mode` 2)."""
         return self.setting("secure", "ui_night_mode") == "2"

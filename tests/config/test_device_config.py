@@ -1,0 +1,140 @@
+"""Device configs: the B-MoCA set and its split, seeded draws, user files, and applying a config
+through shell commands (read back, restored, recovered after a killed run) on the simulated
+device, whose screens then show it."""
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from taskkit import config
+from taskkit.config import ConfigError, DeviceConfig, apply
+from taskkit.connect import sim_device
+from taskkit.sim.gui import localize
+
+
+@pytest.fixture
+def device():
+    phone = sim_device()
+    yield phone
+    phone.close()
+
+
+def test_the_bmoca_set_has_its_papers_environments_and_split() -> None:
+    found = config.builtin_set()
+    assert len(found.split("train")) == 35 and len(found.split("test")) == 10
+    env = found.configs["bmoca-105"]  # B-MoCA's "Test Env 105": Korean, larger icons, dark
+    assert (env.device_type, env.density, env.font_scale, env.locale, env.wallpaper, env.dark) == \
+        ("Pixel 3", 550, 0.85, "ko-KR", "09_rainbow", True)
+    assert found.configs["bmoca-100"].icon_seed is None  # the vanilla home screen
+    assert {c.locale for c in found.configs.values()} == set(config.LOCALES)
+    assert not set(found.splits["train"]) & set(found.splits["test"])
+
+
+def test_draws_are_seeded_and_resolve_names_what_it_takes() -> None:
+    assert config.draw(7) == config.draw(7) and config.draw(7) != config.draw(8)
+    assert [c.name for c in config.resolve("test")][:2] == ["bmoca-100", "bmoca-101"]
+    assert config.resolve("random", seed=3) == [config.draw(3)]
+    with pytest.raises(ConfigError, match="unknown device config 'bmoca-999'"):
+        config.resolve("bmoca-999")
+    with pytest.raises(ConfigError, match="wallpaper 'plaid'"):
+        DeviceConfig(wallpaper="plaid")
+
+
+def test_a_user_set_from_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"configs": [{"name": "big", "density": 700, "font_scale": 1.15},
+                                            {"name": "de", "locale": "de-DE"}], "splits": {"test": ["de"]}}))
+    assert [c.name for c in config.resolve(f"{path}")] == ["big", "de"]
+    assert [c.name for c in config.resolve(f"{path}:test")] == ["de"]
+    assert config.resolve(f"{path}:big")[0].density == 700
+    path.write_text(json.dumps({"configs": [{"name": "x", "colour": "red"}]}))
+    with pytest.raises(ConfigError, match="unknown field\\(s\\) colour"):
+        config.resolve(str(path))
+
+
+def test_apply_reads_back_and_restore_brings_every_value_back(device) -> None:
+    before = apply.read(device)
+    env = config.resolve("bmoca-105")[0]
+    apply.apply(device, env)
+    now = apply.read(device)
+    assert (now["size"], now["density"], now["font_scale"], now["night"], now["locale"], now["wallpaper"]) == \
+        ("1080x2160", 550, "0.85", "2", "ko-KR", "09_rainbow")
+    assert apply.restore(device) and apply.read(device) == before
+    assert not apply.restore(device)  # nothing left to restore
+
+
+def test_a_killed_run_is_recovered_to_the_config_before_it(device) -> None:
+    before = apply.read(device)
+    apply.apply(device, config.resolve("bmoca-030")[0])
+    apply.apply(device, config.resolve("bmoca-105")[0])  # a second run starting over a killed one
+    assert apply.recover(device)  # the next start: the values from before the first run
+    assert apply.read(device) == before
+
+
+def _bounds(device) -> dict[str, tuple]:
+    return {e.text: (e.bbox.x_min, e.bbox.y_min, e.bbox.x_max, e.bbox.y_max) for e in device.ui.screen().elements if e.text}
+
+
+def test_the_simulated_screen_follows_the_config(device) -> None:
+    device.check("input keyevent HOME")
+    home, shot = _bounds(device), device.ui.screenshot()
+    env = DeviceConfig(name="t", device_type="Pixel 3", density=330, font_scale=1.15, locale="ar-EG", dark=True,
+                       wallpaper="02_blue", icon_seed=4)
+    apply.apply(device, env)
+    device.check("input keyevent HOME")
+    after = _bounds(device)
+    assert set(after) < set(home) and len(after) >= 4 + 1  # a seeded subset of the icons (and the search box)
+    rtl_shot = device.ui.screenshot()
+    assert rtl_shot != shot
+    apply.apply(device, dataclasses.replace(env, locale="de-DE"))  # the same, left to right
+    device.check("input keyevent HOME")
+    ltr = _bounds(device)
+    assert set(ltr) == set(after) and device.ui.screenshot() != rtl_shot
+    for label, (x1, y1, x2, y2) in after.items():  # every element mirrored across the screen
+        assert (x1, y1, x2, y2) == (1080 - ltr[label][2], ltr[label][1], 1080 - ltr[label][0], ltr[label][3]), label
+    xml = device.check("uiautomator dump /dev/tty")
+    assert "[0,0][1080,2160]" in xml  # the Pixel 3's screen
+    apply.restore(device)
+    device.check("input keyevent HOME")
+    assert _bounds(device) == home
+
+
+def test_localize_uses_the_locales_translations_only_where_android_translates(monkeypatch) -> None:
+    from taskkit.sim.gui.node import Node
+
+    table = {"Navigate up": {"resource": "framework:action_bar_up_description", "ko": "위로 이동"},
+             "Display": {"resource": "settings:display_settings", "ko": "디스플레이"}}
+    monkeypatch.setattr(localize, "_table", lambda: table)
+    localize.translations.cache_clear()
+    try:
+        tree = Node(children=[Node(text="Display", text_size=10), Node(content_desc="Navigate up")])
+        settings = localize.localize(tree, "com.android.settings", "ko-KR", 1.5, 1080)
+        assert [c.text or c.content_desc for c in settings.children] == ["디스플레이", "위로 이동"]
+        assert settings.children[0].text_size == 15
+        other = localize.localize(tree, "com.arduia.expense", "ko-KR", 1.0, 1080)
+        assert [c.text or c.content_desc for c in other.children] == ["Display", "위로 이동"]  # app text stays
+    finally:
+        localize.translations.cache_clear()
+
+
+def test_the_same_commands_apply_a_config_over_stock_adb(tmp_path: Path) -> None:
+    """One code path: the config goes on a device reached through the adb server exactly as on
+    the in-process one (the served simulator stands in for a rooted emulator)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from check_cost import Link
+
+    link = Link(tmp_path / "device")
+    try:
+        before = apply.read(link.device)
+        apply.apply(link.device, config.resolve("bmoca-105")[0])
+        assert apply.read(link.device)["locale"] == "ko-KR"
+        assert 'bounds="[0,0][1080,2160]"' in link.device.check("uiautomator dump /dev/tty")
+        apply.restore(link.device)
+        assert apply.read(link.device) == before
+    finally:
+        link.close()
