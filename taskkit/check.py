@@ -17,7 +17,8 @@ from typing import Any
 
 from absl import flags
 
-from taskkit import cli
+from taskkit import cli, config as device_config
+from taskkit.config import apply as config_apply
 from taskkit.agents.builtin import BASELINES
 from taskkit.runner import run_episode
 from taskkit.suite import instantiate
@@ -39,6 +40,9 @@ flags.DEFINE_bool("baselines", False, "Instead of the properties: run the trivia
                   "always-infeasible, empty-answer) over --seeds instances of each task and list every task one of "
                   "them passes.", flag_values=FLAGS)
 flags.DEFINE_list("properties", [], f"Only these properties ({', '.join(props.BY_NAME)}).", flag_values=FLAGS)
+flags.DEFINE_string("device_configs", None, "Check the properties under each of these device configs in turn "
+                    "(default, random, train, test, a name such as bmoca-105, or FILE.json[:NAME|:SPLIT]; see "
+                    "docs/device-configs.md); the device's own config comes back afterwards.", flag_values=FLAGS)
 
 PROG = "taskkit.check"
 
@@ -111,6 +115,16 @@ def baselines(classes: list[Any], count: int, env: Env) -> list[str]:
     return passed
 
 
+def _configs() -> list[Any]:
+    """The device configs --device_configs names ([None]: the device as it is)."""
+    if not FLAGS.device_configs:
+        return [None]
+    try:
+        return list(device_config.resolve(FLAGS.device_configs))
+    except device_config.ConfigError as error:
+        raise cli.UsageError(f"--device_configs: {error}") from None
+
+
 def main(argv: list[str]) -> int:
     if len(argv) > 1:
         raise cli.UsageError(f"unexpected argument(s) {' '.join(argv[1:])}; every option is a --flag")
@@ -127,8 +141,19 @@ def main(argv: list[str]) -> int:
             passed = baselines(classes, FLAGS.seeds, Env(device))
         print(f"{PROG}: {time.monotonic() - started:.1f} s", file=sys.stderr)
         return 1 if passed else 0
+    configs = _configs()
+    table = []
     with cli.opened_device(FLAGS, [cls.name for cls in classes]) as device:
-        table = check(classes, chosen, seeds, Env(device))
+        for device_config in configs:
+            if device_config is None:
+                table += check(classes, chosen, seeds, Env(device))
+                continue
+            print(f"\ndevice config {device_config.name}", flush=True)
+            previous = config_apply.apply(device, device_config)
+            try:
+                table += check(classes, chosen, seeds, Env(device))
+            finally:
+                config_apply.restore(device, previous)
     failures = [result for results in table for result in results if result.failed]
     for result in failures:
         print(f"\n{result}")

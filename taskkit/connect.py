@@ -6,6 +6,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Iterator, Sequence
 
+from taskkit.config import apply as config_apply
 from taskkit.device import state as device_state
 from taskkit.device.base import Device, DeviceError
 
@@ -72,14 +73,16 @@ def ensure_root(device: Device, tasks: Sequence[str]) -> None:
 
 @contextlib.contextmanager
 def ready_device(spec: str, adb_host: str, adb_port: int, tasks: Sequence[str]) -> Iterator[Device]:
-    """The device `spec` names, rooted where it can be, with any restore point a killed run left
-    behind applied first (a note on stderr); closed afterwards."""
+    """The device `spec` names, rooted where it can be, with any restore point and any device
+    config a killed run left behind put back first (a note on stderr); closed afterwards."""
     device = open_device(spec, adb_host=adb_host, adb_port=adb_port)
     try:
         ensure_root(device, tasks)
         for directory in device_state.recover(device):
             print(f"note: finished the restore point {directory} a stopped run left on {device.serial}",
                   file=sys.stderr)
+        if config_apply.recover(device):
+            print(f"note: put back the device config a stopped run left on {device.serial}", file=sys.stderr)
         yield device
     finally:
         device.close()

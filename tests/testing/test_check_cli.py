@@ -98,3 +98,13 @@ def test_hostile_text_never_runs_through_adb_either(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert [line.split() for line in proc.stdout.splitlines()[1:3]] == [["SimpleSmsSend", "pass"],
                                                                         ["MarkorCreateNote", "pass"]]
+
+
+def test_device_configs_checks_the_properties_under_each_config():
+    proc = cli("--tasks", "SystemWifiTurnOn", "--seeds", "1", "--device_configs", "bmoca-105")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "device config bmoca-105" in proc.stdout
+    row = next(line for line in proc.stdout.splitlines() if line.startswith("SystemWifiTurnOn"))
+    assert row.split() == ["SystemWifiTurnOn"] + ["pass"] * 5 + ["2/2"]
+    bad = cli("--tasks", "SystemWifiTurnOn", "--device_configs", "bmoca-999")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "unknown device config 'bmoca-999'" in bad.stderr
