@@ -17,10 +17,10 @@ from typing import Any, Mapping
 
 from taskkit.rng import TaskRng
 
-# Screen sizes (portrait px) of the device types, from Android Studio's device definitions.
+# Screen sizes (px) of the device types B-MoCA uses (its device configs; the tablet is landscape).
 DEVICE_TYPES: dict[str, tuple[int, int]] = {
     "Pixel 3": (1080, 2160), "Pixel 4": (1080, 2280), "Pixel 4 XL": (1440, 3040), "Pixel 5": (1080, 2340),
-    "Pixel 6": (1080, 2400), "WXGA Tablet": (800, 1280),
+    "Pixel 6": (1080, 2400), "WXGA Tablet": (1200, 800),
 }
 DENSITIES = (160, 330, 440, 550, 700)  # B-MoCA's DPI settings
 FONT_SCALES = (0.85, 1.0, 1.15)  # B-MoCA's font sizes
@@ -131,7 +131,8 @@ def load_set(path: str | Path) -> ConfigSet:
 
 
 def builtin_set() -> ConfigSet:
-    """B-MoCA's 45 environments (000–034 train, 100–109 test); each has its own icon layout
+    """B-MoCA's 45 environments (000–034 train from the paper, 100–109 test from its repository's
+    environment CSV, which differs from the paper in 105–109); each has its own icon layout
     (its id seeds it; environment 100 keeps the default home screen, B-MoCA's vanilla one)."""
     found = load_set(SETS_FILE)
     configs = {name: dataclasses.replace(c, icon_seed=None if name == "bmoca-100" else int(name.split("-")[1]))

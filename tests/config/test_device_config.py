@@ -25,9 +25,11 @@ def device():
 def test_the_bmoca_set_has_its_papers_environments_and_split() -> None:
     found = config.builtin_set()
     assert len(found.split("train")) == 35 and len(found.split("test")) == 10
-    env = found.configs["bmoca-105"]  # B-MoCA's "Test Env 105": Korean, larger icons, dark
+    env = found.configs["bmoca-105"]  # B-MoCA's "Test Env 105": Korean, larger icons (its repository's row)
     assert (env.device_type, env.density, env.font_scale, env.locale, env.wallpaper, env.dark) == \
-        ("Pixel 3", 550, 0.85, "ko-KR", "09_rainbow", True)
+        ("Pixel 3", 550, 0.85, "ko-KR", "12_ocean", False)
+    assert found.configs["bmoca-109"].size == (1200, 800) and found.configs["bmoca-109"].locale == "ar-EG"
+    assert found.configs["bmoca-021"].locale == "es-US"  # a training row from the paper's table
     assert found.configs["bmoca-100"].icon_seed is None  # the vanilla home screen
     assert {c.locale for c in found.configs.values()} == set(config.LOCALES)
     assert not set(found.splits["train"]) & set(found.splits["test"])
@@ -61,7 +63,7 @@ def test_apply_reads_back_and_restore_brings_every_value_back(device) -> None:
     apply.apply(device, env)
     now = apply.read(device)
     assert (now["size"], now["density"], now["font_scale"], now["night"], now["locale"], now["wallpaper"]) == \
-        ("1080x2160", 550, "0.85", "2", "ko-KR", "09_rainbow")
+        ("1080x2160", 550, "0.85", "1", "ko-KR", "12_ocean")
     assert apply.restore(device) and apply.read(device) == before
     assert not apply.restore(device)  # nothing left to restore
 
