@@ -228,7 +228,10 @@ CATALOG: tuple[Package, ...] = (
                   IntentFilter("android.intent.action.VIEW", ".activities.MainActivity",
                                schemes=_SMS_SCHEMES))),
     _app("com.simplemobiletools.calendar.pro", "Simple Calendar Pro", 238, ".activities.MainActivity",
-         activities=(".activities.EventActivity", ".activities.TaskActivity")),
+         activities=(".activities.EventActivity", ".activities.TaskActivity"),
+         # the app's manifest: EventActivity takes INSERT of a calendar event (CalendarContract)
+         filters=(IntentFilter("android.intent.action.INSERT", ".activities.EventActivity",
+                               mime_types=("vnd.android.cursor.dir/event", "vnd.android.cursor.item/event")),)),
     _app("com.arduia.expense", "Pro Expense", 11, ".ui.MainActivity"),
     _app("com.flauschcode.broccoli", "Broccoli", 1020600, ".MainActivity"),
     _app("net.gsantner.markor", "Markor", 146, ".activity.MainActivity",

@@ -124,3 +124,18 @@ def test_gui_reference_solution_scores_one_and_near_misses_less(device, task: st
         for near_miss in (steps(params, True), steps(params, False)[:-1]):
             missed = run_episode(env, instance, GuiScript(near_miss), 30)
             assert missed.error is None and missed.score < 1.0, (near_miss, missed)
+
+
+def test_a_calendar_insert_intent_opens_a_filled_in_event(device) -> None:
+    from tests.sim.gui.helpers import find, tap, texts
+
+    begin_ms = 1697985000000  # October 22 2023 14:30 UTC
+    device.check("am start -a android.intent.action.INSERT -t vnd.android.cursor.dir/event "
+                 f"--es title Standup --es eventLocation 'Room 4' --el beginTime {begin_ms} --el endTime {begin_ms + 1800000}")
+    shown = texts(device)
+    assert {"Standup", "Room 4", "October 22 2023", "14:30", "15:00"} <= set(shown), shown
+    assert find(device, "event_title").is_focused
+    tap(device, "save")
+    rows = device.check("sqlite3 /data/data/com.simplemobiletools.calendar.pro/databases/events.db "
+                        "'SELECT title, location, start_ts, end_ts FROM events'")
+    assert rows == f"Standup|Room 4|{begin_ms // 1000}|{begin_ms // 1000 + 1800}\n"

@@ -26,7 +26,7 @@ from typing import Any
 
 from taskkit.apps.calendar import DB_PATH, DEFAULTS, KEY, PACKAGE, TABLE
 from taskkit.sim.gui import appdata, widgets
-from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
+from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
 
@@ -100,7 +100,9 @@ def _stored(ui: Session, event_id: int) -> dict[str, Any] | None:
 
 
 def _times(ui: Session, frame: Frame) -> tuple[int, int]:
-    return int(ui.draft(frame, "start") or 0), int(ui.draft(frame, "end") or 0)
+    """The event screen's start and end (a new event: the next full hour, for an hour)."""
+    start = int(ui.draft(frame, "start") or (ui.state.clock_epoch // 3600 + 1) * 3600)
+    return start, int(ui.draft(frame, "end") or start + 3600)
 
 
 def open_event(event_id: int | None):
@@ -151,7 +153,7 @@ def _set(parent: int, which: str, kind: str, frame: Frame):
     def act(ui: Session) -> None:
         typed = ui.draft(frame, "value")
         drafts = ui.store.data["drafts"]
-        start, end = int(drafts.get(f"{parent}:start") or 0), int(drafts.get(f"{parent}:end") or 0)
+        start, end = _times(ui, Frame(parent, "event", {}, ""))
         old = _utc(start if which == "start" else end)
         if kind == "date":
             parsed = parse_date(typed)
@@ -234,8 +236,29 @@ def _confirm_delete(ui: Session, frame: Frame) -> list[Node]:
                           positive=("Yes", _delete(int(frame.args["event"]))), negative=("No", Session.finish))
 
 
+def _opener(activity: str, intent: Intent | None) -> list[Opening] | None:
+    """INSERT of `vnd.android.cursor.dir/event` (or `content://com.android.calendar/events`) opens
+    a new event filled in from CalendarContract's extras: `title`, `description`,
+    `eventLocation`, `beginTime` and `endTime` (epoch milliseconds)."""
+    if intent is None or intent.action != "android.intent.action.INSERT":
+        return None
+    if intent.mime_type != "vnd.android.cursor.dir/event" and not (intent.data or "").startswith("content://com.android.calendar/events"):
+        return None
+    extras = intent.extras
+    drafts = {name: extras[key] for name, key in (("title", "title"), ("description", "description"),
+                                                 ("location", "eventLocation")) if extras.get(key)}
+    try:
+        begin = int(extras["beginTime"]) // 1000 if extras.get("beginTime") else None
+        end = int(extras["endTime"]) // 1000 if extras.get("endTime") else None
+    except ValueError:
+        begin = end = None
+    if begin is not None:
+        drafts["start"], drafts["end"] = str(begin), str(end if end is not None and end >= begin else begin + 3600)
+    return [Opening("main"), Opening("event", focus="title", drafts=drafts)]
+
+
 APP = register(AppScreens(
     PACKAGE,
     {"main": Screen(_main), "event": Screen(_event, EVENT), "date": Screen(_picker("date"), EVENT),
      "time": Screen(_picker("time"), EVENT), "delete": Screen(_confirm_delete, EVENT)},
-    first="main"))
+    first="main", opener=_opener))
