@@ -1,15 +1,20 @@
-"""Progress while a suite runs, and the summary tables after it."""
+"""Progress while a suite runs, the summary tables after it, and the results file.
+
+`python -m taskkit.report OUT_DIR` writes the run's HTML report (`taskkit.report_html`).
+"""
 from __future__ import annotations
 
-import collections
 import json
-import math
 import os
 import sys
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO, Any, Iterable
 
+from taskkit import metrics
+from taskkit.metrics import wilson
 from taskkit.runner import EpisodeResult
+
+__all__ = ["Progress", "ResultsWriter", "summary", "summary_json", "table", "wilson"]
 
 
 class Progress:
@@ -42,32 +47,14 @@ class Progress:
         self.stream.flush()
 
 
-def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval of a success rate (95 % by default); (0, 1) with no trials."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _row(name: str, group: list[EpisodeResult]) -> list[str]:
+def _row(name: str, stats: dict[str, Any]) -> list[str]:
     """Episodes, success rate with its 95 % interval and mean score over the scored ones ("n/a"
     if none), errors."""
-    scored = [r for r in group if r.error is None]
-    if not scored:
-        return [name, str(len(group)), "n/a", "n/a", "n/a", str(len(group))]
-    successes = sum(r.success for r in scored)
-    low, high = wilson(successes, len(scored))
-    mean = sum(r.score for r in scored) / len(scored)
-    return [name, str(len(group)), f"{successes / len(scored):.1%}", f"{low:.0%}–{high:.0%}", f"{mean:.3f}",
-            str(len(group) - len(scored))]
-
-
-def _rows(groups: dict[str, list[EpisodeResult]]) -> list[list[str]]:
-    return [_row(name, groups[name]) for name in sorted(groups)]
+    if not stats["scored"]:
+        return [name, str(stats["episodes"]), "n/a", "n/a", "n/a", str(stats["errors"])]
+    low, high = stats["success_ci95"]
+    return [name, str(stats["episodes"]), f"{stats['success_rate']:.1%}", f"{low:.0%}–{high:.0%}",
+            f"{stats['mean_score']:.3f}", str(stats["errors"])]
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:
@@ -78,66 +65,58 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join([fmt(headers), "  ".join("-" * w for w in widths)] + [fmt(row) for row in rows])
 
 
-def grouped(results: list[EpisodeResult]) -> tuple[dict[str, list[EpisodeResult]], dict[str, list[EpisodeResult]]]:
-    """The results by task and by app (an episode counts for each of its apps)."""
-    by_task: dict[str, list[EpisodeResult]] = collections.defaultdict(list)
-    by_app: dict[str, list[EpisodeResult]] = collections.defaultdict(list)
-    for result in results:
-        by_task[result.task].append(result)
-        for app in result.apps or ["(none)"]:
-            by_app[app].append(result)
-    return by_task, by_app
+def _figure(value: float | None, spec: str = ".2f") -> str:
+    return "n/a" if value is None else format(value, spec)
+
+
+def _amount(value: float | None) -> str:
+    """A usage figure: a count in full (12000000 tokens), a cost in at most six digits."""
+    return "n/a" if value is None else str(value) if isinstance(value, int) else f"{value:g}"
+
+
+def _metric_lines(data: dict[str, Any]) -> list[str]:
+    """The run's metrics beyond the tables, one line each (usage and side effects when known)."""
+    passes, ratio, duration = data["pass_k"], data["step_ratio"], data["duration_s"]
+    lines = [
+        "termination: " + (", ".join(f"{reason} {count}" for reason, count in data["termination"].items()) or "none"),
+        f"premature completions (declared complete, not achieved): {data['premature_completions']}; "
+        f"overdue (achieved, never declared): {data['overdue']}",
+        f"pass^{passes['k']}: {_figure(passes['pass_hat_k'], '.1%')} over {passes['tasks']} task(s) "
+        f"({passes['tasks_all_passed']} with every instance passed); pass@1 {_figure(passes['pass_at_1'], '.1%')}",
+        f"step ratio (steps / optimal, {ratio['episodes']} successful episode(s) with a known optimum): "
+        f"mean {_figure(ratio['mean'])}, median {_figure(ratio['median'])}",
+        f"duration: total {duration['total']:.1f} s, mean {_figure(duration['mean'])} s",
+    ]
+    usage = data["usage"]
+    if usage["totals"]:
+        lines.append("agent usage: " + ", ".join(f"{key} {_amount(value)}" for key, value in usage["totals"].items())
+                     + f" (tokens {_amount(usage['tokens'])}, cost {_amount(usage['cost'])})")
+    effects = data["side_effects"]
+    if effects["episodes_checked"]:
+        lines.append(f"side effects: {effects['episodes_with']} of {effects['episodes_checked']} episode(s)")
+    if data["errors_by_kind"]:
+        lines.append("errors (not agent failures): " + ", ".join(f"{k} {v}" for k, v in data["errors_by_kind"].items()))
+    return lines
 
 
 def summary(results: Iterable[EpisodeResult]) -> str:
-    """Per task and per app: episodes, success rate and mean score over scored episodes, errors."""
-    results = list(results)
-    by_task, by_app = grouped(results)
+    """Per task, app, difficulty and tag: episodes, success rate with its 95 % interval and mean
+    score over scored episodes, errors; then termination reasons, pass^k, step ratio, duration,
+    agent usage and side effects."""
+    data = summary_json(results)
     headers = ["task", "episodes", "success", "95% CI", "mean score", "errors"]
-    parts = [table(headers, _rows(by_task) + [_row("ALL", results)]), "", table(["app"] + headers[1:], _rows(by_app))]
-    errors = collections.Counter(r.error_kind for r in results if r.error_kind)
-    if errors:
-        parts += ["", "errors (not agent failures): " + ", ".join(f"{k} {v}" for k, v in sorted(errors.items()))]
-    return "\n".join(parts)
+    task_rows = [_row(name, stats) for name, stats in data["per_task"].items()] + [_row("ALL", data["all"])]
+    parts = [table(headers, task_rows)]
+    for grouping in ("app", "difficulty", "tag"):
+        groups = data[f"per_{grouping}"]
+        if groups:
+            parts += ["", table([grouping] + headers[1:], [_row(name, stats) for name, stats in groups.items()])]
+    return "\n".join(parts + [""] + _metric_lines(data))
 
 
-def termination(result: EpisodeResult) -> str:
-    """How the episode ended: declared complete / infeasible, step budget spent, or error."""
-    if result.error_kind:
-        return "error"
-    return {"complete": "declared complete", "infeasible": "declared infeasible"}.get(result.status or "",
-                                                                                     "step budget spent")
-
-
-def _group_stats(group: list[EpisodeResult]) -> dict[str, object]:
-    scored = [r for r in group if r.error is None]
-    successes = sum(r.success for r in scored)
-    low, high = wilson(successes, len(scored))
-    return {
-        "episodes": len(group), "scored": len(scored), "successes": successes,
-        "success_rate": successes / len(scored) if scored else None, "success_ci95": [low, high],
-        "mean_score": sum(r.score for r in scored) / len(scored) if scored else None,
-        "errors": len(group) - len(scored),
-    }
-
-
-def summary_json(results: Iterable[EpisodeResult]) -> dict[str, object]:
-    """The summary as data (`summary.json`): overall, per task and per app, success with its
-    Wilson 95 % interval, termination reasons, premature completions, steps and durations."""
-    results = list(results)
-    by_task, by_app = grouped(results)
-    scored = [r for r in results if r.error is None]
-    return {
-        "all": _group_stats(results),
-        "per_task": {name: _group_stats(group) for name, group in sorted(by_task.items())},
-        "per_app": {name: _group_stats(group) for name, group in sorted(by_app.items())},
-        "termination": dict(sorted(collections.Counter(termination(r) for r in results).items())),
-        # declared the goal complete while it was not: the agent's over-confidence
-        "premature_completions": sum(r.status == "complete" and not r.success for r in scored),
-        "errors_by_kind": dict(sorted(collections.Counter(r.error_kind for r in results if r.error_kind).items())),
-        "mean_steps": sum(r.steps for r in scored) / len(scored) if scored else None,
-        "mean_duration_s": sum(r.duration_s for r in results) / len(results) if results else None,
-    }
+def summary_json(results: Iterable[EpisodeResult]) -> dict[str, Any]:
+    """The summary as data (`summary.json`): see `taskkit.metrics.compute`."""
+    return metrics.compute(results)
 
 
 class ResultsWriter:
@@ -157,3 +136,9 @@ class ResultsWriter:
 
     def close(self) -> None:
         self._file.close()
+
+
+if __name__ == "__main__":  # python -m taskkit.report OUT_DIR: the HTML report of a run
+    from taskkit import report_html
+
+    sys.exit(report_html.run(sys.argv))

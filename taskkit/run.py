@@ -19,7 +19,7 @@ from typing import Any
 
 from absl import flags
 
-from taskkit import agents, cli, pool, registry, report, resume, runner, suite
+from taskkit import agents, cli, pool, registry, report, report_html, resume, runner, suite
 from taskkit.device import lock
 from taskkit.env import Env
 
@@ -112,6 +112,18 @@ def _worker_devices() -> list[str]:
     return specs
 
 
+def _write_report(directory: str) -> None:
+    """The run's HTML report beside its results; a failure to write it is a warning, not a failed run."""
+    try:
+        path, warnings = report_html.write(directory)
+    except report_html.ReportError as error:
+        print(f"{PROG}: warning: no report.html: {error}", file=sys.stderr)
+        return
+    for warning in warnings:
+        print(f"{PROG}: warning: {warning}", file=sys.stderr)
+    print(f"report: {path}")
+
+
 def taskkit_version() -> str:
     try:
         return importlib.metadata.version("taskkit")
@@ -177,6 +189,7 @@ def main(argv: list[str]) -> int:
         summary_path = Path(FLAGS.output_dir) / "summary.json"
         summary_path.write_text(json.dumps(report.summary_json(results), indent=1) + "\n", encoding="utf-8")
         print(f"\nresults: {writer.path}\nsummary: {summary_path}")
+        _write_report(FLAGS.output_dir)
     return 130 if interrupted else 0
 
 

@@ -19,6 +19,7 @@ from taskkit.device.errors import CommandFailed
 from taskkit.device.services.ui import Screen, UIError
 from taskkit.env import Env
 from taskkit.loading import where
+from taskkit.metrics import add_usage
 from taskkit.suite import TaskBuildError, TaskInstance
 from taskkit.trajectory import TrajectoryWriter
 
@@ -52,6 +53,7 @@ class EpisodeResult:
     error: str | None = None
     error_kind: str | None = None
     trajectory: str | None = None  # the agent's steps, relative to the output directory
+    usage: dict[str, Any] = dataclasses.field(default_factory=dict)  # the agent's numeric usage, summed over steps
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -138,6 +140,7 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instan
         started = time.monotonic()
         try:
             action = agent.step(observation)
+            step_usage = agent.usage()
         except DeviceError:
             raise
         except Exception as error:
@@ -147,6 +150,7 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instan
             raise _AgentFailed(f"step returned {type(action).__name__} {action!r:.80}, not a taskkit.agents.Action "
                                "(Action.from_dict turns AndroidWorld's JSON form into one)")
         result.steps += 1
+        add_usage(result.usage, step_usage)
         last_error = None
         if not action.ends_episode:
             try:
@@ -154,7 +158,7 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instan
             except ActionError as error:
                 last_error = str(error)
         if trajectory is not None:
-            trajectory.step(observation, action, last_error, seconds, agent.usage())
+            trajectory.step(observation, action, last_error, seconds, step_usage)
         if action.ends_episode:
             result.status = action.goal_status
             return
