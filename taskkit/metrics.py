@@ -60,6 +60,7 @@ class Row:
     optimal_steps: int | None = None
     side_effects: tuple[str, ...] | None = None  # None: the row predates side-effect diffs
     usage: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    device_config: Mapping[str, Any] | None = None  # the device config the episode ran under
 
     @classmethod
     def of(cls, result: Any) -> "Row":
@@ -78,6 +79,7 @@ class Row:
             optimal_steps=int(data["optimal_steps"]) if data.get("optimal_steps") else None,
             side_effects=None if side_effects is None else tuple(map(str, side_effects)),
             usage=dict(data.get("usage") or {}),
+            device_config=dict(data["device_config"]) if data.get("device_config") else None,
         )
 
     @property
@@ -137,12 +139,22 @@ def group_by(results: list[Row], keys: Callable[[Row], Iterable[str]]) -> dict[s
     return dict(sorted(groups.items()))
 
 
+#: The device config fields success is broken down by (B-MoCA's axes; taskkit.config).
+CONFIG_FIELDS = ("device_type", "density", "font_scale", "locale", "dark", "wallpaper")
+
+
+def _config_field(field: str) -> Callable[[Row], Iterable[str]]:
+    return lambda row: (str(row.device_config.get(field)),) if row.device_config else ()
+
+
 #: The groupings of the summary: name -> the keys of a row.
 GROUPINGS: dict[str, Callable[[Row], Iterable[str]]] = {
     "task": lambda row: (row.task,),
     "app": lambda row: row.apps or (NO_APP,),
     "difficulty": lambda row: (row.difficulty,) if row.difficulty else (),
     "tag": lambda row: row.tags,
+    "device_config": lambda row: (str(row.device_config.get("name")),) if row.device_config else (),
+    **{f"config_{field}": _config_field(field) for field in CONFIG_FIELDS},
 }
 
 

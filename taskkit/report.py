@@ -107,7 +107,7 @@ def summary(results: Iterable[EpisodeResult]) -> str:
     headers = ["task", "episodes", "success", "95% CI", "mean score", "errors"]
     task_rows = [_row(name, stats) for name, stats in data["per_task"].items()] + [_row("ALL", data["all"])]
     parts = [table(headers, task_rows)]
-    for grouping in ("app", "difficulty", "tag"):
+    for grouping in ("app", "difficulty", "tag", "device_config", *(f"config_{f}" for f in metrics.CONFIG_FIELDS)):
         groups = data[f"per_{grouping}"]
         if groups:
             parts += ["", table([grouping] + headers[1:], [_row(name, stats) for name, stats in groups.items()])]

@@ -101,9 +101,9 @@ def context(out_dir: Path, rows: list[metrics.Row]) -> dict[str, Any]:
     ratios = [r.step_ratio for r in rows if r.step_ratio is not None]
     return {
         "title": out_dir.resolve().name, "manifest": _manifest(out_dir), "data": data,
-        "charts": [(title, chart) for title, key in (("app", "per_app"), ("difficulty", "per_difficulty"),
-                                                      ("tag", "per_tag"))
-                   if (chart := _chart(data[key])) is not None],
+        "charts": [(title.replace("_", " "), chart)
+                   for title in ("app", "difficulty", "tag", "device_config", *(f"config_{f}" for f in metrics.CONFIG_FIELDS))
+                   if (chart := _chart(data[f"per_{title}"])) is not None],
         "score_histogram": plots.histogram([r.score for r in rows if r.scored], plots.SCORE_EDGES, plots.SCORE_LABELS),
         "ratio_histogram": plots.histogram(ratios, plots.RATIO_EDGES, plots.RATIO_LABELS) if ratios else None,
         "episodes": [{"row": row, "trajectory": _href(out_dir, row.trajectory),

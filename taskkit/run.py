@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.metadata
+import itertools
 import json
 import signal
 import sys
@@ -19,7 +20,8 @@ from typing import Any
 
 from absl import flags
 
-from taskkit import agents, cli, pool, registry, report, report_html, resume, runner, suite
+from taskkit import agents, cli, config as device_config, pool, registry, report, report_html, resume, runner, suite
+from taskkit.config import apply as config_apply
 from taskkit.device import lock
 from taskkit.env import Env
 
@@ -42,6 +44,12 @@ flags.DEFINE_integer("parallel", 1, "Worker processes, each with its own fresh s
                      "--device adb:S1,adb:S2 runs one worker per listed device.", flag_values=FLAGS)
 flags.DEFINE_string("show_instance", None, "Print the params and goal of this task's instance(s) for --seed "
                     "and exit.", flag_values=FLAGS)
+flags.DEFINE_string("device_config", None, "Run the suite under each of these device configs in turn (B-MoCA's "
+                    "axes; docs/device-configs.md): default, random, train, test, a name such as bmoca-105, or "
+                    "FILE.json[:NAME|:SPLIT]. The device's own config comes back at the end.", flag_values=FLAGS)
+flags.DEFINE_bool("config_axis", False, "With --device_config: make the config part of each instance's seed, so "
+                  "every config draws its own params (off: the same instances under every config, as AndroidWorld).",
+                  flag_values=FLAGS)
 cli.define_task_flags(FLAGS)
 cli.define_device_flags(FLAGS)
 
@@ -124,6 +132,33 @@ def _write_report(directory: str) -> None:
     print(f"report: {path}")
 
 
+def _device_configs() -> list[dict[str, Any]]:
+    """The configs --device_config names, as JSON ([] when it is not given)."""
+    if not FLAGS.device_config:
+        if FLAGS.config_axis:
+            raise cli.UsageError("--config_axis needs --device_config")
+        return []
+    try:
+        return [c.as_json() for c in device_config.resolve(FLAGS.device_config, seed=FLAGS.seed)]
+    except device_config.ConfigError as error:
+        raise cli.UsageError(f"--device_config: {error}") from None
+
+
+def _run_serial(instances: list[Any], agent: Any, on_result: Any) -> None:
+    """Every instance on the one device, config by config: each config is applied before its
+    episodes and the device's own comes back afterwards (also when the run is stopped)."""
+    with cli.opened_device(FLAGS, [instance.task.name for instance in instances]) as device:
+        for config_json, group in itertools.groupby(instances, key=lambda i: i.device_config):
+            group = list(group)
+            previous = config_apply.apply(device, device_config.DeviceConfig.from_json(config_json)) if config_json else None
+            try:
+                runner.run_suite(Env(device), group, agent, FLAGS.seed, on_result, output_dir=FLAGS.output_dir,
+                                 save_screenshots=FLAGS.save_screenshots)
+            finally:
+                if previous is not None:
+                    config_apply.restore(device, previous)
+
+
 def taskkit_version() -> str:
     try:
         return importlib.metadata.version("taskkit")
@@ -142,11 +177,14 @@ def main(argv: list[str]) -> int:
     if FLAGS.show_instance:
         _show_instance(FLAGS.show_instance)
         return 0
-    instances = suite.build_suite(FLAGS.seed, FLAGS.tasks or None, FLAGS.n_task_combinations)
+    configs = _device_configs()
+    instances = suite.build_suite(FLAGS.seed, FLAGS.tasks or None, FLAGS.n_task_combinations, configs, FLAGS.config_axis)
     agent = agents.load(FLAGS.agent, **_agent_options())
     if FLAGS.save_screenshots and not FLAGS.output_dir:
         raise cli.UsageError("--save_screenshots needs --output_dir (the screenshots go beside the trajectories)")
     workers = _worker_devices()  # bad input is refused before anything is written
+    if configs and len(workers) > 1:
+        raise cli.UsageError("--device_config runs on one device for now; drop --parallel or the device list")
     writer, results = _open_results(FLAGS.output_dir, instances)
     if results:
         finished = {row.instance_id for row in results}
@@ -174,9 +212,7 @@ def main(argv: list[str]) -> int:
                     held.enter_context(lock.hold(lock.key_for(spec, *adb)))
                 pool.run_parallel(instances, setup, workers, adb, on_result)
         else:
-            with cli.opened_device(FLAGS, [instance.task.name for instance in instances]) as device:
-                runner.run_suite(Env(device), instances, agent, FLAGS.seed, on_result, output_dir=FLAGS.output_dir,
-                                 save_screenshots=FLAGS.save_screenshots)
+            _run_serial(instances, agent, on_result)
     except KeyboardInterrupt:
         interrupted = True
         print(f"\n{PROG}: interrupted after {progress.done} of {len(instances)} episode(s); "

@@ -54,6 +54,7 @@ class EpisodeResult:
     error_kind: str | None = None
     trajectory: str | None = None  # the agent's steps, relative to the output directory
     usage: dict[str, Any] = dataclasses.field(default_factory=dict)  # the agent's numeric usage, summed over steps
+    device_config: dict[str, Any] | None = None  # the device config the episode ran under (taskkit.config)
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -76,12 +77,13 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, o
     except TaskBuildError as error:  # the task's params or goal did not build: its own error
         result = EpisodeResult(task=instance.task.name, instance_id=instance.instance_id, seed=instance.seed,
                                run_seed=run_seed, params={}, goal="", apps=list(instance.task.app_names),
-                               agent=agent.name, error=str(error), error_kind=TASK)
+                               agent=agent.name, error=str(error), error_kind=TASK,
+                               device_config=instance.device_config)
         return result
     result = EpisodeResult(
         task=task.name, instance_id=instance.instance_id, seed=instance.seed, run_seed=run_seed,
         params=task.params, goal=task.goal, apps=list(task.app_names), agent=agent.name,
-        max_steps=task.max_steps,
+        max_steps=task.max_steps, device_config=instance.device_config,
     )
     env.new_episode()
     try:

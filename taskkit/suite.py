@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from taskkit import registry
 from taskkit.loading import where
@@ -25,10 +25,13 @@ class TaskInstance:
     #: Why the params or the goal could not be built, if they could not (the episode is then
     #: recorded as this task's error and the rest of the suite runs).
     error: str | None = None
+    #: The device config the episode runs under (`DeviceConfig.as_json()`), if the run sets one.
+    device_config: dict[str, Any] | None = None
 
     @property
     def instance_id(self) -> str:
-        return f"{self.task.name}_{self.index}"
+        suffix = f"@{self.device_config['name']}" if self.device_config else ""
+        return f"{self.task.name}_{self.index}{suffix}"
 
     def create(self) -> TaskEval:
         """A fresh task object (each episode gets its own); raises TaskBuildError if it has none."""
@@ -37,26 +40,34 @@ class TaskInstance:
         return self.task(self.params, seed=self.seed)
 
 
-def instantiate(task: type[TaskEval], run_seed: int, index: int) -> TaskInstance:
+def instantiate(task: type[TaskEval], run_seed: int, index: int, device_config: dict[str, Any] | None = None,
+                config_axis: bool = False) -> TaskInstance:
     """Instance `index` of `task` for `run_seed`, seeded as AndroidWorld seeds it.
 
+    Under a device config the instance is the same (AndroidWorld-compatible) unless
+    `config_axis`: then the config's name is part of the seed, so each config draws its own params.
     A task whose params or goal cannot be built gets an instance carrying the error.
     """
-    seed = instance_seed(run_seed, task.name, index)
+    key = f"{task.name}@{device_config['name']}" if device_config and config_axis else task.name
+    seed = instance_seed(run_seed, key, index)
     try:
         built = task.from_seed(seed)
         built.goal  # noqa: B018 - the goal must render too
     except Exception as error:  # noqa: BLE001 - a task bug, recorded for that task alone
-        return TaskInstance(task, index, seed, {}, f"building the task failed: {where(error)}{type(error).__name__}: {error}")
-    return TaskInstance(task, index, seed, built.params)
+        return TaskInstance(task, index, seed, {}, f"building the task failed: {where(error)}{type(error).__name__}: {error}",
+                            device_config)
+    return TaskInstance(task, index, seed, built.params, device_config=device_config)
 
 
-def build_suite(seed: int, task_names: Iterable[str] | None = None, n_task_combinations: int = 1) -> list[TaskInstance]:
-    """Every requested task (all registered ones by default) × `n_task_combinations` instances."""
+def build_suite(seed: int, task_names: Iterable[str] | None = None, n_task_combinations: int = 1,
+                device_configs: Sequence[dict[str, Any]] = (), config_axis: bool = False) -> list[TaskInstance]:
+    """Every requested task (all registered ones by default) × `n_task_combinations` instances,
+    under each of `device_configs` in turn (config by config) when there are any."""
     if n_task_combinations < 1:
         raise ValueError(f"n_task_combinations must be at least 1, got {n_task_combinations}")
     classes = [registry.get(name) for name in task_names] if task_names else registry.all_tasks()
-    return [instantiate(cls, seed, i) for cls in classes for i in range(n_task_combinations)]
+    return [instantiate(cls, seed, i, config, config_axis) for config in (device_configs or [None])
+            for cls in classes for i in range(n_task_combinations)]
 
 
 def describe_suite(instances: Iterable[TaskInstance]) -> list[dict[str, Any]]:
