@@ -31,10 +31,13 @@ class WorkerSetup:
     run_seed: int
     output_dir: str | None
     save_screenshots: bool
+    config_axis: bool = False
+    fixed_task_seed: bool = False
 
 
 def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: Any, results: Any) -> None:
     from taskkit import agents, connect, loading, registry, suite
+    from taskkit.config import DeviceConfig, apply as config_apply
     from taskkit.env import Env
     from taskkit.runner import run_episode
 
@@ -42,12 +45,22 @@ def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: An
         loading.load_tasks(setup.task_modules, setup.spec_dirs, setup.replace_tasks)
         agent = agents.load(setup.agent, **setup.agent_options)
         with connect.ready_device(device_spec, adb[0], adb[1], registry.names()) as device:
-            env = Env(device)
-            while (job := jobs.get()) is not None:
-                name, index = job
-                instance = suite.instantiate(registry.get(name), setup.run_seed, index)
-                result = run_episode(env, instance, agent, setup.run_seed, setup.output_dir, setup.save_screenshots)
-                results.put(result.to_json())
+            env, applied, previous = Env(device), None, None
+            try:
+                while (job := jobs.get()) is not None:
+                    name, index, device_config = job
+                    if device_config != applied:  # this worker's device takes the episode's config
+                        if previous is not None:
+                            config_apply.restore(device, previous)
+                        previous = config_apply.apply(device, DeviceConfig.from_json(device_config)) if device_config else None
+                        applied = device_config
+                    instance = suite.instantiate(registry.get(name), setup.run_seed, index, device_config,
+                                                 setup.config_axis, setup.fixed_task_seed)
+                    result = run_episode(env, instance, agent, setup.run_seed, setup.output_dir, setup.save_screenshots)
+                    results.put(result.to_json())
+            finally:
+                if previous is not None:
+                    config_apply.restore(device, previous)
     finally:
         results.put(_DONE)
 
@@ -58,7 +71,7 @@ def run_parallel(instances: Sequence[Any], setup: WorkerSetup, device_specs: Seq
     context = multiprocessing.get_context("spawn")
     jobs, results = context.Queue(), context.Queue()
     for instance in instances:
-        jobs.put((instance.task.name, instance.index))
+        jobs.put((instance.task.name, instance.index, instance.device_config))
     for _ in device_specs:
         jobs.put(None)
     workers = [context.Process(target=_worker, args=(setup, spec, adb, jobs, results), daemon=True)

@@ -47,6 +47,8 @@ flags.DEFINE_string("show_instance", None, "Print the params and goal of this ta
 flags.DEFINE_string("device_config", None, "Run the suite under each of these device configs in turn (B-MoCA's "
                     "axes; docs/device-configs.md): default, random, train, test, a name such as bmoca-105, or "
                     "FILE.json[:NAME|:SPLIT]. The device's own config comes back at the end.", flag_values=FLAGS)
+flags.DEFINE_bool("fixed_task_seed", False, "Every instance of a task gets instance 0's seed, hence the same params "
+                  "(AndroidWorld's flag of the same name).", flag_values=FLAGS)
 flags.DEFINE_bool("config_axis", False, "With --device_config: make the config part of each instance's seed, so "
                   "every config draws its own params (off: the same instances under every config, as AndroidWorld).",
                   flag_values=FLAGS)
@@ -60,7 +62,7 @@ def _list_tasks() -> None:
 
 
 def _show_instance(name: str) -> None:
-    for instance in suite.build_suite(FLAGS.seed, [name], FLAGS.n_task_combinations):
+    for instance in suite.build_suite(FLAGS.seed, [name], FLAGS.n_task_combinations, fixed_task_seed=FLAGS.fixed_task_seed):
         if instance.error is not None:
             raise cli.UsageError(f"{instance.instance_id}: {instance.error}")
         shown: dict[str, Any] = {"instance_id": instance.instance_id, "seed": instance.seed,
@@ -178,13 +180,12 @@ def main(argv: list[str]) -> int:
         _show_instance(FLAGS.show_instance)
         return 0
     configs = _device_configs()
-    instances = suite.build_suite(FLAGS.seed, FLAGS.tasks or None, FLAGS.n_task_combinations, configs, FLAGS.config_axis)
+    instances = suite.build_suite(FLAGS.seed, FLAGS.tasks or None, FLAGS.n_task_combinations, configs, FLAGS.config_axis,
+                                  FLAGS.fixed_task_seed)
     agent = agents.load(FLAGS.agent, **_agent_options())
     if FLAGS.save_screenshots and not FLAGS.output_dir:
         raise cli.UsageError("--save_screenshots needs --output_dir (the screenshots go beside the trajectories)")
     workers = _worker_devices()  # bad input is refused before anything is written
-    if configs and len(workers) > 1:
-        raise cli.UsageError("--device_config runs on one device for now; drop --parallel or the device list")
     writer, results = _open_results(FLAGS.output_dir, instances)
     if results:
         finished = {row.instance_id for row in results}
@@ -205,7 +206,8 @@ def main(argv: list[str]) -> int:
     try:
         if len(workers) > 1:
             setup = pool.WorkerSetup(tuple(FLAGS.task_module), tuple(FLAGS.spec_dir), FLAGS.replace_tasks, FLAGS.agent,
-                                     _agent_options(), FLAGS.seed, FLAGS.output_dir, FLAGS.save_screenshots)
+                                     _agent_options(), FLAGS.seed, FLAGS.output_dir, FLAGS.save_screenshots,
+                                     FLAGS.config_axis, FLAGS.fixed_task_seed)
             adb = cli.adb_server(FLAGS)
             with contextlib.ExitStack() as held:  # each worker's device is this run's alone
                 for spec in workers:

@@ -41,15 +41,17 @@ class TaskInstance:
 
 
 def instantiate(task: type[TaskEval], run_seed: int, index: int, device_config: dict[str, Any] | None = None,
-                config_axis: bool = False) -> TaskInstance:
+                config_axis: bool = False, fixed_task_seed: bool = False) -> TaskInstance:
     """Instance `index` of `task` for `run_seed`, seeded as AndroidWorld seeds it.
 
-    Under a device config the instance is the same (AndroidWorld-compatible) unless
-    `config_axis`: then the config's name is part of the seed, so each config draws its own params.
-    A task whose params or goal cannot be built gets an instance carrying the error.
+    `fixed_task_seed` gives every instance instance 0's seed, hence the same params
+    (AndroidWorld's `use_identical_params`). Under a device config the instance is the same
+    (AndroidWorld-compatible) unless `config_axis`: then the config's name is part of the seed,
+    so each config draws its own params. A task whose params or goal cannot be built gets an
+    instance carrying the error.
     """
     key = f"{task.name}@{device_config['name']}" if device_config and config_axis else task.name
-    seed = instance_seed(run_seed, key, index)
+    seed = instance_seed(run_seed, key, 0 if fixed_task_seed else index)
     try:
         built = task.from_seed(seed)
         built.goal  # noqa: B018 - the goal must render too
@@ -60,13 +62,14 @@ def instantiate(task: type[TaskEval], run_seed: int, index: int, device_config: 
 
 
 def build_suite(seed: int, task_names: Iterable[str] | None = None, n_task_combinations: int = 1,
-                device_configs: Sequence[dict[str, Any]] = (), config_axis: bool = False) -> list[TaskInstance]:
+                device_configs: Sequence[dict[str, Any]] = (), config_axis: bool = False,
+                fixed_task_seed: bool = False) -> list[TaskInstance]:
     """Every requested task (all registered ones by default) × `n_task_combinations` instances,
     under each of `device_configs` in turn (config by config) when there are any."""
     if n_task_combinations < 1:
         raise ValueError(f"n_task_combinations must be at least 1, got {n_task_combinations}")
     classes = [registry.get(name) for name in task_names] if task_names else registry.all_tasks()
-    return [instantiate(cls, seed, i, config, config_axis) for config in (device_configs or [None])
+    return [instantiate(cls, seed, i, config, config_axis, fixed_task_seed) for config in (device_configs or [None])
             for cls in classes for i in range(n_task_combinations)]
 
 

@@ -65,7 +65,30 @@ def test_a_config_left_by_a_killed_run_is_put_back_at_the_next_start(tmp_path: P
 def test_bad_config_flags_are_one_line_and_exit_2(tmp_path: Path) -> None:
     for args, message in ((["--device_config", "bmoca-999"], "unknown device config 'bmoca-999'"),
                           (["--config_axis"], "--config_axis needs --device_config"),
-                          (["--device_config", "test", "--parallel", "2"], "--device_config runs on one device")):
+                          (["--device_config", "test", "--parallel", "0"], "--parallel must be at least 1")):
         proc = run("--tasks", "SystemWifiTurnOn", *args, "--output_dir", str(tmp_path / "never"))
         assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and message in proc.stderr, proc.stderr
         assert not (tmp_path / "never").exists()
+
+
+def _key(row: dict) -> tuple:
+    return (row["instance_id"], json.dumps(row["params"], sort_keys=True), row["goal"], row["score"],
+            row["device_config"]["name"])
+
+
+def test_parallel_workers_give_the_serial_rows_under_configs(tmp_path: Path) -> None:
+    common = ("--tasks", "SystemWifiTurnOn,ExpenseAddSingle", "--device_config", "bmoca-105")
+    serial = run(*common, "--n_task_combinations", "2", "--output_dir", str(tmp_path / "serial"))
+    parallel = run(*common, "--n_task_combinations", "2", "--parallel", "2", "--output_dir", str(tmp_path / "par"))
+    assert serial.returncode == 0 and parallel.returncode == 0, serial.stderr + parallel.stderr
+    assert sorted(map(_key, _rows(tmp_path / "serial"))) == sorted(map(_key, _rows(tmp_path / "par")))
+
+
+def test_fixed_task_seed_gives_every_instance_the_same_params(tmp_path: Path) -> None:
+    proc = run("--tasks", "ExpenseAddSingle", "--n_task_combinations", "3", "--fixed_task_seed",
+               "--output_dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    rows = _rows(tmp_path)
+    assert len(rows) == 3 and len({r["seed"] for r in rows}) == 1 and len({r["instance_id"] for r in rows}) == 3
+    shown = run("--show_instance", "ExpenseAddSingle", "--n_task_combinations", "2")
+    assert len(set(line for line in shown.stdout.splitlines() if '"seed"' in line)) == 2  # without it: two seeds
