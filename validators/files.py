@@ -1,4 +1,5 @@
-"""File validators: a file exists, is absent, or holds the expected text."""
+"""File validators: a file exists, is absent, or holds the expected text; a folder exists; no file
+is left under a folder."""
 from __future__ import annotations
 
 import dataclasses
@@ -42,6 +43,37 @@ class FileContent(Stateless):
             return CheckResult(1.0)
         how = f"similarity {similarity(text, self.expected):.2f}" if self.fuzzy else "exact comparison"
         return CheckResult(0.0, (f"{self.path} holds {text[:80]!r}, expected {self.expected[:80]!r} ({how})",))
+
+
+@dataclasses.dataclass(frozen=True)
+class FolderExists(Stateless):
+    path: str
+
+    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+        ok = env.device.files.is_dir(self.path)
+        return CheckResult.verdict([] if ok else [f"folder {self.path} does not exist"])
+
+
+@dataclasses.dataclass(frozen=True)
+class NoFilesUnder(Stateless):
+    """No file is left anywhere under `path` (an absent folder has none; empty folders may stay)."""
+
+    path: str
+
+    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+        try:
+            left = env.device.files.find(self.path, type="f")
+        except FileNotFoundError:
+            left = []
+        return CheckResult.verdict([f"{len(left)} file(s) left under {self.path}, e.g. {left[0]}"] if left else [])
+
+
+def folder_exists(path: str) -> FolderExists:
+    return FolderExists(path)
+
+
+def no_files_under(path: str) -> NoFilesUnder:
+    return NoFilesUnder(path)
 
 
 def file_exists(path: str) -> FileExists:

@@ -36,5 +36,5 @@ APP = App(
     name="files",
     package=PACKAGE,
     activity=ACTIVITY,
-    data_paths=(DOWNLOAD_DIR, DOCUMENTS_DIR),
+    data_paths=tuple(f"{STORAGE_ROOT}/{folder}" for folder in FOLDERS),  # every folder the file tasks touch
 )

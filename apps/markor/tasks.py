@@ -6,7 +6,7 @@ from typing import Any
 from taskkit.apps import markor
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
-from taskkit.validators import all_of, file_absent, file_content, file_exists
+from taskkit.validators import all_of, file_absent, file_content, file_exists, folder_exists, no_files_under
 
 _APP = ("markor",)
 _NAME = {"type": "string", "pattern": r"^[A-Za-z0-9_\-]+\.(md|txt)$"}
@@ -138,3 +138,108 @@ class MarkorDeleteNote(TaskEval):
 
     def solve(self, env: Any) -> None:
         env.device.files.remove(markor.note_path(self.params["file_name"]))
+
+
+class MarkorCreateFolder(TaskEval):
+    """Create a folder in Markor's notes folder (AndroidWorld's MarkorCreateFolder)."""
+
+    app_names = _APP
+    complexity = 1
+    tags = ("data_entry", "markor")
+    template = "Create a new folder in Markor named {{ folder_name }}."
+    schema = {
+        "type": "object",
+        "properties": {"folder_name": {"type": "string", "pattern": r"^folder_\d{8}_\d{6}$"}, "noise_seed": _NOISE_SEED},
+        "required": ["folder_name", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        # AndroidWorld names the folder after the wall clock (folder_YYYYMMDD_HHMMSS); here a
+        # seeded moment of 2023 takes its place, so the same seed names the same folder.
+        month, day = rng.randint(1, 12), rng.randint(1, 28)
+        clock = (rng.randrange(24), rng.randrange(60), rng.randrange(60))
+        return {"folder_name": f"folder_2023{month:02d}{day:02d}_{clock[0]:02d}{clock[1]:02d}{clock[2]:02d}",
+                "noise_seed": rng.getrandbits(32)}
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        _noise_notes(env, self.params, self.params["folder_name"], TaskRng(self.params["noise_seed"]).randint(1, 4))
+
+    def validator(self):
+        return folder_exists(markor.note_path(self.params["folder_name"]))
+
+    def solve(self, env: Any) -> None:
+        env.device.files.mkdir(markor.note_path(self.params["folder_name"]))
+
+
+class MarkorDeleteAllNotes(TaskEval):
+    """Delete every note in Markor (AndroidWorld's MarkorDeleteAllNotes: no file may be left)."""
+
+    app_names = _APP
+    complexity = 1.4
+    tags = ("data_edit", "markor")
+    template = "Delete all my notes in Markor."
+    schema = {"type": "object", "properties": {"noise_seed": _NOISE_SEED}, "required": ["noise_seed"]}
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        return {"noise_seed": rng.getrandbits(32)}
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        _noise_notes(env, self.params, "", TaskRng(self.params["noise_seed"]).randint(2, 6))
+
+    def validator(self):
+        return no_files_under(markor.NOTES_DIR)
+
+    def solve(self, env: Any) -> None:
+        for path in env.device.files.find(markor.NOTES_DIR, type="f"):
+            env.device.files.remove(path)
+
+
+class MarkorMoveNote(TaskEval):
+    """Move a note between two of Markor's subfolders (AndroidWorld's MarkorMoveNote). Stricter than
+    AndroidWorld, which checks only that the name left the source and reached the destination:
+    here the moved note must also keep its text."""
+
+    app_names = _APP
+    complexity = 1.4
+    tags = ("data_edit", "markor")
+    template = "In Markor, move the note {{ file_name }} from {{ source_folder }} to {{ destination_folder }}."
+    schema = {
+        "type": "object",
+        "properties": {"file_name": _NAME, "source_folder": {"enum": list(markor.SUBFOLDERS)},
+                       "destination_folder": {"enum": list(markor.SUBFOLDERS)}, "noise_seed": _NOISE_SEED},
+        "required": ["file_name", "source_folder", "destination_folder", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        source = rng.choice(markor.SUBFOLDERS)
+        destination = rng.choice([f for f in markor.SUBFOLDERS if f != source])
+        return {"file_name": markor.random_file_name(rng), "source_folder": source, "destination_folder": destination,
+                "noise_seed": rng.getrandbits(32)}
+
+    def _text(self) -> str:
+        return markor.random_note_text(TaskRng(self.params["noise_seed"] + 1))
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        rng = TaskRng(self.params["noise_seed"])
+        for _ in range(rng.randint(1, 3)):  # other notes in the source folder stay where they are
+            name = markor.random_file_name(rng)
+            if name != self.params["file_name"]:
+                markor.create_note(env.device, name, markor.random_note_text(rng), self.params["source_folder"])
+        markor.create_note(env.device, self.params["file_name"], self._text(), self.params["source_folder"])
+        env.device.files.mkdir(markor.note_path("", self.params["destination_folder"]))
+
+    def validator(self):
+        name = self.params["file_name"]
+        return all_of(file_absent(markor.note_path(name, self.params["source_folder"])),
+                      file_content(markor.note_path(name, self.params["destination_folder"]), self._text()))
+
+    def solve(self, env: Any) -> None:
+        name = self.params["file_name"]
+        env.device.files.move(markor.note_path(name, self.params["source_folder"]),
+                              markor.note_path(name, self.params["destination_folder"]))

@@ -32,7 +32,7 @@ from taskkit.validators import ProviderUri
 from taskkit.validators.answers import AnswerEquals
 from taskkit.validators.base import AnyOf, Not, Weighted
 from taskkit.validators.exists import RowExists
-from taskkit.validators.files import FileAbsent, FileContent, FileExists
+from taskkit.validators.files import FileAbsent, FileContent, FileExists, FolderExists, NoFilesUnder
 from taskkit.validators.fuzzy import fuzzy_match, similarity
 from taskkit.validators.providers import ProviderRowExists
 from taskkit.validators.questions import AnswerMatches
@@ -372,6 +372,31 @@ def _derive_file_exists(v: FileExists, obs: Observation) -> list[Mutation]:
     return [Mutation(f"file {v.path}: wrong file name ({posixpath.basename(other)})", _move(v.path, other))]
 
 
+@observe.register(NoFilesUnder)
+def _observe_files_under(validator: NoFilesUnder, obs: Observation) -> None:
+    files = obs.device.files
+    try:
+        for path in files.find(validator.path, type="f")[:1]:
+            obs.files_before[path] = files.read_text(path)
+    except FileNotFoundError:
+        pass
+
+
+@derive.register(FolderExists)
+def _derive_folder_exists(v: FolderExists, obs: Observation) -> list[Mutation]:
+    other = _sibling(v.path)
+    return [Mutation(f"folder {v.path}: wrong name ({posixpath.basename(other)})", _move(v.path, other)),
+            Mutation(f"folder {v.path}: a file of that name instead",
+                     lambda env: (env.device.files.remove(v.path, recursive=True), _write(v.path, "not a folder")(env)))]
+
+
+@derive.register(NoFilesUnder)
+def _derive_no_files_under(v: NoFilesUnder, obs: Observation) -> list[Mutation]:
+    kept = [(path, text) for path, text in obs.files_before.items() if path.startswith(v.path + "/")]
+    return [Mutation(f"{v.path}: one file kept ({posixpath.basename(path)})", _write(path, text or ""))
+            for path, text in kept[:1]]
+
+
 @derive.register(FileAbsent)
 def _derive_file_absent(v: FileAbsent, obs: Observation) -> list[Mutation]:
     text = obs.files_before.get(v.path) or "near miss: the file is still here"
@@ -531,6 +556,16 @@ def satisfy(validator: Any, obs: Observation) -> list[Mutation]:
 @satisfy.register(FileExists)
 def _satisfy_file_exists(v: FileExists, obs: Observation) -> list[Mutation]:
     return [Mutation(f"file {v.path} created", _write(v.path, "near miss"))]
+
+
+@satisfy.register(FolderExists)
+def _satisfy_folder_exists(v: FolderExists, obs: Observation) -> list[Mutation]:
+    return [Mutation(f"folder {v.path} created", lambda env: env.device.files.mkdir(v.path))]
+
+
+@satisfy.register(NoFilesUnder)
+def _satisfy_no_files_under(v: NoFilesUnder, obs: Observation) -> list[Mutation]:
+    return [Mutation(f"every file under {v.path} removed", lambda env: env.device.files.remove(v.path, recursive=True))]
 
 
 @satisfy.register(FileAbsent)

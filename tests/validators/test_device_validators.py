@@ -89,3 +89,20 @@ def test_file_and_setting_validators(env):
     result = setting_equals("global", "wifi_on", "0").evaluate(env, None)
     assert result.reasons == ("setting global/wifi_on is '2', expected '0'",)
     assert setting_equals("global", "never_set_key", None).evaluate(env, None).score == 1.0
+
+
+def test_folder_validators(env):
+    from taskkit.validators import folder_exists, no_files_under
+
+    folder = markor.note_path("Trips")
+    assert folder_exists(folder).evaluate(env, None).score == 0.0
+    env.device.files.write_text(folder, "a file, not a folder")
+    assert folder_exists(folder).evaluate(env, None).score == 0.0
+    env.device.files.remove(folder)
+    env.device.files.mkdir(folder)
+    assert folder_exists(folder).evaluate(env, None).score == 1.0
+    assert no_files_under(markor.NOTES_DIR).evaluate(env, None).score == 1.0  # empty folders may stay
+    markor.create_note(env.device, "b.md", "x", folder="Trips")
+    result = no_files_under(markor.NOTES_DIR).evaluate(env, None)
+    assert result.score == 0.0 and "1 file(s) left" in result.reasons[0] and result.reasons[0].endswith("Trips/b.md")
+    assert no_files_under(markor.note_path("Nowhere")).evaluate(env, None).score == 1.0  # an absent folder holds none
