@@ -190,3 +190,50 @@ class SimpleCalendarDeleteOneEvent(OneEventTask):
     def solve(self, env: Any) -> None:
         EVENTS.delete(env.device, self._target())
         calendar.APP.force_stop(env.device)
+
+
+class _AddOneEventOnRelativeDay(SimpleCalendarAddOneEvent):
+    """AndroidWorld's relative-day variants of adding one event: the goal names the day relative
+    to the device's date (Sunday, October 15 2023) and the hour, not the date."""
+
+    abstract = True
+    complexity = 3.4
+    first_day = last_day = 16  # days of October 2023 the event may fall on
+    schema = {
+        "type": "object",
+        "properties": {**_EVENT_PROPERTIES, "noise_seed": _NOISE_SEED, "weekday": {"type": "string"},
+                       "hour": {"type": "integer", "minimum": 0, "maximum": 23}},
+        "required": ["title", "description", "start_ts", "duration_min", "noise_seed", "weekday", "hour"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        event = calendar.random_event(rng, day=rng.randint(cls.first_day, cls.last_day))
+        start = to_datetime(event["start_ts"])
+        return {"title": event["title"], "description": event["description"], "start_ts": event["start_ts"],
+                "duration_min": calendar.duration_minutes(event), "noise_seed": rng.getrandbits(32),
+                "weekday": start.strftime("%A"), "hour": start.hour}
+
+
+_WHEN_AND_WHAT = (" at {{ hour }}h with the title '{{ title }}' and the description '{{ description }}'. "
+                  "The event should last for {{ duration_min }} mins.")
+
+
+class SimpleCalendarAddOneEventTomorrow(_AddOneEventOnRelativeDay):
+    """Create one event tomorrow (Monday, October 16 2023 on the device)."""
+
+    template = "In Simple Calendar Pro, create a calendar event for tomorrow" + _WHEN_AND_WHAT
+
+
+class SimpleCalendarAddOneEventInTwoWeeks(_AddOneEventOnRelativeDay):
+    """Create one event two weeks from the device's date (October 29 2023)."""
+
+    first_day = last_day = 29
+    template = "In Simple Calendar Pro, create a calendar event in two weeks from today" + _WHEN_AND_WHAT
+
+
+class SimpleCalendarAddOneEventRelativeDay(_AddOneEventOnRelativeDay):
+    """Create one event "this Monday" … "this Saturday" (October 16–21 2023 on the device)."""
+
+    first_day, last_day = 16, 21
+    template = "In Simple Calendar Pro, create a calendar event for this {{ weekday }}" + _WHEN_AND_WHAT
