@@ -132,10 +132,13 @@ class SimpleCalendarDeleteEventsOnDay(TaskEval):
         "required": ["day_ts", "targets", "noise_seed"],
     }
 
+    first_day, last_day = 16, 31  # the days of October 2023 the targets may fall on
+    targets = (1, 3)  # how many events are on that day
+
     @classmethod
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
-        day = rng.randint(16, 31)
-        events = [calendar.random_event(rng, day=day, hour=rng.randint(8, 20)) for _ in range(rng.randint(1, 3))]
+        day = rng.randint(cls.first_day, cls.last_day)
+        events = [calendar.random_event(rng, day=day, hour=rng.randint(8, 20)) for _ in range(rng.randint(*cls.targets))]
         return {
             "day_ts": epoch(calendar.YEAR, calendar.MONTH, day),
             "targets": [
@@ -165,6 +168,41 @@ class SimpleCalendarDeleteEventsOnDay(TaskEval):
     def solve(self, env: Any) -> None:
         EVENTS.delete(env.device, self._on_the_day())
         calendar.APP.force_stop(env.device)
+
+
+class _DeleteEventsOnNamedDay(SimpleCalendarDeleteEventsOnDay):
+    """AndroidWorld's variants of deleting a day's events; the params also hold the day of the
+    month and the weekday the goal names."""
+
+    abstract = True
+    schema = {
+        **SimpleCalendarDeleteEventsOnDay.schema,
+        "properties": {**SimpleCalendarDeleteEventsOnDay.schema["properties"],
+                       "day": {"type": "integer", "minimum": 1, "maximum": 31}, "weekday": {"type": "string"}},
+        "required": [*SimpleCalendarDeleteEventsOnDay.schema["required"], "day", "weekday"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        params = super().generate_random_params(rng)
+        day = to_datetime(params["day_ts"])
+        return {**params, "day": day.day, "weekday": day.strftime("%A")}
+
+
+class SimpleCalendarDeleteEvents(_DeleteEventsOnNamedDay):
+    """The three events of a day of October 2023, the date written year-month-day."""
+
+    complexity = 1.4
+    first_day, last_day, targets = 1, 31, (3, 3)
+    template = "In Simple Calendar Pro, delete all the calendar events on 2023-10-{{ day }}"
+
+
+class SimpleCalendarDeleteEventsOnRelativeDay(_DeleteEventsOnNamedDay):
+    """The two events of "this Monday" … "this Saturday" (October 16–21 2023 on the device)."""
+
+    complexity = 1.2
+    first_day, last_day, targets = 16, 21, (2, 2)
+    template = "In Simple Calendar Pro, delete all events scheduled for this {{ weekday }}."
 
 
 class SimpleCalendarDeleteOneEvent(OneEventTask):
