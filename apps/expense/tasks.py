@@ -109,6 +109,7 @@ class ExpenseDeleteMultiple(TaskEval):
     complexity = 3
     tags = ("data_edit", "expense")
     count = 3
+    noise_count = 12  # other expenses around the targets
     template = "Delete the following expenses from Pro Expense: {{ targets | map(attribute='name') | join(', ') }}."
     schema = {
         "type": "object",
@@ -134,8 +135,9 @@ class ExpenseDeleteMultiple(TaskEval):
 
     def initialize_state(self, env: Any) -> None:
         super().initialize_state(env)
-        noise = _noise(self.params, 12, set(self.names))
-        _insert(env, noise[:6] + [_row(t) for t in self.params["targets"]] + noise[6:])
+        noise = _noise(self.params, self.noise_count, set(self.names))
+        half = len(noise) // 2
+        _insert(env, noise[:half] + [_row(t) for t in self.params["targets"]] + noise[half:])
 
     def _named(self) -> str:
         return f"name IN ({', '.join(sql_literal(name) for name in self.names)})"
@@ -154,6 +156,13 @@ class ExpenseDeleteSingle(ExpenseDeleteMultiple):
     complexity = 1.5
     count = 1
     template = "Delete the expense '{{ targets[0].name }}' from Pro Expense."
+
+
+class ExpenseDeleteMultiple2(ExpenseDeleteMultiple):
+    """AndroidWorld's harder ExpenseDeleteMultiple: the three targets among 50 other expenses."""
+
+    complexity = 3.4
+    noise_count = 50
 
 
 class ExpenseDeleteDuplicates(TaskEval):
@@ -205,3 +214,33 @@ class ExpenseDeleteDuplicates(TaskEval):
         EXPENSES.delete(env.device, "expense_id NOT IN "
                         "(SELECT MIN(expense_id) FROM expense GROUP BY name, amount, category, note)")
         expense.APP.force_stop(env.device)
+
+
+class ExpenseDeleteDuplicates2(ExpenseDeleteDuplicates):
+    """AndroidWorld's harder de-duplication: one expense twice among 40 others, three of which look
+    like it (same name, category and note, an amount $0.50–$10.00 higher, another date) and
+    must stay."""
+
+    complexity = 1.8
+    schema = {
+        **ExpenseDeleteDuplicates.schema,
+        "properties": {**ExpenseDeleteDuplicates.schema["properties"],
+                       "perturbations": {"type": "array", "items": {"type": "integer", "minimum": 50, "maximum": 999}}},
+        "required": [*ExpenseDeleteDuplicates.schema["required"], "perturbations"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        return {"duplicated": [_expense_params(rng)], "copies": [2], "perturbations": rng.sample(range(50, 1000), 3),
+                "noise_seed": rng.getrandbits(32)}
+
+    def initialize_state(self, env: Any) -> None:
+        super(ExpenseDeleteDuplicates, self).initialize_state(env)  # its own rows, not the parent's
+        target = self.params["duplicated"][0]
+        rng = TaskRng(self.params["noise_seed"] + 1)
+        lookalikes = [_row(target) | {"amount": target["amount"] + extra, "created_date": date, "modified_date": date}
+                      for extra in self.params["perturbations"]
+                      for date in [expense.random_expense(rng)["created_date"]]]
+        rows = _noise(self.params, 37, {target["name"]}) + lookalikes + [_row(target), _row(target)]
+        rng.shuffle(rows)
+        _insert(env, rows)
