@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taskkit.apps import sms
+from taskkit.apps import contacts, sms
 from taskkit.apps.common import normalize_phone, random_phone_number
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
@@ -86,3 +86,70 @@ class SimpleSmsReplyMostRecent(SimpleSmsSend):
         rng = TaskRng(self.params["noise_seed"])
         _conversations(env, rng, rng.randint(1, 4), self.params["number"])
         sms.receive(env.device, self.params["number"], sms.random_message(rng))
+
+
+# The addresses AndroidWorld's SimpleSmsSendReceivedAddress texts (its user-data generator's list).
+ADDRESSES = (
+    "123 Main St Girdwood, AK, 99587", "6 Elm St, Birmingham, AL, 35217", "789 E Oak St, Phoenix AZ 85006",
+    "1011 S Maple St, Little Rock, AR, 72204", "1415 W Cedar Ave Denver, CO, 80223",
+    "968 Spruce St, Hartford, CT, 06103", "1819 Birch Ct, Dover, DE, 19901", "2021 Poplar St, Atlanta, GA, 30340",
+)
+_NAME = {"type": "string", "minLength": 1}
+
+
+class SimpleSmsResend(SimpleSmsSend):
+    """Send again the message last sent to a contact, who asks for it (AndroidWorld's
+    SimpleSmsResend): exactly one new sent message, to that contact, with that text."""
+
+    app_names = ("simple sms messenger", "contacts")  # the contact is seeded: its provider is restored too
+    complexity = 1.2
+    template = "Resend the message I just sent to {{ name }} in Simple SMS Messenger"
+    schema = {
+        "type": "object",
+        "properties": {"name": _NAME, "number": _NUMBER, "message": {"type": "string", "minLength": 1},
+                       "noise_seed": _NOISE_SEED},
+        "required": ["name", "number", "message", "noise_seed"],
+    }
+    ASK = "Sorry, there was a glitch, what was the last message you sent me?"
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        person = contacts.random_contact(rng)
+        return {**person, "message": sms.random_message(rng), "noise_seed": rng.getrandbits(32)}
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)  # other conversations first
+        contacts.add_contact(env.device, self.params["name"], self.params["number"])
+        now = env.device.clock.now_ms()
+        sms.send(env.device, self.params["number"], self.params["message"], date_ms=now - 2 * _MINUTE_MS)
+        sms.receive(env.device, self.params["number"], self.ASK, date_ms=now - _MINUTE_MS)
+
+
+class SimpleSmsSendReceivedAddress(SimpleSmsSend):
+    """Forward the address one contact just texted to another contact (AndroidWorld's
+    SimpleSmsSendReceivedAddress)."""
+
+    app_names = ("simple sms messenger", "contacts")
+    complexity = 1.8
+    template = "Text the address of the event to {{ name1 }} that {{ name2 }} just sent me in Simple SMS Messenger"
+    schema = {
+        "type": "object",
+        "properties": {"name1": _NAME, "number": _NUMBER, "name2": _NAME, "number2": _NUMBER,
+                       "message": {"enum": list(ADDRESSES)}, "noise_seed": _NOISE_SEED},
+        "required": ["name1", "number", "name2", "number2", "message", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        first = contacts.random_contact(rng)
+        second = contacts.random_contact(rng)
+        while second["name"] == first["name"] or normalize_phone(second["number"]) == normalize_phone(first["number"]):
+            second = contacts.random_contact(rng)
+        return {"name1": first["name"], "number": first["number"], "name2": second["name"],
+                "number2": second["number"], "message": rng.choice(ADDRESSES), "noise_seed": rng.getrandbits(32)}
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        contacts.add_contact(env.device, self.params["name1"], self.params["number"])
+        contacts.add_contact(env.device, self.params["name2"], self.params["number2"])
+        sms.receive(env.device, self.params["number2"], self.params["message"])
