@@ -103,7 +103,7 @@ def baselines(classes: list[Any], count: int, env: Env) -> list[str]:
             wins = [r for r in results if r.success]
             errors = [r for r in results if r.error]
             cells.append(f"{len(wins)}/{count}".ljust(len(agent.name)) + (" (errors)" if errors else ""))
-            if wins:
+            if wins and not getattr(cls, "starts_solved", False):  # a verify task passes them by design
                 passed.append(f"{cls.name}: {agent.name} passes {len(wins)} of {count} instance(s) "
                               f"(e.g. {wins[0].instance_id}: {wins[0].goal!r})")
         print("  ".join([cls.name.ljust(width)] + cells), flush=True)

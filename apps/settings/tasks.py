@@ -83,3 +83,36 @@ class SystemDarkModeOn(SettingTask):
     template = "Turn on dark theme."
     namespace, key, accepted = "secure", "ui_night_mode", (str(settings.NIGHT_MODE_DARK),)
     start, reference = _setter(settings.set_dark_mode, False), _setter(settings.set_dark_mode, True)
+
+
+# AndroidWorld's *Verify variants: the device already shows the goal's state, so the agent's job
+# is to check it and stop without breaking it (`starts_solved`: taskkit.check then requires a
+# score of 1.0 right after initialize_state, and every near miss must still fail).
+class SystemWifiTurnOnVerify(SystemWifiTurnOn):
+    starts_solved = True
+    start = _setter(settings.set_wifi, True)
+
+
+class SystemWifiTurnOffVerify(SystemWifiTurnOff):
+    starts_solved = True
+    start = _setter(settings.set_wifi, False)
+
+
+class SystemBluetoothTurnOnVerify(SystemBluetoothTurnOn):
+    starts_solved = True
+    start = _setter(settings.set_bluetooth, True)
+
+
+class SystemBluetoothTurnOffVerify(SystemBluetoothTurnOff):
+    starts_solved = True
+    start = _setter(settings.set_bluetooth, False)
+
+
+class SystemBrightnessMaxVerify(SystemBrightnessMax):
+    starts_solved = True
+    start = _setter(settings.set_brightness, settings.BRIGHTNESS_MAX)
+
+
+class SystemBrightnessMinVerify(SystemBrightnessMin):
+    starts_solved = True
+    start = _setter(settings.set_brightness, settings.BRIGHTNESS_MIN)

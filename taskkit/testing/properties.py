@@ -2,7 +2,9 @@
 
 * solvable — after `initialize_state`, `solve` makes `is_successful` return 1.0;
 * not_trivially_solved — right after `initialize_state` the score is below 1.0 (and exactly 0.0
-  unless the task is a `CompositeTask`, whose parts may give partial credit);
+  unless the task is a `CompositeTask`, whose parts may give partial credit); a task that sets
+  `starts_solved = True` (AndroidWorld's *Verify tasks: the goal already holds and the agent
+  must only check it) must instead score exactly 1.0 there;
 * clean_teardown — `state_digest` after `teardown` equals the one before `initialize_state`;
 * deterministic — the same seed gives the same params, goal and initial-state digest, twice in
   this process and once in a fresh one;
@@ -69,6 +71,10 @@ def check_not_trivially_solved(session: Session, task_cls: Any, seed: int) -> Ou
     score = run.start_score
     if score is None:
         return run.error
+    if getattr(task_cls, "starts_solved", False):  # a verify task: the goal holds from the start
+        if score < 1.0:
+            return f"a starts_solved task must score 1.0 right after initialize_state, got {score}"
+        return None
     if score >= 1.0:
         return "right after initialize_state the task already scores 1.0: the agent has nothing to do"
     if score != 0.0 and not issubclass(task_cls, CompositeTask):

@@ -125,3 +125,17 @@ def test_run_property_reports_without_raising(task_env):
         result = run_property(NEAR_MISS, broken.AddCoffeeIgnoresAmount, session, [3])
     assert result.failed and result.seed == 3 and "wrong amount" in result.message
     assert result.total > result.killed
+
+
+def test_a_verify_task_must_start_solved_and_still_kill_its_near_misses():
+    from taskkit.apps.settings.tasks import SystemWifiTurnOn, SystemWifiTurnOnVerify
+
+    results = check_task(SystemWifiTurnOnVerify, seeds=1)
+    assert all(r.status == "pass" for r in results) and results[-1].killed == results[-1].total > 0
+
+    class WifiVerifyThatStartsOff(SystemWifiTurnOn, register=False):  # claims to start solved; starts off
+        name = "WifiVerifyThatStartsOff"
+        starts_solved = True
+
+    error = failure(WifiVerifyThatStartsOff, seeds=1, properties=["not_trivially_solved"])
+    assert "a starts_solved task must score 1.0 right after initialize_state, got 0.0" in error.results[0].message
