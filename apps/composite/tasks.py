@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from taskkit.apps.markor.tasks import MarkorCreateNote
+from taskkit.apps.settings.tasks import SystemBluetoothTurnOn, SystemWifiTurnOff
 from taskkit.apps.sms.tasks import SimpleSmsSend
 from taskkit.composite import compose
 
@@ -14,4 +15,12 @@ MarkorCreateNoteAndSms = compose(
         "Simple SMS Messenger."
     ),
     bindings={"sms.message": "note.text"},
+)
+
+# AndroidWorld's composite system task: half the reward for each setting.
+TurnOffWifiAndTurnOnBluetooth = compose(
+    "TurnOffWifiAndTurnOnBluetooth",
+    [("wifi", SystemWifiTurnOff), ("bluetooth", SystemBluetoothTurnOn)],
+    template="Turn off WiFi, then enable bluetooth",
+    complexity=2,
 )
