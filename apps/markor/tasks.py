@@ -243,3 +243,72 @@ class MarkorMoveNote(TaskEval):
         name = self.params["file_name"]
         env.device.files.move(markor.note_path(name, self.params["source_folder"]),
                               markor.note_path(name, self.params["destination_folder"]))
+
+
+def _random_string(rng: TaskRng, length: int = 20) -> str:
+    """Letters and digits, as AndroidWorld's random note contents."""
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    return "".join(rng.choice(alphabet) for _ in range(length))
+
+
+class MarkorChangeNoteContent(TaskEval):
+    """Replace a note's text and rename it (AndroidWorld's MarkorChangeNoteContent)."""
+
+    app_names = _APP
+    complexity = 1.2
+    tags = ("data_edit", "markor")
+    template = ('Update the content of {{ original_name }} to "{{ updated_content }}" in Markor and change its name '
+                "to {{ new_name }}.")
+    schema = {
+        "type": "object",
+        "properties": {"original_name": _NAME, "new_name": _NAME, "updated_content": {"type": "string", "minLength": 1},
+                       "noise_seed": _NOISE_SEED},
+        "required": ["original_name", "new_name", "updated_content", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        original = markor.random_file_name(rng)
+        new = markor.random_file_name(rng)
+        while new == original:
+            new = markor.random_file_name(rng)
+        return {"original_name": original, "new_name": new, "updated_content": _random_string(rng),
+                "noise_seed": rng.getrandbits(32)}
+
+    def expected_text(self) -> str:
+        return self.params["updated_content"]
+
+    def _original_text(self) -> str:
+        return _random_string(TaskRng(self.params["noise_seed"] + 1))
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        avoid = {self.params["original_name"], self.params["new_name"]}
+        rng = TaskRng(self.params["noise_seed"])
+        for _ in range(rng.randint(1, 4)):
+            name = markor.random_file_name(rng)
+            if name not in avoid:
+                markor.create_note(env.device, name, markor.random_note_text(rng))
+        markor.create_note(env.device, self.params["original_name"], self._original_text())
+
+    def validator(self):
+        return all_of(file_absent(markor.note_path(self.params["original_name"])),
+                      file_content(markor.note_path(self.params["new_name"]), self.expected_text()))
+
+    def solve(self, env: Any) -> None:
+        env.device.files.remove(markor.note_path(self.params["original_name"]))
+        markor.create_note(env.device, self.params["new_name"], self.expected_text() + "\n")
+
+
+class MarkorAddNoteHeader(MarkorChangeNoteContent):
+    """Put a header line and a blank line above a note's text and rename it (AndroidWorld's
+    MarkorAddNoteHeader; the text must match exactly)."""
+
+    template = ('Update the Markor note {{ original_name }} by adding the following text, along with a new blank line '
+                'before the existing content: "{{ updated_content }}", and rename it to {{ new_name }}.')
+
+    def _original_text(self) -> str:
+        return TaskRng(self.params["noise_seed"] + 1).faker.sentence(nb_words=8)
+
+    def expected_text(self) -> str:
+        return f"{self.params['updated_content']}\n\n{self._original_text()}"
