@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 
 from absl import flags
 
-from taskkit import connect, loading, registry
+from taskkit import connect, families, loading, registry
 from taskkit.agents import AgentLoadError
 from taskkit.device.base import Device, DeviceError
 from taskkit.device import lock
@@ -53,6 +53,9 @@ def define_task_flags(values: flags.FlagValues) -> None:
                               flag_values=values)
     flags.DEFINE_bool("replace_tasks", False, "Let --task_module/--spec_dir tasks replace registered tasks "
                       "of the same name (a notice is printed for each).", flag_values=values)
+    flags.DEFINE_enum("suite_family", "all", list(families.FAMILIES), "Which tasks: android_world (AndroidWorld's, "
+                      "by name), information_retrieval (the question tasks), taskkit (taskkit's own) or all.",
+                      flag_values=values)
 
 
 def define_device_flags(values: flags.FlagValues) -> None:
@@ -96,9 +99,22 @@ def load_tasks(values: flags.FlagValues) -> list[str]:
             for name, old, new in replaced]
 
 
+def chosen_task_names(values: flags.FlagValues) -> list[str] | None:
+    """The task names --tasks and --suite_family choose (None: every registered task)."""
+    family = None if values.suite_family == "all" else families.tasks_in(values.suite_family)
+    if not values.tasks:
+        return family
+    outside = [name for name in values.tasks if family is not None and name in registry.names() and name not in family]
+    if outside:
+        raise UsageError(f"--tasks {', '.join(outside)}: not in --suite_family {values.suite_family}; drop the "
+                         "family or the task")
+    return list(values.tasks)
+
+
 def chosen_tasks(values: flags.FlagValues) -> list[Any]:
-    """The task classes --tasks names (all registered ones by default)."""
-    return [registry.get(name) for name in values.tasks] if values.tasks else registry.all_tasks()
+    """The task classes --tasks and --suite_family choose (all registered ones by default)."""
+    names = chosen_task_names(values)
+    return [registry.get(name) for name in names] if names is not None else registry.all_tasks()
 
 
 @contextlib.contextmanager

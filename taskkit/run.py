@@ -20,7 +20,7 @@ from typing import Any
 
 from absl import flags
 
-from taskkit import agents, cli, config as device_config, pool, registry, report, report_html, resume, runner, suite
+from taskkit import agents, cli, config as device_config, pool, report, report_html, resume, runner, suite
 from taskkit.config import apply as config_apply
 from taskkit.device import lock
 from taskkit.env import Env
@@ -57,7 +57,7 @@ cli.define_device_flags(FLAGS)
 
 
 def _list_tasks() -> None:
-    for cls in registry.all_tasks():
+    for cls in cli.chosen_tasks(FLAGS):
         print(f"{cls.name}\t{','.join(cls.app_names)}\t{cls.source}")
 
 
@@ -180,7 +180,7 @@ def main(argv: list[str]) -> int:
         _show_instance(FLAGS.show_instance)
         return 0
     configs = _device_configs()
-    instances = suite.build_suite(FLAGS.seed, FLAGS.tasks or None, FLAGS.n_task_combinations, configs, FLAGS.config_axis,
+    instances = suite.build_suite(FLAGS.seed, cli.chosen_task_names(FLAGS), FLAGS.n_task_combinations, configs, FLAGS.config_axis,
                                   FLAGS.fixed_task_seed)
     agent = agents.load(FLAGS.agent, **_agent_options())
     if FLAGS.save_screenshots and not FLAGS.output_dir:

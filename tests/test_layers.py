@@ -30,7 +30,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("taskkit.specs", "taskkit.task", "taskkit.composite", "taskkit.registry", "taskkit.loading"),
     ("taskkit.agents",),
     ("taskkit.actions", "taskkit.suite", "taskkit.runner", "taskkit.report", "taskkit.connect",
-     "taskkit.cli", "taskkit.config", "taskkit.trajectory", "taskkit.resume", "taskkit.pool",
+     "taskkit.cli", "taskkit.config", "taskkit.families", "taskkit.trajectory", "taskkit.resume", "taskkit.pool",
      "taskkit.metrics", "taskkit.plots", "taskkit.report_html"),
     ("taskkit.testing",),
 ]

@@ -1,0 +1,64 @@
+"""Suite families, as AndroidWorld's `--suite_family` names them: which registered tasks a run takes.
+
+* `android_world` — the tasks named as AndroidWorld names them (its 116, listed in its
+  android_world/task_metadata.json; a run gets those of them taskkit has);
+* `information_retrieval` — the question tasks (tagged `information_retrieval`), taskkit's and
+  AndroidWorld's;
+* `taskkit` — taskkit's own tasks, those AndroidWorld does not have;
+* `all` — every registered task (the default).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from taskkit import registry
+
+# AndroidWorld's task names (android_world/task_metadata.json).
+ANDROID_WORLD_TASKS: frozenset[str] = frozenset((
+    'AudioRecorderRecordAudio', 'AudioRecorderRecordAudioWithFileName', 'BrowserDraw', 'BrowserMaze',
+    'BrowserMultiply', 'CameraTakePhoto', 'CameraTakeVideo', 'ClockStopWatchPausedVerify', 'ClockStopWatchRunning',
+    'ClockTimerEntry', 'ContactsAddContact', 'ContactsNewContactDraft', 'ExpenseAddMultiple',
+    'ExpenseAddMultipleFromGallery', 'ExpenseAddMultipleFromMarkor', 'ExpenseAddSingle', 'ExpenseDeleteDuplicates',
+    'ExpenseDeleteDuplicates2', 'ExpenseDeleteMultiple', 'ExpenseDeleteMultiple2', 'ExpenseDeleteSingle',
+    'FilesDeleteFile', 'FilesMoveFile', 'MarkorAddNoteHeader', 'MarkorChangeNoteContent', 'MarkorCreateFolder',
+    'MarkorCreateNote', 'MarkorCreateNoteAndSms', 'MarkorCreateNoteFromClipboard', 'MarkorDeleteAllNotes',
+    'MarkorDeleteNewestNote', 'MarkorDeleteNote', 'MarkorEditNote', 'MarkorMergeNotes', 'MarkorMoveNote',
+    'MarkorTranscribeReceipt', 'MarkorTranscribeVideo', 'NotesIsTodo', 'NotesMeetingAttendeeCount',
+    'NotesRecipeIngredientCount', 'NotesTodoItemCount', 'OpenAppTaskEval', 'OsmAndFavorite', 'OsmAndMarker',
+    'OsmAndTrack', 'RecipeAddMultipleRecipes', 'RecipeAddMultipleRecipesFromImage',
+    'RecipeAddMultipleRecipesFromMarkor', 'RecipeAddMultipleRecipesFromMarkor2', 'RecipeAddSingleRecipe',
+    'RecipeDeleteDuplicateRecipes', 'RecipeDeleteDuplicateRecipes2', 'RecipeDeleteDuplicateRecipes3',
+    'RecipeDeleteMultipleRecipes', 'RecipeDeleteMultipleRecipesWithConstraint',
+    'RecipeDeleteMultipleRecipesWithNoise', 'RecipeDeleteSingleRecipe', 'RecipeDeleteSingleWithRecipeWithNoise',
+    'RetroCreatePlaylist', 'RetroPlayingQueue', 'RetroPlaylistDuration', 'RetroSavePlaylist',
+    'SaveCopyOfReceiptTaskEval', 'SimpleCalendarAddOneEvent', 'SimpleCalendarAddOneEventInTwoWeeks',
+    'SimpleCalendarAddOneEventRelativeDay', 'SimpleCalendarAddOneEventTomorrow', 'SimpleCalendarAddRepeatingEvent',
+    'SimpleCalendarAnyEventsOnDate', 'SimpleCalendarDeleteEvents', 'SimpleCalendarDeleteEventsOnRelativeDay',
+    'SimpleCalendarDeleteOneEvent', 'SimpleCalendarEventOnDateAtTime', 'SimpleCalendarEventsInNextWeek',
+    'SimpleCalendarEventsInTimeRange', 'SimpleCalendarEventsOnDate', 'SimpleCalendarFirstEventAfterStartTime',
+    'SimpleCalendarLocationOfEvent', 'SimpleCalendarNextEvent', 'SimpleCalendarNextMeetingWithPerson',
+    'SimpleDrawProCreateDrawing', 'SimpleSmsReply', 'SimpleSmsReplyMostRecent', 'SimpleSmsResend', 'SimpleSmsSend',
+    'SimpleSmsSendClipboardContent', 'SimpleSmsSendReceivedAddress', 'SportsTrackerActivitiesCountForWeek',
+    'SportsTrackerActivitiesOnDate', 'SportsTrackerActivityDuration', 'SportsTrackerLongestDistanceActivity',
+    'SportsTrackerTotalDistanceForCategoryOverInterval', 'SportsTrackerTotalDurationForCategoryThisWeek',
+    'SystemBluetoothTurnOff', 'SystemBluetoothTurnOffVerify', 'SystemBluetoothTurnOn', 'SystemBluetoothTurnOnVerify',
+    'SystemBrightnessMax', 'SystemBrightnessMaxVerify', 'SystemBrightnessMin', 'SystemBrightnessMinVerify',
+    'SystemCopyToClipboard', 'SystemWifiTurnOff', 'SystemWifiTurnOffVerify', 'SystemWifiTurnOn',
+    'SystemWifiTurnOnVerify', 'TasksCompletedTasksForDate', 'TasksDueNextWeek', 'TasksDueOnDate',
+    'TasksHighPriorityTasks', 'TasksHighPriorityTasksDueOnDate', 'TasksIncompleteTasksOnDate',
+    'TurnOffWifiAndTurnOnBluetooth', 'TurnOnWifiAndOpenApp', 'VlcCreatePlaylist', 'VlcCreateTwoPlaylists',
+))
+
+FAMILIES: dict[str, Callable[[type], bool]] = {
+    "all": lambda cls: True,
+    "android_world": lambda cls: cls.name in ANDROID_WORLD_TASKS,
+    "information_retrieval": lambda cls: "information_retrieval" in tuple(getattr(cls, "tags", ()) or ()),
+    "taskkit": lambda cls: cls.name not in ANDROID_WORLD_TASKS,
+}
+
+
+def tasks_in(family: str) -> list[str]:
+    """The names of the registered tasks of `family`, in registry order; KeyError names the families."""
+    if family not in FAMILIES:
+        raise KeyError(f"unknown suite family {family!r}; use one of {', '.join(FAMILIES)}")
+    return [cls.name for cls in registry.all_tasks() if FAMILIES[family](cls)]
