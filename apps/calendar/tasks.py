@@ -66,7 +66,7 @@ class OneEventTask(TaskEval):
 class SimpleCalendarAddOneEvent(OneEventTask):
     """Create one event with a title, description, start and duration among noise events."""
 
-    complexity = 2
+    complexity = 3.4  # AndroidWorld's
     tags = ("data_entry", "calendar")
     template = (
         "In Simple Calendar Pro, create a calendar event on {{ start_ts | date }} at {{ start_ts | time }} "
@@ -102,7 +102,7 @@ class SimpleCalendarAddOneEvent(OneEventTask):
 class SimpleCalendarAddRepeatingEvent(SimpleCalendarAddOneEvent):
     """Create a weekly repeating event on the start's weekday."""
 
-    complexity = 3
+    complexity = 3.4  # AndroidWorld's
     template = (
         "In Simple Calendar Pro, create a recurring calendar event titled '{{ title }}' starting on "
         "{{ start_ts | date }} at {{ start_ts | time }}. The event recurs weekly, forever, and lasts for "
@@ -208,7 +208,7 @@ class SimpleCalendarDeleteEventsOnRelativeDay(_DeleteEventsOnNamedDay):
 class SimpleCalendarDeleteOneEvent(OneEventTask):
     """Delete the one event with a given title."""
 
-    complexity = 1.5
+    complexity = 1.2  # AndroidWorld's
     tags = ("data_edit", "calendar")
     template = "In Simple Calendar Pro, delete the calendar event titled '{{ title }}' on {{ start_ts | date }}."
 

@@ -15,6 +15,7 @@ MarkorCreateNoteAndSms = compose(
         "Simple SMS Messenger."
     ),
     bindings={"sms.message": "note.text"},
+    complexity=1.8,  # AndroidWorld's
 )
 
 # AndroidWorld's composite system task: half the reward for each setting.

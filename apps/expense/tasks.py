@@ -94,7 +94,7 @@ class ExpenseAddMultiple(TaskEval):
 class ExpenseAddSingle(ExpenseAddMultiple):
     """Add one expense."""
 
-    complexity = 2
+    complexity = 1.2  # AndroidWorld's
     count = 1
     template = (
         "Add the following expense into Pro Expense: {% for item in expenses %}name '{{ item.name }}', amount "
@@ -106,7 +106,7 @@ class ExpenseDeleteMultiple(TaskEval):
     """Delete the named expenses; every other expense stays."""
 
     app_names = _APP
-    complexity = 3
+    complexity = 2  # AndroidWorld's
     tags = ("data_edit", "expense")
     count = 3
     noise_count = 12  # other expenses around the targets
@@ -153,7 +153,7 @@ class ExpenseDeleteMultiple(TaskEval):
 class ExpenseDeleteSingle(ExpenseDeleteMultiple):
     """Delete one named expense."""
 
-    complexity = 1.5
+    complexity = 1  # AndroidWorld's
     count = 1
     template = "Delete the expense '{{ targets[0].name }}' from Pro Expense."
 
@@ -169,7 +169,7 @@ class ExpenseDeleteDuplicates(TaskEval):
     """Delete all but one of each group of identical expenses."""
 
     app_names = _APP
-    complexity = 4
+    complexity = 1.2  # AndroidWorld's
     tags = ("data_edit", "expense", "requires_reasoning")
     template = (
         "Delete all but one of any expenses in Pro Expense that are exact duplicates, "

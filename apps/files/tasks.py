@@ -32,7 +32,7 @@ class FilesDeleteFile(TaskEval):
     """Delete one file from a shared-storage folder; the other files there stay."""
 
     app_names = ("files",)
-    complexity = 1.2
+    complexity = 2.2  # AndroidWorld's
     tags = ("data_edit", "files")
     template = (
         "Delete the file {{ file_name }} from the Android filesystem located in the {{ subfolder }} folder "

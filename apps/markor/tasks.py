@@ -61,7 +61,7 @@ class MarkorEditNote(TaskEval):
     """Add a header or a footer to a note, or replace its text."""
 
     app_names = _APP
-    complexity = 2
+    complexity = 1.2  # AndroidWorld's
     tags = ("data_edit", "markor")
     template = (
         "{% if variant == 'header' %}Edit {{ file_name }} in Markor. Add to the top of the note: {{ new_text }}"
@@ -114,7 +114,7 @@ class MarkorDeleteNote(TaskEval):
     """Delete one note; the other notes stay."""
 
     app_names = _APP
-    complexity = 1.5
+    complexity = 1  # AndroidWorld's
     tags = ("data_edit", "markor")
     template = "Delete the note in Markor named {{ file_name }}."
     schema = {

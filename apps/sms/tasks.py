@@ -66,7 +66,7 @@ class SimpleSmsSend(TaskEval):
 class SimpleSmsReply(SimpleSmsSend):
     """Reply to the message just received from a number."""
 
-    complexity = 1.5
+    complexity = 1.2  # AndroidWorld's
     template = "Reply to {{ number }} with message: {{ message }} in Simple SMS Messenger"
 
     def initialize_state(self, env: Any) -> None:
@@ -78,7 +78,7 @@ class SimpleSmsReply(SimpleSmsSend):
 class SimpleSmsReplyMostRecent(SimpleSmsSend):
     """Reply to whoever sent the most recent message (the goal does not name the number)."""
 
-    complexity = 2
+    complexity = 1.2  # AndroidWorld's
     template = "Reply to the most recent text message using Simple SMS Messenger with message: {{ message }}"
 
     def initialize_state(self, env: Any) -> None:
