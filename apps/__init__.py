@@ -4,12 +4,13 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from taskkit.apps import calendar, contacts, expense, files, joplin, markor, opentracks, settings, sms, tasks_org
+from taskkit.apps import broccoli, calendar, contacts, expense, files, joplin, markor, opentracks, settings, sms, tasks_org
 from taskkit.apps.base import App
 
 __all__ = ["App", "all_apps", "first_run_databases", "get", "register"]
 
 _APPS: tuple[App, ...] = (
+    broccoli.APP,
     calendar.APP,
     contacts.APP,
     expense.APP,

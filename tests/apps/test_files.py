@@ -20,7 +20,7 @@ def test_random_file_is_deterministic_and_realistic():
 
 def test_app_registration():
     assert files.APP.component == "com.google.android.documentsui/com.android.documentsui.files.FilesActivity"
-    assert files.APP.data_paths == ("/storage/emulated/0/Download", "/storage/emulated/0/Documents")
+    assert files.APP.data_paths == tuple(f"/storage/emulated/0/{folder}" for folder in files.FOLDERS)  # all restored
     assert "Download" in files.FOLDERS and len(files.FOLDERS) == 12
 
 
