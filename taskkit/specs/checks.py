@@ -20,7 +20,7 @@ from taskkit.specs.tables import TableInfo
 from taskkit.specs.values import PathLookupError, coerce, lookup, selector
 from taskkit.validators import (
     ProviderUri, all_of, answer_equals, answer_matches, any_of, duplicates_removed, file_absent, file_content,
-    file_exists, not_, provider_row_exists, row_exists, rows_added, rows_deleted, rows_updated, select,
+    file_exists, folder_exists, no_files_under, not_, provider_row_exists, row_exists, rows_added, rows_deleted, rows_updated, select,
     setting_equals, weighted,
 )
 from taskkit.validators.answers import AnswerEquals
@@ -244,6 +244,16 @@ def compile_file_exists(build: Build, msg: Any, field: str) -> Make:
 def compile_file_absent(build: Build, msg: Any, field: str) -> Make:
     path = msg.path
     return lambda ctx: file_absent(_render(path, ctx, f"{field}.path"))
+
+
+def compile_folder_exists(build: Build, msg: Any, field: str) -> Make:
+    path = msg.path
+    return lambda ctx: folder_exists(_render(path, ctx, f"{field}.path"))
+
+
+def compile_no_files_under(build: Build, msg: Any, field: str) -> Make:
+    path = msg.path
+    return lambda ctx: no_files_under(_render(path, ctx, f"{field}.path"))
 
 
 def compile_file_content(build: Build, msg: Any, field: str) -> Make:
