@@ -17,8 +17,9 @@ setup(
         f"taskkit.{package}" for folder in NAMESPACED for package in find_packages(include=[folder, f"{folder}.*"])
     ],
     package_dir={f"taskkit.{folder}": folder for folder in NAMESPACED},
-    package_data={"taskkit.task_protos": ["*.proto", "*.textproto"], "taskkit": ["templates/*.j2"],
-                  "taskkit.config": ["*.json"], "taskkit.sim.gui": ["translations.json"]},
+    package_data={"taskkit.task_protos": ["*.proto", "*.textproto"],
+                  "taskkit": ["templates/*.j2", "android_world_tasks.json"], "taskkit.config": ["*.json"],
+                  "taskkit.sim.gui": ["translations.json"]},
     install_requires=[
         # Faker shapes generated task content (names, sentences): pinned exactly so that a
         # seed means the same tasks on every install.

@@ -11,43 +11,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from taskkit import registry
+from taskkit import metadata, registry
 
-# AndroidWorld's task names (android_world/task_metadata.json).
-ANDROID_WORLD_TASKS: frozenset[str] = frozenset((
-    'AudioRecorderRecordAudio', 'AudioRecorderRecordAudioWithFileName', 'BrowserDraw', 'BrowserMaze',
-    'BrowserMultiply', 'CameraTakePhoto', 'CameraTakeVideo', 'ClockStopWatchPausedVerify', 'ClockStopWatchRunning',
-    'ClockTimerEntry', 'ContactsAddContact', 'ContactsNewContactDraft', 'ExpenseAddMultiple',
-    'ExpenseAddMultipleFromGallery', 'ExpenseAddMultipleFromMarkor', 'ExpenseAddSingle', 'ExpenseDeleteDuplicates',
-    'ExpenseDeleteDuplicates2', 'ExpenseDeleteMultiple', 'ExpenseDeleteMultiple2', 'ExpenseDeleteSingle',
-    'FilesDeleteFile', 'FilesMoveFile', 'MarkorAddNoteHeader', 'MarkorChangeNoteContent', 'MarkorCreateFolder',
-    'MarkorCreateNote', 'MarkorCreateNoteAndSms', 'MarkorCreateNoteFromClipboard', 'MarkorDeleteAllNotes',
-    'MarkorDeleteNewestNote', 'MarkorDeleteNote', 'MarkorEditNote', 'MarkorMergeNotes', 'MarkorMoveNote',
-    'MarkorTranscribeReceipt', 'MarkorTranscribeVideo', 'NotesIsTodo', 'NotesMeetingAttendeeCount',
-    'NotesRecipeIngredientCount', 'NotesTodoItemCount', 'OpenAppTaskEval', 'OsmAndFavorite', 'OsmAndMarker',
-    'OsmAndTrack', 'RecipeAddMultipleRecipes', 'RecipeAddMultipleRecipesFromImage',
-    'RecipeAddMultipleRecipesFromMarkor', 'RecipeAddMultipleRecipesFromMarkor2', 'RecipeAddSingleRecipe',
-    'RecipeDeleteDuplicateRecipes', 'RecipeDeleteDuplicateRecipes2', 'RecipeDeleteDuplicateRecipes3',
-    'RecipeDeleteMultipleRecipes', 'RecipeDeleteMultipleRecipesWithConstraint',
-    'RecipeDeleteMultipleRecipesWithNoise', 'RecipeDeleteSingleRecipe', 'RecipeDeleteSingleWithRecipeWithNoise',
-    'RetroCreatePlaylist', 'RetroPlayingQueue', 'RetroPlaylistDuration', 'RetroSavePlaylist',
-    'SaveCopyOfReceiptTaskEval', 'SimpleCalendarAddOneEvent', 'SimpleCalendarAddOneEventInTwoWeeks',
-    'SimpleCalendarAddOneEventRelativeDay', 'SimpleCalendarAddOneEventTomorrow', 'SimpleCalendarAddRepeatingEvent',
-    'SimpleCalendarAnyEventsOnDate', 'SimpleCalendarDeleteEvents', 'SimpleCalendarDeleteEventsOnRelativeDay',
-    'SimpleCalendarDeleteOneEvent', 'SimpleCalendarEventOnDateAtTime', 'SimpleCalendarEventsInNextWeek',
-    'SimpleCalendarEventsInTimeRange', 'SimpleCalendarEventsOnDate', 'SimpleCalendarFirstEventAfterStartTime',
-    'SimpleCalendarLocationOfEvent', 'SimpleCalendarNextEvent', 'SimpleCalendarNextMeetingWithPerson',
-    'SimpleDrawProCreateDrawing', 'SimpleSmsReply', 'SimpleSmsReplyMostRecent', 'SimpleSmsResend', 'SimpleSmsSend',
-    'SimpleSmsSendClipboardContent', 'SimpleSmsSendReceivedAddress', 'SportsTrackerActivitiesCountForWeek',
-    'SportsTrackerActivitiesOnDate', 'SportsTrackerActivityDuration', 'SportsTrackerLongestDistanceActivity',
-    'SportsTrackerTotalDistanceForCategoryOverInterval', 'SportsTrackerTotalDurationForCategoryThisWeek',
-    'SystemBluetoothTurnOff', 'SystemBluetoothTurnOffVerify', 'SystemBluetoothTurnOn', 'SystemBluetoothTurnOnVerify',
-    'SystemBrightnessMax', 'SystemBrightnessMaxVerify', 'SystemBrightnessMin', 'SystemBrightnessMinVerify',
-    'SystemCopyToClipboard', 'SystemWifiTurnOff', 'SystemWifiTurnOffVerify', 'SystemWifiTurnOn',
-    'SystemWifiTurnOnVerify', 'TasksCompletedTasksForDate', 'TasksDueNextWeek', 'TasksDueOnDate',
-    'TasksHighPriorityTasks', 'TasksHighPriorityTasksDueOnDate', 'TasksIncompleteTasksOnDate',
-    'TurnOffWifiAndTurnOnBluetooth', 'TurnOnWifiAndOpenApp', 'VlcCreatePlaylist', 'VlcCreateTwoPlaylists',
-))
+# AndroidWorld's task names (android_world/task_metadata.json, via taskkit/android_world_tasks.json).
+ANDROID_WORLD_TASKS: frozenset[str] = frozenset(metadata.android_world())
 
 FAMILIES: dict[str, Callable[[type], bool]] = {
     "all": lambda cls: True,

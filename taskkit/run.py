@@ -39,7 +39,7 @@ flags.DEFINE_string("llm_base_url", None, "--agent llm: an OpenAI-compatible end
                     flag_values=FLAGS)
 flags.DEFINE_string("llm_api_key_env", "OPENAI_API_KEY", "--agent llm: the environment variable holding the key.",
                     flag_values=FLAGS)
-flags.DEFINE_bool("list_tasks", False, "Print the registered tasks (name, apps, source) and exit.", flag_values=FLAGS)
+flags.DEFINE_bool("list_tasks", False, "Print the registered tasks (name, apps, difficulty, optimal steps, tags, source) and exit.", flag_values=FLAGS)
 flags.DEFINE_integer("parallel", 1, "Worker processes, each with its own fresh simulated device (with --device sim). "
                      "--device adb:S1,adb:S2 runs one worker per listed device.", flag_values=FLAGS)
 flags.DEFINE_string("show_instance", None, "Print the params and goal of this task's instance(s) for --seed "
@@ -57,8 +57,11 @@ cli.define_device_flags(FLAGS)
 
 
 def _list_tasks() -> None:
+    """One tab-separated row per task under a header: name, apps, difficulty, optimal steps, tags, source."""
+    print("name\tapps\tdifficulty\toptimal_steps\ttags\tsource")
     for cls in cli.chosen_tasks(FLAGS):
-        print(f"{cls.name}\t{','.join(cls.app_names)}\t{cls.source}")
+        print("\t".join((cls.name, ",".join(cls.app_names), cls.difficulty or "-", str(cls.optimal_steps or "-"),
+                         ",".join(cls.tags) or "-", cls.source)))
 
 
 def _show_instance(name: str) -> None:

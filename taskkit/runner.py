@@ -55,9 +55,16 @@ class EpisodeResult:
     trajectory: str | None = None  # the agent's steps, relative to the output directory
     usage: dict[str, Any] = dataclasses.field(default_factory=dict)  # the agent's numeric usage, summed over steps
     device_config: dict[str, Any] | None = None  # the device config the episode ran under (taskkit.config)
+    difficulty: str = ""  # the task's metadata (taskkit.metadata), for the summary's breakdowns
+    tags: list[str] = dataclasses.field(default_factory=list)
+    optimal_steps: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+def _metadata(task: Any) -> dict[str, Any]:
+    return {"difficulty": task.difficulty, "tags": list(task.tags), "optimal_steps": task.optimal_steps}
 
 
 class _SolveFailed(Exception):
@@ -78,12 +85,12 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, o
         result = EpisodeResult(task=instance.task.name, instance_id=instance.instance_id, seed=instance.seed,
                                run_seed=run_seed, params={}, goal="", apps=list(instance.task.app_names),
                                agent=agent.name, error=str(error), error_kind=TASK,
-                               device_config=instance.device_config)
+                               device_config=instance.device_config, **_metadata(instance.task))
         return result
     result = EpisodeResult(
         task=task.name, instance_id=instance.instance_id, seed=instance.seed, run_seed=run_seed,
         params=task.params, goal=task.goal, apps=list(task.app_names), agent=agent.name,
-        max_steps=task.max_steps, device_config=instance.device_config,
+        max_steps=task.max_steps, device_config=instance.device_config, **_metadata(instance.task),
     )
     env.new_episode()
     try:

@@ -27,7 +27,7 @@ import jinja2
 from taskkit import apps
 from taskkit.apps import common as app_format
 from taskkit import params as params_lib
-from taskkit import registry
+from taskkit import metadata, registry
 from taskkit.device import state as device_state
 from taskkit.rng import TaskRng
 from taskkit.validators.base import CheckResult, Validator
@@ -74,6 +74,11 @@ class TaskEval:
     template: ClassVar[str] = ""
     schema: ClassVar[dict[str, Any]] = {"type": "object", "properties": {}}
     tags: ClassVar[tuple[str, ...]] = ()
+    #: easy, medium or hard (AndroidWorld's scale); a task under an AndroidWorld name that leaves
+    #: this, `optimal_steps` or its tags out gets AndroidWorld's published value (taskkit.metadata).
+    difficulty: ClassVar[str] = ""
+    #: The fewest GUI actions that solve the task (the step ratio's denominator).
+    optimal_steps: ClassVar[int | None] = None
     #: The registry name; defaults to the class name.
     name: ClassVar[str] = "TaskEval"
     #: Abstract bases (shared helpers for a family) set this to stay out of the registry.
@@ -104,6 +109,7 @@ class TaskEval:
             setattr(cls, alias, getattr(cls, method))
         if not cls.abstract:
             _check_definition(cls, registering=register)
+            _complete_metadata(cls)
             if register:
                 registry.register(cls)
 
@@ -278,6 +284,8 @@ def _check_definition(cls: type[TaskEval], registering: bool = True) -> None:
         raise TaskDefinitionError(f"{where}: complexity must be a positive number, got {cls.complexity!r}")
     if registering and not has_check(cls):  # a helper base (register=False) may leave it to subclasses
         raise TaskDefinitionError(f"{where}: define is_successful(env) or validator() to score the task")
+    for problem in metadata.problems(cls.difficulty, cls.tags, cls.optimal_steps):
+        raise TaskDefinitionError(f"{where}: {problem}")
     if isinstance(cls.app_names, str):
         raise TaskDefinitionError(f"{where}: app_names must be a tuple of names, not a string")
     for app_name in cls.app_names:
@@ -289,6 +297,36 @@ def _check_definition(cls: type[TaskEval], registering: bool = True) -> None:
         _JINJA.parse(cls.template)
     except jinja2.TemplateSyntaxError as error:
         raise TaskDefinitionError(f"{where}: template line {error.lineno}: {error.message}") from None
+
+
+_METADATA = ("difficulty", "tags", "optimal_steps")
+
+
+def _declared(cls: type[TaskEval], attr: str) -> Any:
+    """`attr` as the class or a base declared it: a registered base's values filled in from
+    AndroidWorld's metadata are not inherited by a subclass under another name."""
+    for klass in cls.__mro__:
+        own = klass.__dict__.get("_declared_metadata")
+        if own is not None:
+            if attr in own:
+                return own[attr]
+        elif attr in klass.__dict__:
+            return klass.__dict__[attr]
+    return getattr(TaskEval, attr)
+
+
+def _complete_metadata(cls: type[TaskEval]) -> None:
+    """Fill in AndroidWorld's published metadata for a task under one of its names: what the class
+    itself leaves out (not what a base under another name declares) comes from AndroidWorld."""
+    cls._declared_metadata = {attr: cls.__dict__[attr] for attr in _METADATA if attr in cls.__dict__}
+    if cls.name in metadata.android_world():
+        declared = {attr: cls._declared_metadata.get(attr, getattr(TaskEval, attr)) for attr in _METADATA}
+        declared["tags"] = tuple(_declared(cls, "tags")) + tuple(declared["tags"])  # tags add up
+    else:
+        declared = {attr: _declared(cls, attr) for attr in _METADATA}
+    known = metadata.complete(cls.name, metadata.Metadata(declared["difficulty"], tuple(declared["tags"]),
+                                                          declared["optimal_steps"]))
+    cls.difficulty, cls.tags, cls.optimal_steps = known.difficulty, known.tags, known.optimal_steps
 
 
 def has_check(cls: type[TaskEval]) -> bool:

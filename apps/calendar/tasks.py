@@ -120,6 +120,7 @@ class SimpleCalendarDeleteEventsOnDay(TaskEval):
     app_names = _APP
     complexity = 2
     tags = ("data_edit", "calendar")
+    difficulty, optimal_steps = "easy", 7
     template = "In Simple Calendar Pro, delete all the calendar events on {{ day_ts | date }}."
     schema = {
         "type": "object",

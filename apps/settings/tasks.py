@@ -75,12 +75,14 @@ class SystemBrightnessMin(SettingTask):
 
 class SystemAirplaneModeOn(SettingTask):
     template = "Turn on airplane mode."
+    difficulty, optimal_steps = "easy", 2
     namespace, key, accepted = "global", "airplane_mode_on", ("1",)
     start, reference = _setter(settings.set_airplane_mode, False), _setter(settings.set_airplane_mode, True)
 
 
 class SystemDarkModeOn(SettingTask):
     template = "Turn on dark theme."
+    difficulty, optimal_steps = "easy", 2
     namespace, key, accepted = "secure", "ui_night_mode", (str(settings.NIGHT_MODE_DARK),)
     start, reference = _setter(settings.set_dark_mode, False), _setter(settings.set_dark_mode, True)
 

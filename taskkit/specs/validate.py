@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable
 import jinja2
 from jinja2 import nodes
 
-from taskkit import apps
+from taskkit import apps, metadata
 from taskkit.apps.base import App
 from taskkit.specs import generators, kinds, shapes, tables, templates
 from taskkit.specs.errors import Problem
@@ -99,6 +99,13 @@ class Validator:
                 self.problem("complexity", f"must be a positive number, got {spec.complexity:g}")
         elif not composite:
             self.problem("complexity", "required: a positive number (the step budget is 10 × complexity)")
+        if spec.difficulty not in ("", *metadata.DIFFICULTIES):
+            self.problem("difficulty", f"must be one of {', '.join(metadata.DIFFICULTIES)}, got {spec.difficulty!r}")
+        if spec.HasField("optimal_steps") and spec.optimal_steps < 1:
+            self.problem("optimal_steps", f"must be a positive whole number, got {spec.optimal_steps}")
+        for i, tag in enumerate(spec.tags):
+            if not tag.strip():
+                self.problem(f"tags[{i}]", "an empty tag: remove it or name it")
         scope: dict[str, Shape] = {}
         for i, param in enumerate(spec.params):
             self.top_param(param, f"params[{i}]", scope)

@@ -48,16 +48,24 @@ def _keys(locale: str) -> list[str]:
     return keys
 
 
-@functools.lru_cache(maxsize=32)
-def translations(locale: str) -> dict[str, str]:
-    """English text -> this locale's text (empty for English or a language with none)."""
+@functools.lru_cache(maxsize=64)
+def translations(locale: str, package: str = "") -> dict[str, str]:
+    """English text -> this locale's text as `package` shows it (empty for English or a language
+    with none). A label two modules translate differently ("Dark theme" in Settings and in the
+    System UI shade) has a second entry keyed "<label>@<module>", which wins in that module."""
     keys = _keys(locale)
-    found = {}
+    module = package.rsplit(".", 1)[-1]
+    found, own = {}, {}
     for english, entry in _table().items():
         value = next((entry[k] for k in keys if isinstance(entry.get(k), str) and entry[k]), None)
-        if value is not None:
-            found[english] = value
-    return found
+        if value is None:
+            continue
+        label, _, where = english.partition("@")
+        if not where:
+            found[label] = value
+        elif where == module:
+            own[label] = value
+    return found | own
 
 
 def is_rtl(locale: str) -> bool:
@@ -66,7 +74,7 @@ def is_rtl(locale: str) -> bool:
 
 def localize(root: Node, package: str, locale: str, font_scale: float, width: int) -> Node:
     """`root` with the locale's labels, the font scale and the layout direction applied."""
-    words = translations(locale) if not locale.startswith("en") else {}
+    words = translations(locale, package) if not locale.startswith("en") else {}
     rtl = is_rtl(locale)
     if not words and font_scale == 1.0 and not rtl:
         return root
