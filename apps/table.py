@@ -254,9 +254,8 @@ class Table:
         device.sqlite.execute(self.db, self.clear_sql())
 
     # --- snapshots and diffs (a validator row source) ---------------------------------------
-    def snapshot(self, env: Any) -> str:
-        """Save the table and start logging changed keys (run for effect: no round trip)."""
-        path = scratch_path(env, self.name)
+    def change_log_sql(self) -> str:
+        """Start logging the key of every row inserted, updated or deleted (idempotent)."""
         t, key, name = self._id(), sql_identifier(self.key), sql_literal(self.name)
 
         def trigger(event: str, body: str) -> str:
@@ -266,12 +265,16 @@ class Table:
         def log(row: str) -> str:
             return f"INSERT INTO {_LOG}(tbl, key) VALUES ({name}, {row}.{key});"
 
+        return " ".join([f"CREATE TABLE IF NOT EXISTS {_LOG}(tbl TEXT, key);", trigger("INSERT", log("NEW")),
+                         trigger("UPDATE", log("OLD") + " " + log("NEW")), trigger("DELETE", log("OLD"))])
+
+    def snapshot(self, env: Any) -> str:
+        """Save the table and start logging changed keys (run for effect: no round trip)."""
+        path = scratch_path(env, self.name)
+        t, key = self._id(), sql_identifier(self.key)
         env.device.run(f"mkdir -p {shell_quote(path.rsplit('/', 1)[0])}")
         env.device.sqlite.execute(self.db, " ".join([
-            f"CREATE TABLE IF NOT EXISTS {_LOG}(tbl TEXT, key);",
-            trigger("INSERT", log("NEW")),
-            trigger("UPDATE", log("OLD") + " " + log("NEW")),
-            trigger("DELETE", log("OLD")),
+            self.change_log_sql(),
             f"ATTACH {sql_literal(path)} AS taskkit_snap;",
             f"CREATE TABLE taskkit_snap.{t} AS SELECT * FROM main.{t};",
             f"CREATE UNIQUE INDEX taskkit_snap.{sql_identifier('taskkit_key_' + self.name)} ON {t}({key});",
@@ -298,6 +301,17 @@ class Table:
 
     def describe(self) -> str:
         return f"table {self.name}"
+
+
+def change_log_position_sql() -> str:
+    """The query for where a database's change log ends now (0 when it is empty): one row, `since`."""
+    return f"SELECT coalesce(max(rowid), 0) AS since FROM {_LOG};"
+
+
+def changes_since_sql(since: int) -> str:
+    """The query for the keys logged after `since`, per table: rows `tbl`, `changes`, `keys`."""
+    return (f"SELECT tbl, count(DISTINCT key) AS changes, group_concat(DISTINCT key) AS keys FROM {_LOG} "
+            f"WHERE rowid > {int(since)} GROUP BY tbl ORDER BY tbl;")
 
 
 @dataclasses.dataclass(frozen=True)

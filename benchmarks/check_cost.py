@@ -9,7 +9,8 @@ for an `expense` table of each size measures, per check: wall time, bytes over t
   (b) the AndroidWorld method: pull the app's databases folder file by file, read every row
       on the host and diff it against the rows read at initialize time;
   (c) the floor: a bare `adb shell true`.
-Then whole task lifecycles (initialize, solve, check, teardown): round trips and bytes.
+Then whole task lifecycles (initialize, solve, check, teardown): round trips and bytes, and the
+side-effect diff of an episode (taskkit.side_effects) at each table size.
 Needs Debian's `adb` on PATH.
 """
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from taskkit.apps import expense
-from taskkit import loading, registry, suite
+from taskkit import loading, registry, side_effects, suite
 from taskkit.device.adb import AdbDevice
 from taskkit.env import Env
 from taskkit.report import table
@@ -118,6 +119,27 @@ def check_costs(link: Link, sizes: list[int], repeat: int) -> list[dict[str, Any
     return out
 
 
+def side_effect_costs(link: Link, sizes: list[int]) -> list[dict[str, Any]]:
+    """The side-effect diff of an ExpenseAddSingle episode over an expense table of each size:
+    what starting the watch and diffing at the end cost (taskkit.side_effects)."""
+    env, out = Env(link.device), []
+    for size in sizes:
+        task = suite.instantiate(registry.get("ExpenseAddSingle"), 30, 0).create()
+        task.initialize_state(env)
+        try:
+            fill(link.device, size)
+            watch: dict[str, Any] = {}
+            start = link.measure(lambda: watch.update(w=side_effects.start(env, task)))
+            _solve(task, env)
+            found: dict[str, Any] = {}
+            finish = link.measure(lambda: found.update(f=side_effects.finish(env, watch["w"])))
+            assert found["f"] == [], found["f"]
+        finally:
+            task.teardown(env)
+        out.append({"rows": size, "start": start, "finish": finish})
+    return out
+
+
 def _solve(task: Any, env: Env) -> None:
     with env.device.batch():  # as the runner's oracle runs it
         task.solve(env)
@@ -152,6 +174,10 @@ def print_tables(data: dict[str, Any]) -> None:
             + [f"{e['total']['round_trips']:.0f}", f"{e['total']['bytes']:,.0f}", f"{e['total']['ms']:.0f}"]
             for e in data["lifecycles"]]
     print(table(["task lifecycle", "init", "solve", "check", "teardown", "round trips", "bytes", "ms"], rows))
+    print()
+    rows = [[f"{e['rows']:,}"] + [f"{e[p][k]:,.0f}" for p in ("start", "finish") for k in ("round_trips", "bytes", "ms")]
+            for e in data["side_effects"]]
+    print(table(["rows", "start: round trips", "bytes", "ms", "diff: round trips", "bytes", "ms"], rows))
 
 
 def main() -> None:
@@ -168,7 +194,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as state:
         link = Link(Path(state) / "device")
         try:
-            data = {"checks": check_costs(link, sizes, args.repeat), "lifecycles": lifecycle_costs(link)}
+            data = {"checks": check_costs(link, sizes, args.repeat), "lifecycles": lifecycle_costs(link),
+                    "side_effects": side_effect_costs(link, sizes)}
         finally:
             link.close()
     if args.json:

@@ -33,6 +33,7 @@ class WorkerSetup:
     save_screenshots: bool
     config_axis: bool = False
     fixed_task_seed: bool = False
+    side_effects: str = "off"
 
 
 def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: Any, results: Any) -> None:
@@ -56,7 +57,8 @@ def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: An
                         applied = device_config
                     instance = suite.instantiate(registry.get(name), setup.run_seed, index, device_config,
                                                  setup.config_axis, setup.fixed_task_seed)
-                    result = run_episode(env, instance, agent, setup.run_seed, setup.output_dir, setup.save_screenshots)
+                    result = run_episode(env, instance, agent, setup.run_seed, setup.output_dir, setup.save_screenshots,
+                                         setup.side_effects)
                     results.put(result.to_json())
             finally:
                 if previous is not None:

@@ -1,7 +1,7 @@
 """Crash-safe runs: a manifest of what a run is, and resuming it from its results.
 
 A run with `--output_dir` writes `manifest.json` first (seed, instances, agent, device, taskkit
-version). Each result row is one line appended and flushed to disk before the next episode
+version, and the flags that change params or scores). Each result row is one line appended and flushed to disk before the next episode
 starts, so a killed run leaves whole rows and at most one torn line at the end. Running again
 with the same output directory resumes: the rows already there are kept, a torn line and the
 rows of episodes that did not finish (interrupted, or lost to the infrastructure) are dropped,
@@ -35,6 +35,9 @@ class Manifest:
     agent: str
     device: str
     taskkit_version: str
+    #: The flags that change params or scores (--fixed_task_seed, --config_axis, --side_effects,
+    #: --strict): rows run under other values would not belong together.
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -62,7 +65,7 @@ def prepare(output_dir: str | Path, manifest: Manifest) -> list[dict[str, Any]]:
         except (OSError, json.JSONDecodeError) as error:
             raise ResumeMismatch(f"--output_dir {root}: {MANIFEST} is unreadable ({error}); use a new --output_dir") from None
         for field, value in manifest.to_json().items():
-            if field != "taskkit_version" and recorded.get(field) != value:
+            if field != "taskkit_version" and recorded.get(field, {} if field == "options" else None) != value:
                 shown = ("its task instances differ from this run's" if field == "instances"
                          else f"its {field} is {recorded.get(field)!r}, this run's is {value!r}")
                 raise ResumeMismatch(f"--output_dir {root} holds another run ({shown}); "

@@ -32,6 +32,10 @@ flags.DEFINE_integer("n_task_combinations", 1, "Instances (parameter draws) per 
 flags.DEFINE_string("agent", "oracle", "oracle (the runner runs each task's reference solution), noop, random, "
                     "replay:PATH, human, llm, or package.module:Class.", flag_values=FLAGS)
 flags.DEFINE_string("output_dir", None, "Directory that receives results.jsonl and trajectories/.", flag_values=FLAGS)
+flags.DEFINE_bool("side_effects", True, "Record in each result the changes the episode made outside what its task "
+                  "checks (rows of other tables, files, settings).", flag_values=FLAGS)
+flags.DEFINE_bool("strict", False, "Score an episode with side effects 0 (AppWorld's collateral-damage rule).",
+                  flag_values=FLAGS)
 flags.DEFINE_bool("save_screenshots", False, "With --output_dir: one PNG per agent step beside its trajectory.",
                   flag_values=FLAGS)
 flags.DEFINE_string("llm_model", None, "--agent llm: the model name.", flag_values=FLAGS)
@@ -89,8 +93,10 @@ def _open_results(directory: str | None, instances: list[Any]) -> tuple["report.
     """The results writer and the rows a resumed run already has (see taskkit.resume)."""
     if directory is None:
         return None, []
+    options = {"fixed_task_seed": FLAGS.fixed_task_seed, "config_axis": FLAGS.config_axis,
+               "side_effects": _side_effect_mode()}
     manifest = resume.Manifest(FLAGS.seed, tuple(i.instance_id for i in instances), FLAGS.agent,
-                               cli.device_spec(FLAGS), taskkit_version())
+                               cli.device_spec(FLAGS), taskkit_version(), options)
     try:
         done = resume.prepare(directory, manifest)
         return report.ResultsWriter(directory), [runner.EpisodeResult(**row) for row in done]
@@ -158,10 +164,16 @@ def _run_serial(instances: list[Any], agent: Any, on_result: Any) -> None:
             previous = config_apply.apply(device, device_config.DeviceConfig.from_json(config_json)) if config_json else None
             try:
                 runner.run_suite(Env(device), group, agent, FLAGS.seed, on_result, output_dir=FLAGS.output_dir,
-                                 save_screenshots=FLAGS.save_screenshots)
+                                 save_screenshots=FLAGS.save_screenshots, side_effects=_side_effect_mode())
             finally:
                 if previous is not None:
                     config_apply.restore(device, previous)
+
+
+def _side_effect_mode() -> str:
+    if FLAGS.strict and not FLAGS.side_effects:
+        raise cli.UsageError("--strict scores side effects: drop --noside_effects")
+    return "strict" if FLAGS.strict else "report" if FLAGS.side_effects else "off"
 
 
 def taskkit_version() -> str:
@@ -188,6 +200,7 @@ def main(argv: list[str]) -> int:
     agent = agents.load(FLAGS.agent, **_agent_options())
     if FLAGS.save_screenshots and not FLAGS.output_dir:
         raise cli.UsageError("--save_screenshots needs --output_dir (the screenshots go beside the trajectories)")
+    _side_effect_mode()
     workers = _worker_devices()  # bad input is refused before anything is written
     writer, results = _open_results(FLAGS.output_dir, instances)
     if results:
@@ -210,7 +223,7 @@ def main(argv: list[str]) -> int:
         if len(workers) > 1:
             setup = pool.WorkerSetup(tuple(FLAGS.task_module), tuple(FLAGS.spec_dir), FLAGS.replace_tasks, FLAGS.agent,
                                      _agent_options(), FLAGS.seed, FLAGS.output_dir, FLAGS.save_screenshots,
-                                     FLAGS.config_axis, FLAGS.fixed_task_seed)
+                                     FLAGS.config_axis, FLAGS.fixed_task_seed, _side_effect_mode())
             adb = cli.adb_server(FLAGS)
             with contextlib.ExitStack() as held:  # each worker's device is this run's alone
                 for spec in workers:

@@ -17,6 +17,7 @@ from taskkit.agents.builtin import OracleAgent
 from taskkit.device.base import DeviceError
 from taskkit.device.errors import CommandFailed
 from taskkit.device.services.ui import Screen, UIError
+from taskkit import side_effects as side_effects_lib
 from taskkit.env import Env
 from taskkit.loading import where
 from taskkit.metrics import add_usage
@@ -58,6 +59,7 @@ class EpisodeResult:
     difficulty: str = ""  # the task's metadata (taskkit.metadata), for the summary's breakdowns
     tags: list[str] = dataclasses.field(default_factory=list)
     optimal_steps: int | None = None
+    side_effects: list[str] | None = None  # changes outside what the task checks (None: not looked for)
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -71,12 +73,17 @@ class _SolveFailed(Exception):
     """The task's reference solution raised (a task bug, not an agent failure)."""
 
 
+SIDE_EFFECT_MODES = ("off", "report", "strict")
+
+
 def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, output_dir: str | None = None,
-                save_screenshots: bool = False) -> EpisodeResult:
+                save_screenshots: bool = False, side_effects: str = "off") -> EpisodeResult:
     """Run one episode on `env` and return its result; never raises for a failing episode.
 
     With `output_dir`, an agent's steps go to `trajectories/<instance_id>.jsonl` there (the
-    oracle mode takes no steps and writes none).
+    oracle mode takes no steps and writes none). `side_effects` "report" records the changes
+    outside what the task checks (taskkit.side_effects); "strict" also scores an episode with
+    any 0.
     """
     started = time.monotonic()
     try:
@@ -103,6 +110,7 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, o
         _record_error(result, error, "initialize_state")
         result.duration_s = round(time.monotonic() - started, 4)
         return result
+    watch = _watch(env, task) if side_effects != "off" else None
     trajectory = None
     if output_dir is not None and not isinstance(agent, OracleAgent):
         trajectory = TrajectoryWriter(output_dir, instance.instance_id, save_screenshots)
@@ -113,6 +121,8 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, o
         result.success = result.score >= 1.0
         if task.last_result is not None:
             result.reasons = list(task.last_result.reasons)
+        if watch is not None:
+            _record_side_effects(env, watch, result, strict=side_effects == "strict")
     except KeyboardInterrupt:  # SIGINT, or SIGTERM turned into one by taskkit.run: end cleanly
         _record_interrupt(result)
     except Exception as error:  # noqa: BLE001
@@ -128,6 +138,24 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, o
     result.answer = env.answer
     result.duration_s = round(time.monotonic() - started, 4)
     return result
+
+
+def _watch(env: Env, task: Any) -> side_effects_lib.Watch | None:
+    """Start the side-effect diff; None (nothing recorded) where the device does not allow it."""
+    try:
+        return side_effects_lib.start(env, task)
+    except Exception:  # noqa: BLE001 - e.g. app data unreadable on an unrooted phone
+        return None
+
+
+def _record_side_effects(env: Env, watch: side_effects_lib.Watch, result: EpisodeResult, strict: bool) -> None:
+    try:
+        result.side_effects = side_effects_lib.finish(env, watch)
+    except Exception:  # noqa: BLE001 - the diff is a report, not part of the score
+        return
+    if strict and result.side_effects:
+        result.score, result.success = 0.0, False
+        result.reasons.append(f"--strict: {len(result.side_effects)} side effect(s), e.g. {result.side_effects[0]}")
 
 
 def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instance: TaskInstance,
@@ -234,6 +262,7 @@ def run_suite(
     retries: int = 1,
     output_dir: str | None = None,
     save_screenshots: bool = False,
+    side_effects: str = "off",
 ) -> list[EpisodeResult]:
     """Run every instance in order, handing each result to `on_result` as soon as it exists.
 
@@ -245,12 +274,12 @@ def run_suite(
     for instance in suite:
         if STOP.is_set():
             raise KeyboardInterrupt("stop requested")
-        result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots)
+        result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots, side_effects)
         for attempt in range(2, retries + 2):
             if result.error_kind != INFRASTRUCTURE:
                 break
             _reconnect(env)
-            result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots)
+            result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots, side_effects)
             result.attempts = attempt
         on_result(result)
         results.append(result)

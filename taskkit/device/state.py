@@ -130,23 +130,27 @@ def recover(device: Device) -> list[str]:
     return [point.directory for point in points]
 
 
-def listing(device: Device, roots: tuple[str, ...] = DIGEST_ROOTS) -> set[str]:
+def listing(device: Device, roots: tuple[str, ...] = DIGEST_ROOTS, skip: tuple[str, ...] = ()) -> set[str]:
     """One line per directory (`dir PATH`), file (`file PATH MD5`) and setting (`setting NS K=V`).
 
-    Everything under `roots` except taskkit's own scratch space (one round trip).
+    Everything under `roots` except taskkit's own scratch space and the `skip` paths (find
+    patterns; one round trip).
     """
     quoted = " ".join(shell_quote(root) for root in roots)
-    prune = f"-path {shell_quote(SCRATCH_ROOT)} -prune -o"
-    sections = [f"find {quoted} {prune} -type d -print", f"find {quoted} {prune} -type f -exec md5sum {{}} +",
+    prune = " ".join(f"-path {shell_quote(path)} -prune -o" for path in (SCRATCH_ROOT, *skip))
+    # one walk: directories print their (absolute) path, files their md5sum line
+    sections = [f"find {quoted} {prune} -type d -print -o -type f -exec md5sum {{}} +",
                 "settings list system", "settings list secure", "settings list global"]
     parts = device.check(f"; echo {_MARK}; ".join(sections)).split(_MARK + "\n")
     lines: set[str] = set()
-    lines.update(f"dir {line}" for line in parts[0].splitlines() if line)
-    for line in parts[1].splitlines():
+    for line in parts[0].splitlines():
+        if line.startswith("/"):
+            lines.add(f"dir {line}")
+            continue
         checksum, _, path = line.partition("  ")
         if path:
             lines.add(f"file {path} {checksum}")
-    for namespace, part in zip(("system", "secure", "global"), parts[2:]):
+    for namespace, part in zip(("system", "secure", "global"), parts[1:]):
         lines.update(f"setting {namespace} {line}" for line in part.splitlines() if line)
     return lines
 

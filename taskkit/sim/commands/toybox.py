@@ -104,16 +104,17 @@ def vstat(state: SimState, path: str, cwd: str = "/", follow: bool = True) -> VS
     if path.endswith("/") or path.rpartition("/")[2] in ("", ".", ".."):
         follow = True  # a trailing slash resolves a link; "." and ".." are directories
     if not follow and norm != SDCARD:
-        raw = state.host_path(norm, follow=False)
-        if os.path.islink(raw):
-            st = os.lstat(raw)
-            link = os.readlink(raw)
+        host = state.host_path(norm, follow=False)
+        st = os.lstat(host)  # never follows: a link is described, anything else is the answer
+        if S.S_ISLNK(st.st_mode):
+            link = os.readlink(host)
             target = link if link.startswith("/") else posixpath.normpath(
                 posixpath.join(posixpath.dirname(norm), link))
-            return VStat(norm, raw, "link", S.S_IFLNK | LINK_MODE, len(target), int(st.st_mtime),
+            return VStat(norm, host, "link", S.S_IFLNK | LINK_MODE, len(target), int(st.st_mtime),
                          target)
-    host = state.host_path(norm)
-    st = os.stat(host)
+    else:
+        host = state.host_path(norm)
+        st = os.stat(host)
     if S.S_ISDIR(st.st_mode):
         return VStat(norm, host, "dir", S.S_IFDIR | DIR_MODE, BLOCK_SIZE, int(st.st_mtime))
     if path.endswith("/"):

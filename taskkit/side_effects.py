@@ -1,0 +1,174 @@
+"""Side effects (AppWorld's collateral-damage check): what an episode changed on the device beyond
+what its task's checks look at.
+
+`start` runs right after `initialize_state`, `finish` right after scoring, before teardown. They
+compare two things:
+
+* **rows** of the tables of the task's apps: the change-log triggers the row validators use
+  (apps/table.py) log the key of every row written after `start`, so `finish` reads only the
+  logged keys — its cost follows what changed, not the tables' size;
+* **files, folders and settings** everywhere else: a listing of shared storage, app data and
+  `/data/local/tmp` (paths with an md5 of each file's content) and the three settings
+  namespaces (taskkit.device.state.listing), taken once at `start` and once at `finish`. The
+  databases watched by rows are left out of it.
+
+A change is expected when the task's checks look at it: a table a row validator reads, a file
+or folder a file validator names (and the folder it sits in), a setting a setting validator
+reads, the data of the app behind a provider a provider validator queries. A task scored by its
+own `is_successful` (or a composite) cannot be looked into: every change inside its apps' data
+and declared settings is taken as expected. Caches, SQLite journals and taskkit's scratch space
+are never side effects.
+"""
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+from typing import Any, Iterable
+
+from taskkit.apps.table import Table, change_log_position_sql, changes_since_sql
+from taskkit.device import state as device_state
+from taskkit.task import TaskEval
+from taskkit.validators import base
+from taskkit.validators.exists import RowExists
+from taskkit.validators.files import FileAbsent, FileContent, FileExists, FolderExists, NoFilesUnder
+from taskkit.validators.providers import ProviderRowExists
+from taskkit.validators.rows import DuplicatesRemoved, RowsAdded, RowsDeleted, RowsUpdated
+from taskkit.validators.settings import SettingEquals
+from taskkit.validators.sources import ProviderUri
+
+# Never side effects: app caches, SQLite's journal files (written by every reader).
+VOLATILE = ("*/cache/*", "*/code_cache/*", "*-journal", "*-wal", "*-shm")
+# The package whose data backs a content provider authority (AOSP's TelephonyProvider,
+# ContactsProvider2 and CalendarProvider2 manifests).
+PROVIDER_PACKAGES = {"sms": "com.android.providers.telephony", "mms": "com.android.providers.telephony",
+                     "mms-sms": "com.android.providers.telephony", "telephony": "com.android.providers.telephony",
+                     "com.android.contacts": "com.android.providers.contacts", "contacts": "com.android.providers.contacts",
+                     "call_log": "com.android.providers.contacts", "com.android.calendar": "com.android.providers.calendar"}
+_ROW_CHECKS = (RowsAdded, RowsDeleted, RowsUpdated, DuplicatesRemoved, RowExists)
+_PATH_CHECKS = (FileExists, FileAbsent, FileContent, FolderExists, NoFilesUnder)
+
+
+@dataclasses.dataclass(frozen=True)
+class Expected:
+    """What the task's checks look at: changes there are not side effects."""
+
+    tables: frozenset[tuple[str, str]] = frozenset()  # (database, table)
+    paths: tuple[str, ...] = ()  # a changed path under one of these is expected
+    settings: frozenset[tuple[str, str]] = frozenset()  # (namespace, key); ("global", "*"): a namespace
+
+    def covers_path(self, path: str) -> bool:
+        return any(path == p or path.startswith(p.rstrip("/") + "/") for p in self.paths)
+
+    def covers_setting(self, namespace: str, key: str) -> bool:
+        return (namespace, key) in self.settings or (namespace, "*") in self.settings
+
+
+@dataclasses.dataclass
+class Watch:
+    """What `start` recorded: the listing, and where each watched database's change log ended."""
+
+    expected: Expected
+    tables: tuple[Table, ...]
+    since: dict[str, int]
+    before: set[str]
+    skip: tuple[str, ...]
+
+
+def expected(task: TaskEval) -> Expected:
+    """The tables, paths and settings the task's checks look at (after initialize_state)."""
+    validator = getattr(task, "_validator", None)
+    if validator is None:  # scored by its own is_successful: its apps' data is its business
+        apps = task.apps()
+        return Expected(frozenset((t.db, t.name) for app in apps for t in app.tables),
+                        tuple(path for app in apps for path in app.data_paths),
+                        frozenset((namespace, "*") for app in apps for namespace in app.settings))
+    tables: set[tuple[str, str]] = set()
+    paths: list[str] = []
+    settings: set[tuple[str, str]] = set()
+    for check in _leaves(validator):
+        source = getattr(check, "source", None)
+        if isinstance(check, _ROW_CHECKS) and isinstance(source, Table):
+            tables.add((source.db, source.name))
+            paths.append(source.db)
+        elif isinstance(check, _ROW_CHECKS + (ProviderRowExists,)):
+            uri = source.uri if isinstance(source, ProviderUri) else getattr(check, "uri", "")
+            paths.extend(_provider_paths(uri))
+        elif isinstance(check, _PATH_CHECKS):
+            paths += [check.path, check.path.rstrip("/").rsplit("/", 1)[0]]
+        elif isinstance(check, SettingEquals):
+            settings.add((check.namespace, check.key))
+    return Expected(frozenset(tables), tuple(paths), frozenset(settings))
+
+
+def _leaves(validator: Any) -> Iterable[Any]:
+    if isinstance(validator, base.Weighted):
+        for part, _ in validator.parts:
+            yield from _leaves(part)
+    elif isinstance(validator, base.Not):
+        yield from _leaves(validator.part)
+    else:
+        yield validator
+
+
+def _provider_paths(uri: str) -> list[str]:
+    authority = uri.removeprefix("content://").split("/", 1)[0]
+    package = PROVIDER_PACKAGES.get(authority)
+    return [f"/data/data/{package}", f"/data/user_de/0/{package}"] if package else []
+
+
+def start(env: Any, task: TaskEval) -> Watch:
+    """Start watching (after initialize_state): one round trip per database of the task's apps,
+    and one for the listing."""
+    tables = tuple(table for app in task.apps() for table in app.tables)
+    since: dict[str, int] = {}
+    for db in dict.fromkeys(table.db for table in tables):
+        script = " ".join(table.change_log_sql() for table in tables if table.db == db)
+        rows = env.device.sqlite.query(db, f"{script} {change_log_position_sql()}")
+        since[db] = int(rows[0]["since"] or 0)
+    skip = tuple(since)
+    return Watch(expected(task), tables, since, device_state.listing(env.device, skip=skip), skip)
+
+
+def finish(env: Any, watch: Watch) -> list[str]:
+    """The side effects since `start`, one line each (empty: none)."""
+    found: list[str] = []
+    by_name = {(table.db, table.name): table for table in watch.tables}
+    for db, since in watch.since.items():
+        for row in env.device.sqlite.query(db, changes_since_sql(since)):
+            name = str(row["tbl"])
+            if (db, name) in watch.expected.tables or (db, name) not in by_name:
+                continue
+            keys = str(row["keys"] or "").split(",")
+            shown = ", ".join(keys[:5]) + (f" (+{len(keys) - 5} more)" if len(keys) > 5 else "")
+            found.append(f"table {name} ({db}): {row['changes']} row(s) changed, key(s) {shown}")
+    after = device_state.listing(env.device, skip=watch.skip)
+    found += _listing_changes(watch.before, after, watch.expected)
+    return found
+
+
+def _listing_changes(before: set[str], after: set[str], expected: Expected) -> list[str]:
+    def name(line: str) -> tuple[str, str]:
+        kind, _, rest = line.partition(" ")
+        if kind == "file":
+            return kind, rest.rsplit(" ", 1)[0]
+        if kind == "setting":
+            return kind, rest.split("=", 1)[0]
+        return kind, rest
+
+    old = dict(map(lambda line: (name(line), line), before - after))
+    new = dict(map(lambda line: (name(line), line), after - before))
+    found = []
+    for key in sorted(set(old) | set(new)):
+        kind, what = key
+        if kind == "setting":
+            namespace, _, setting = what.partition(" ")
+            if expected.covers_setting(namespace, setting):
+                continue
+            values = [line.split("=", 1)[1] if line else "unset" for line in (old.get(key), new.get(key))]
+            found.append(f"setting {namespace} {setting}: {values[0]} -> {values[1]}")
+            continue
+        if expected.covers_path(what) or any(fnmatch.fnmatch(what, pattern) for pattern in VOLATILE):
+            continue
+        change = "added" if key not in old else "removed" if key not in new else "changed"
+        found.append(f"{'folder' if kind == 'dir' else kind} {what}: {change}")
+    return found
