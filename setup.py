@@ -38,7 +38,9 @@ setup(
     extras_require={
         # The `llm` agent's client (its tests run against a local scripted server).
         "llm": ["openai>=1.40"],
-        "test": ["openai>=1.40"],
+        # `--executor ray`: the device pool on a Ray cluster (its test runs a local Ray instance).
+        "ray": ["ray>=2.9"],
+        "test": ["openai>=1.40", "ray>=2.9"],
     },
     entry_points={"pytest11": ["taskkit = taskkit.testing.plugin"]},
 )

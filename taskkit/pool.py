@@ -9,6 +9,7 @@ serial run's. Rows come back to the parent as they finish; the parent writes the
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import multiprocessing
 import queue as queue_module
@@ -36,33 +37,70 @@ class WorkerSetup:
     side_effects: str = "off"
 
 
-def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: Any, results: Any) -> None:
-    from taskkit import agents, connect, loading, registry, suite
-    from taskkit.config import DeviceConfig, apply as config_apply
-    from taskkit.env import Env
-    from taskkit.runner import run_episode
+class Worker:
+    """One device's share of a run: the run's tasks and agent rebuilt in this process, the device
+    opened (and its config switched per episode); `run(job)` plays one episode and returns its row.
 
-    try:  # the parent loaded the same tasks and agent already: they load here too
+    Both executors use it: the local pool's worker processes and the Ray executor's actors.
+    """
+
+    def __init__(self, setup: WorkerSetup, device_spec: str, adb: tuple[str, int]):
+        from taskkit import agents, connect, loading, registry
+        from taskkit.env import Env
+
+        self.setup = setup
         loading.load_tasks(setup.task_modules, setup.spec_dirs, setup.replace_tasks)
-        agent = agents.load(setup.agent, **setup.agent_options)
-        with connect.ready_device(device_spec, adb[0], adb[1], registry.names()) as device:
-            env, applied, previous = Env(device), None, None
-            try:
-                while (job := jobs.get()) is not None:
-                    name, index, device_config = job
-                    if device_config != applied:  # this worker's device takes the episode's config
-                        if previous is not None:
-                            config_apply.restore(device, previous)
-                        previous = config_apply.apply(device, DeviceConfig.from_json(device_config)) if device_config else None
-                        applied = device_config
-                    instance = suite.instantiate(registry.get(name), setup.run_seed, index, device_config,
-                                                 setup.config_axis, setup.fixed_task_seed)
-                    result = run_episode(env, instance, agent, setup.run_seed, setup.output_dir, setup.save_screenshots,
-                                         setup.side_effects)
-                    results.put(result.to_json())
-            finally:
-                if previous is not None:
-                    config_apply.restore(device, previous)
+        self.agent = agents.load(setup.agent, **setup.agent_options)
+        self._held = contextlib.ExitStack()
+        self.env = Env(self._held.enter_context(connect.ready_device(device_spec, adb[0], adb[1], registry.names())))
+        self._applied: dict[str, Any] | None = None
+        self._previous: Any = None
+
+    def run(self, job: tuple[str, int, dict[str, Any] | None]) -> dict[str, Any]:
+        from taskkit import registry, suite
+        from taskkit.config import DeviceConfig, apply as config_apply
+        from taskkit.runner import run_episode
+
+        name, index, device_config = job
+        if device_config != self._applied:  # this worker's device takes the episode's config
+            self._restore_config()
+            device = self.env.device
+            self._previous = config_apply.apply(device, DeviceConfig.from_json(device_config)) if device_config else None
+            self._applied = device_config
+        setup = self.setup
+        instance = suite.instantiate(registry.get(name), setup.run_seed, index, device_config, setup.config_axis,
+                                     setup.fixed_task_seed)
+        return run_episode(self.env, instance, self.agent, setup.run_seed, setup.output_dir, setup.save_screenshots,
+                           setup.side_effects).to_json()
+
+    def _restore_config(self) -> None:
+        from taskkit.config import apply as config_apply
+
+        if self._previous is not None:
+            previous, self._previous = self._previous, None
+            config_apply.restore(self.env.device, previous)
+
+    def close(self) -> None:
+        """Put the device's own config back and close it."""
+        try:
+            self._restore_config()
+        finally:
+            self._held.close()
+
+
+def jobs_of(instances: Sequence[Any]) -> list[tuple[str, int, dict[str, Any] | None]]:
+    """What a worker needs to rebuild each instance: task name, index, device config."""
+    return [(instance.task.name, instance.index, instance.device_config) for instance in instances]
+
+
+def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: Any, results: Any) -> None:
+    try:  # the parent loaded the same tasks and agent already: they load here too
+        worker = Worker(setup, device_spec, adb)
+        try:
+            while (job := jobs.get()) is not None:
+                results.put(worker.run(job))
+        finally:
+            worker.close()
     finally:
         results.put(_DONE)
 
@@ -72,8 +110,8 @@ def run_parallel(instances: Sequence[Any], setup: WorkerSetup, device_specs: Seq
     """Run `instances` on one worker per entry of `device_specs`; hand each row to `on_result`."""
     context = multiprocessing.get_context("spawn")
     jobs, results = context.Queue(), context.Queue()
-    for instance in instances:
-        jobs.put((instance.task.name, instance.index, instance.device_config))
+    for job in jobs_of(instances):
+        jobs.put(job)
     for _ in device_specs:
         jobs.put(None)
     workers = [context.Process(target=_worker, args=(setup, spec, adb, jobs, results), daemon=True)

@@ -20,7 +20,7 @@ from typing import Any
 
 from absl import flags
 
-from taskkit import agents, cli, config as device_config, pool, report, report_html, resume, runner, suite
+from taskkit import agents, cli, config as device_config, pool, ray_pool, report, report_html, resume, runner, suite
 from taskkit.config import apply as config_apply
 from taskkit.device import lock
 from taskkit.env import Env
@@ -43,9 +43,14 @@ flags.DEFINE_string("llm_base_url", None, "--agent llm: an OpenAI-compatible end
                     flag_values=FLAGS)
 flags.DEFINE_string("llm_api_key_env", "OPENAI_API_KEY", "--agent llm: the environment variable holding the key.",
                     flag_values=FLAGS)
-flags.DEFINE_bool("list_tasks", False, "Print the registered tasks (name, apps, difficulty, optimal steps, tags, source) and exit.", flag_values=FLAGS)
+flags.DEFINE_bool("list_tasks", False, "Print the registered tasks (name, apps, difficulty, optimal steps, tags, "
+                  "source) and exit.", flag_values=FLAGS)
 flags.DEFINE_integer("parallel", 1, "Worker processes, each with its own fresh simulated device (with --device sim). "
                      "--device adb:S1,adb:S2 runs one worker per listed device.", flag_values=FLAGS)
+flags.DEFINE_enum("executor", "local", ["local", "ray"], "Where the workers run: local processes, or one Ray actor "
+                  "per device (needs the ray extra: pip install 'taskkit[ray]').", flag_values=FLAGS)
+flags.DEFINE_string("ray_address", None, "--executor ray: the cluster to join (default: a local Ray instance started "
+                    "for the run).", flag_values=FLAGS)
 flags.DEFINE_string("show_instance", None, "Print the params and goal of this task's instance(s) for --seed "
                     "and exit.", flag_values=FLAGS)
 flags.DEFINE_string("device_config", None, "Run the suite under each of these device configs in turn (B-MoCA's "
@@ -201,6 +206,13 @@ def main(argv: list[str]) -> int:
     if FLAGS.save_screenshots and not FLAGS.output_dir:
         raise cli.UsageError("--save_screenshots needs --output_dir (the screenshots go beside the trajectories)")
     _side_effect_mode()
+    if FLAGS.executor == "ray":
+        try:
+            ray_pool.check_installed()
+        except ray_pool.RayMissing as error:
+            raise cli.UsageError(str(error)) from None
+    elif FLAGS.ray_address:
+        raise cli.UsageError("--ray_address needs --executor ray")
     workers = _worker_devices()  # bad input is refused before anything is written
     writer, results = _open_results(FLAGS.output_dir, instances)
     if results:
@@ -220,7 +232,7 @@ def main(argv: list[str]) -> int:
     _stop_on_signals()
     interrupted = False
     try:
-        if len(workers) > 1:
+        if len(workers) > 1 or FLAGS.executor == "ray":
             setup = pool.WorkerSetup(tuple(FLAGS.task_module), tuple(FLAGS.spec_dir), FLAGS.replace_tasks, FLAGS.agent,
                                      _agent_options(), FLAGS.seed, FLAGS.output_dir, FLAGS.save_screenshots,
                                      FLAGS.config_axis, FLAGS.fixed_task_seed, _side_effect_mode())
@@ -228,7 +240,10 @@ def main(argv: list[str]) -> int:
             with contextlib.ExitStack() as held:  # each worker's device is this run's alone
                 for spec in workers:
                     held.enter_context(lock.hold(lock.key_for(spec, *adb)))
-                pool.run_parallel(instances, setup, workers, adb, on_result)
+                if FLAGS.executor == "ray":
+                    ray_pool.run_ray(instances, setup, workers, adb, on_result, FLAGS.ray_address)
+                else:
+                    pool.run_parallel(instances, setup, workers, adb, on_result)
         else:
             _run_serial(instances, agent, on_result)
     except KeyboardInterrupt:

@@ -3,6 +3,7 @@ overdue episodes, pass^k, step ratio, agent usage; rows from older results files
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -186,19 +187,40 @@ def test_baselines_list_a_task_a_do_nothing_agent_passes(tmp_path):
     assert "2 task(s); 3 passable by a trivial agent" in proc.stdout
 
 
-def test_parallel_workers_give_the_serial_rows(tmp_path):
-    def rows(*extra):
-        out = tmp_path / "_".join(extra or ("serial",))
-        proc = subprocess.run([sys.executable, "-m", "taskkit.run", "--tasks", "ExpenseAddSingle,SimpleSmsSend,SystemWifiTurnOn",
-                               "--n_task_combinations", "3", "--output_dir", str(out), *extra],
-                              capture_output=True, text=True, timeout=300)
-        assert proc.returncode == 0, proc.stderr
-        return sorted((r["instance_id"], json.dumps(r["params"], sort_keys=True), r["goal"], r["score"])
-                      for r in map(json.loads, (out / "results.jsonl").read_text().splitlines()))
+def _pool_rows(out, *extra):
+    proc = subprocess.run([sys.executable, "-m", "taskkit.run", "--tasks", "ExpenseAddSingle,SimpleSmsSend,SystemWifiTurnOn",
+                           "--n_task_combinations", "3", "--output_dir", str(out), *extra],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return sorted((r["instance_id"], json.dumps(r["params"], sort_keys=True), r["goal"], r["score"], r["side_effects"])
+                  for r in map(json.loads, (out / "results.jsonl").read_text().splitlines()))
 
-    serial = rows()
-    assert len(serial) == 9 and all(score == 1.0 for *_, score in serial)
-    assert rows("--parallel", "2") == serial
+
+@pytest.fixture(scope="module")
+def serial_rows(tmp_path_factory):
+    rows = _pool_rows(tmp_path_factory.mktemp("serial"))
+    assert len(rows) == 9 and all(score == 1.0 and effects == [] for *_, score, effects in rows)
+    return rows
+
+
+def test_parallel_workers_give_the_serial_rows(tmp_path, serial_rows):
+    assert _pool_rows(tmp_path, "--parallel", "2") == serial_rows
+
+
+def test_the_ray_executor_gives_the_serial_rows(tmp_path, serial_rows):
+    pytest.importorskip("ray", reason="Ray is not installed (pip install 'taskkit[ray]'; the test extra has it)")
+    assert _pool_rows(tmp_path, "--executor", "ray", "--parallel", "2") == serial_rows  # one actor per device
+
+
+def test_the_ray_executor_without_ray_says_how_to_install_it(tmp_path):
+    fake = tmp_path / "site" / "ray"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('No module named ray')\n")
+    proc = subprocess.run([sys.executable, "-m", "taskkit.run", "--executor", "ray", "--output_dir", str(tmp_path / "o")],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(fake.parent)})
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "--executor ray needs Ray, an optional extra: pip install 'taskkit[ray]'" in proc.stderr
+    assert not (tmp_path / "o").exists()
 
 
 def test_parallel_needs_fresh_devices(tmp_path):
