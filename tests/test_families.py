@@ -15,11 +15,12 @@ def test_families_split_the_registered_tasks() -> None:
     android_world, own = set(families.tasks_in("android_world")), set(families.tasks_in("taskkit"))
     everything = set(families.tasks_in("all"))
     assert android_world | own == everything and not android_world & own
-    assert {"SimpleSmsSend", "MarkorMoveNote", "SystemWifiTurnOnVerify"} <= android_world
-    assert {"IrNotesIsTodo", "ExpenseRenameSpec"} <= own
+    assert {"SimpleSmsSend", "MarkorMoveNote", "SystemWifiTurnOnVerify", "NotesIsTodo"} <= android_world
+    assert {"IrNotesNotebookOfNote", "ExpenseRenameSpec"} <= own
     assert len(families.ANDROID_WORLD_TASKS) == 116 and android_world <= families.ANDROID_WORLD_TASKS
     questions = families.tasks_in("information_retrieval")
-    assert "IrTracksDurationOnDate" in questions and "SimpleSmsSend" not in questions
+    assert {"SportsTrackerActivityDuration", "IrNotesNotebookOfNote"} <= set(questions)
+    assert "SimpleSmsSend" not in questions
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -29,8 +30,8 @@ def run(*args: str) -> subprocess.CompletedProcess:
 def test_the_run_takes_a_family_and_refuses_a_task_outside_it(tmp_path: Path) -> None:
     listed = run("--list_tasks", "--suite_family", "taskkit")
     names = [line.split("\t")[0] for line in listed.stdout.splitlines()]
-    assert listed.returncode == 0 and "IrNotesIsTodo" in names and "SimpleSmsSend" not in names
-    outside = run("--suite_family", "android_world", "--tasks", "IrNotesIsTodo", "--output_dir", str(tmp_path / "x"))
+    assert listed.returncode == 0 and "IrNotesNotebookOfNote" in names and "SimpleSmsSend" not in names
+    outside = run("--suite_family", "android_world", "--tasks", "IrNotesNotebookOfNote", "--output_dir", str(tmp_path / "x"))
     assert outside.returncode == 2 and outside.stderr.count("\n") == 1 and "not in --suite_family android_world" in outside.stderr
     assert not (tmp_path / "x").exists()
     ran = run("--suite_family", "android_world", "--tasks", "SystemWifiTurnOn,SystemWifiTurnOnVerify",

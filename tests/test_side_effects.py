@@ -39,7 +39,7 @@ def test_the_changes_a_task_checks_are_not_side_effects_and_the_others_are(env) 
 
 
 def test_rows_of_a_table_the_checks_do_not_read_are_side_effects(env) -> None:
-    task = _task("IrNotesIsTodo", env)  # an answer check: the notes are read, never written
+    task = _task("NotesIsTodo", env)  # an answer check: the notes are read, never written
     try:
         watch = side_effects.start(env, task)
         folder = joplin.FOLDERS.rows(env.device)[0]

@@ -107,8 +107,8 @@ CASES: dict[str, Steps] = {
     "ExpenseAddSingle": expense_add, "ExpenseDeleteSingle": expense_delete,
     "MarkorCreateNote": markor_create, "MarkorDeleteNote": markor_delete,
     "SimpleCalendarAddOneEvent": calendar_add, "SimpleCalendarDeleteOneEvent": calendar_delete,
-    "FilesDeleteFile": files_delete, "IrTasksNoteOfTask": tasks_note, "IrNotesIsTodo": joplin_todo,
-    "IrTracksDurationOnDate": tracks_duration,
+    "FilesDeleteFile": files_delete, "IrTasksNoteOfTask": tasks_note, "NotesIsTodo": joplin_todo,
+    "SportsTrackerActivityDuration": tracks_duration,
 }
 
 
