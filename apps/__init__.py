@@ -4,7 +4,8 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from taskkit.apps import broccoli, calendar, contacts, expense, files, joplin, markor, opentracks, settings, sms, tasks_org
+from taskkit.apps import (broccoli, calendar, camera, clock, contacts, dialer, expense, files, joplin, markor, opentracks,
+                          settings, sms, tasks_org)
 from taskkit.apps.base import App
 
 __all__ = ["App", "all_apps", "first_run_databases", "get", "register"]
@@ -12,7 +13,10 @@ __all__ = ["App", "all_apps", "first_run_databases", "get", "register"]
 _APPS: tuple[App, ...] = (
     broccoli.APP,
     calendar.APP,
+    camera.APP,
+    clock.APP,
     contacts.APP,
+    dialer.APP,
     expense.APP,
     files.APP,
     joplin.APP,

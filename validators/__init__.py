@@ -3,6 +3,7 @@
 Every validator takes a snapshot at initialize time and compares it with the state at check
 time, returning a `CheckResult` (a score in [0, 1] and reasons when it is below 1).
 """
+from taskkit.validators.activity import app_in_foreground
 from taskkit.validators.answers import answer_equals
 from taskkit.validators.base import CheckResult, Validator, all_of, any_of, not_, weighted
 from taskkit.validators.exists import row_exists
@@ -15,7 +16,7 @@ from taskkit.validators.sources import ProviderUri, RowDiff, Table
 from taskkit.validators.settings import setting_equals
 
 __all__ = [
-    "CheckResult", "ProviderUri", "Table", "Validator", "all_of", "answer_equals", "answer_matches", "any_of",
+    "CheckResult", "ProviderUri", "Table", "Validator", "all_of", "answer_equals", "app_in_foreground", "answer_matches", "any_of",
     "duplicates_removed", "file_absent", "file_content", "file_exists", "folder_exists", "fuzzy_match", "no_files_under",
     "not_",
     "provider_row_exists", "RowDiff", "row_exists", "rows_added", "rows_deleted", "rows_updated", "select",

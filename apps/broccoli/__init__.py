@@ -55,7 +55,7 @@ _DESCRIPTIONS = (
     "Kid-friendly and easy.", "Hearty and filling.",
 )
 _SOURCES = ("{first}'s cookbook", "www.example-recipes.com", "Grandma's notebook", "Cooking class", "Magazine clipping")
-_INGREDIENTS = (
+INGREDIENTS = (
     "olive oil", "garlic", "onion", "salt", "pepper", "tomatoes", "basil", "chicken breast", "rice",
     "flour", "eggs", "butter", "milk", "lemon", "parsley", "cheese", "carrots", "beans",
 )
@@ -75,7 +75,7 @@ def random_recipe(rng: TaskRng, *, title: str | None = None, **fields: Any) -> d
         "source": rng.choice(_SOURCES).format(first=first),
         "servings": rng.choice(SERVINGS),
         "preparationTime": rng.choice(PREPARATION_TIMES),
-        "ingredients": ", ".join(rng.sample(_INGREDIENTS, 4)),
+        "ingredients": ", ".join(rng.sample(INGREDIENTS, 4)),
         "directions": " ".join(rng.sample(_STEPS, 3)),
         "favorite": 0,
     }

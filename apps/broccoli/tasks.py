@@ -1,8 +1,12 @@
-"""Broccoli tasks: delete recipes (AndroidWorld's RecipeDelete* family, `task_evals/single/recipe.py`).
+"""Broccoli tasks: add, delete and de-duplicate recipes (AndroidWorld's Recipe* family,
+`task_evals/single/recipe.py`).
 
-AndroidWorld's noise-free variants seed only the targets; here a few other recipes always
+AndroidWorld's noise-free delete variants seed only the targets; here a few other recipes always
 surround them, so deleting every recipe is a near miss that fails (stricter than AndroidWorld).
-AndroidWorld's `difficulty` and `optimal_steps` (task_metadata.json) are noted per class.
+Added recipes are compared on the fields the goal gives (title, description, servings,
+preparation time, ingredients, directions; free text fuzzily, as AndroidWorld does); AndroidWorld
+also compares `source`, which its goal never states — here the goal leaves it out and so does the
+check.
 """
 from __future__ import annotations
 
@@ -12,7 +16,8 @@ from taskkit.apps import broccoli
 from taskkit.device.quoting import sql_literal
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
-from taskkit.validators import rows_deleted
+from taskkit.apps import markor
+from taskkit.validators import duplicates_removed, rows_added, rows_deleted
 
 RECIPES = broccoli.RECIPES
 _APP = ("broccoli",)
@@ -97,3 +102,192 @@ class RecipeDeleteMultipleRecipesWithNoise(RecipeDeleteMultipleRecipes):
     complexity = 3.4  # AndroidWorld's; difficulty medium, optimal_steps 17
     tags = ("parameterized", "search", "complex_ui_understanding", "repetition")
     noise_count = 29
+
+
+# The fields a recipe's goal states, in the order the goal lists them (AndroidWorld's text form).
+STATED = ("title", "description", "servings", "preparationTime", "ingredients", "directions")
+_LABELS = {"title": "Title", "description": "Description", "servings": "Servings",
+           "preparationTime": "Preparation time", "ingredients": "Ingredients", "directions": "Directions"}
+# What makes two recipes exact duplicates: every column but the key.
+CONTENT = tuple(column for column in broccoli.COLUMNS if column != broccoli.KEY)
+
+
+def _stated(row: dict[str, Any]) -> dict[str, Any]:
+    return {field: row[field] for field in STATED}
+
+
+def _insert_shuffled(env: Any, rows: list[dict[str, Any]], seed: int) -> None:
+    TaskRng(seed).shuffle(rows)
+    RECIPES.insert(env.device, rows)
+    broccoli.APP.force_stop(env.device)
+
+
+class RecipeAddMultipleRecipes(TaskEval):
+    """Add recipes given field by field; the recipes already there stay."""
+
+    app_names = _APP
+    complexity = 6  # AndroidWorld's
+    tags = ("data_entry", "parameterized")
+    count = 3
+    noise_count = 10
+    template = ("Add the following recipes into the Broccoli app:\n{% for recipe in targets %}"
+                + "".join(f"{label}: {{{{ recipe.{field} }}}}\n" for field, label in _LABELS.items()) + "\n{% endfor %}")
+    schema = {
+        "type": "object",
+        "properties": {"targets": {"type": "array", "minItems": 1, "items": _RECIPE},
+                       "noise_seed": {"type": "integer", "minimum": 0}},
+        "required": ["targets", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        targets: list[dict[str, Any]] = []
+        while len(targets) < cls.count:
+            row = _stated(broccoli.random_recipe(rng))
+            if all(row["title"] != other["title"] for other in targets):
+                targets.append(row)
+        return {"targets": targets, "noise_seed": rng.getrandbits(32)}
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        titles = {target["title"] for target in self.params["targets"]}
+        rng = TaskRng(self.params["noise_seed"])
+        _insert_shuffled(env, broccoli.noise_recipes(rng, self.noise_count, exclude=lambda r: r["title"] in titles),
+                         self.params["noise_seed"] + 1)
+
+    def validator(self):
+        return rows_added(RECIPES, [dict(target) for target in self.params["targets"]],
+                          fuzzy=("title", "description", "ingredients", "directions"))
+
+    def solve(self, env: Any) -> None:
+        RECIPES.insert(env.device, [broccoli.random_recipe(TaskRng(0), **target) | {"source": ""}
+                                    for target in self.params["targets"]])
+        broccoli.APP.force_stop(env.device)
+
+
+class RecipeAddSingleRecipe(RecipeAddMultipleRecipes):
+    """Add one recipe."""
+
+    complexity = 2.4  # AndroidWorld's
+    count = 1
+
+
+class RecipeAddMultipleRecipesFromMarkor(RecipeAddMultipleRecipes):
+    """Add the recipes a Markor note lists (recipes.txt, written at setup)."""
+
+    app_names = _APP + ("markor",)
+    template = "Add the recipes from recipes.txt in Markor to the Broccoli recipe app."
+    note = f"{markor.NOTES_DIR}/recipes.txt"
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        text = "\n".join("".join(f"{label}: {recipe[field]}\n" for field, label in _LABELS.items())
+                         for recipe in self.params["targets"])
+        env.device.files.write_text(self.note, text)
+
+
+class RecipeDeleteDuplicateRecipes(TaskEval):
+    """Of each group of exactly equal recipes keep one; every other recipe stays."""
+
+    app_names = _APP
+    complexity = 1  # AndroidWorld's
+    tags = ("data_edit", "parameterized")
+    others = 5  # other recipes around the duplicated one
+    template = ("Delete all but one of any recipes in the Broccoli app that are exact duplicates, ensuring at least "
+                "one instance of each unique recipe remains")
+    schema = {"type": "object", "properties": {"noise_seed": {"type": "integer", "minimum": 0}},
+              "required": ["noise_seed"]}
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        return {"noise_seed": rng.getrandbits(32)}
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The duplicated recipe twice among the others."""
+        rng = TaskRng(self.params["noise_seed"])
+        target = broccoli.random_recipe(rng)
+        others = broccoli.noise_recipes(rng, self.others, exclude=lambda r: r["title"] == target["title"])
+        return others + [target, dict(target)]
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        _insert_shuffled(env, self.rows(), self.params["noise_seed"] + 1)
+
+    def validator(self):
+        return duplicates_removed(RECIPES, CONTENT)
+
+    def solve(self, env: Any) -> None:
+        columns = ", ".join(CONTENT)
+        RECIPES.delete(env.device, f"{broccoli.KEY} NOT IN (SELECT MIN({broccoli.KEY}) FROM {broccoli.TABLE} "
+                                   f"GROUP BY {columns})")
+        broccoli.APP.force_stop(env.device)
+
+
+class RecipeDeleteDuplicateRecipes2(RecipeDeleteDuplicateRecipes):
+    """The duplicated recipe among six others and four look-alikes: the same title, other fields
+    different (they must stay)."""
+
+    complexity = 2.4  # AndroidWorld's
+    lookalikes = 4
+
+    def rows(self) -> list[dict[str, Any]]:
+        rng = TaskRng(self.params["noise_seed"])
+        target = broccoli.random_recipe(rng)
+        others = broccoli.noise_recipes(rng, 6, exclude=lambda r: r["title"] == target["title"])
+        return others + self._lookalikes(rng, target, ()) + [target, dict(target)]
+
+    def _lookalikes(self, rng: TaskRng, target: dict[str, Any], same: tuple[str, ...]) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        while len(found) < self.lookalikes:
+            row = broccoli.random_recipe(rng, title=target["title"], **{field: target[field] for field in same})
+            if row != target and row not in found:
+                found.append(row)
+        return found
+
+
+class RecipeDeleteDuplicateRecipes3(RecipeDeleteDuplicateRecipes2):
+    """The duplicated recipe among 21 others, three 'Avocado Toast with Egg' recipes and eight
+    look-alikes sharing its title and description: the agent must scroll and compare closely."""
+
+    complexity = 3.4  # AndroidWorld's
+    lookalikes = 8
+
+    def rows(self) -> list[dict[str, Any]]:
+        rng = TaskRng(self.params["noise_seed"])
+        target = broccoli.random_recipe(rng)
+        others = broccoli.noise_recipes(rng, 21, exclude=lambda r: r["title"] == target["title"])
+        toast = [broccoli.random_recipe(rng, title="Avocado Toast with Egg") for _ in range(3)]
+        return others + toast + self._lookalikes(rng, target, ("description",)) + [target, dict(target)]
+
+
+class RecipeDeleteMultipleRecipesWithConstraint(RecipeDeleteMultipleRecipes):
+    """Delete the recipes whose directions use one ingredient (three among 29 that do not)."""
+
+    complexity = 4  # AndroidWorld's
+    tags = ("data_edit", "parameterized", "screen_reading")
+    noise_count = 29
+    template = "Delete the recipes from Broccoli app that use {{ ingredient }} in the directions."
+    schema = {
+        "type": "object",
+        "properties": {**RecipeDeleteMultipleRecipes.schema["properties"], "ingredient": {"type": "string", "minLength": 1}},
+        "required": ["targets", "noise_seed", "ingredient"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        ingredient = rng.choice(broccoli.INGREDIENTS)
+        targets = [broccoli.random_recipe(rng) for _ in range(cls.count)]
+        return {"targets": targets, "noise_seed": rng.getrandbits(32), "ingredient": ingredient}
+
+    def initialize_state(self, env: Any) -> None:
+        TaskEval.initialize_state(self, env)
+        ingredient = self.params["ingredient"]
+        noise = broccoli.noise_recipes(TaskRng(self.params["noise_seed"]), self.noise_count,
+                                       exclude=lambda row: ingredient in row["directions"].lower())
+        targets = [target | {"directions": f"{target['directions']} Stir in the {ingredient}."}
+                   for target in self.params["targets"]]  # the ingredient is what marks them
+        _insert_shuffled(env, noise + targets, self.params["noise_seed"] + 1)
+
+    def _named(self) -> str:
+        """The recipes whose directions mention the ingredient (as the goal says, whatever their title)."""
+        return f"instr(lower(directions), {sql_literal(self.params['ingredient'].lower())}) > 0"

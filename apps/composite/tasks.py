@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from taskkit.apps.markor.tasks import MarkorCreateNote
-from taskkit.apps.settings.tasks import SystemBluetoothTurnOn, SystemWifiTurnOff
+from taskkit.apps.settings.tasks import OpenAppTaskEval, SystemBluetoothTurnOn, SystemWifiTurnOff, SystemWifiTurnOn
 from taskkit.apps.sms.tasks import SimpleSmsSend
 from taskkit.composite import compose
 
@@ -23,5 +23,13 @@ TurnOffWifiAndTurnOnBluetooth = compose(
     "TurnOffWifiAndTurnOnBluetooth",
     [("wifi", SystemWifiTurnOff), ("bluetooth", SystemBluetoothTurnOn)],
     template="Turn off WiFi, then enable bluetooth",
+    complexity=2,
+)
+
+# AndroidWorld's: half the reward for Wi-Fi, half for the app in front.
+TurnOnWifiAndOpenApp = compose(
+    "TurnOnWifiAndOpenApp",
+    [("wifi", SystemWifiTurnOn), ("app", OpenAppTaskEval)],
+    template="Turn on Wifi, then open the {{ app.app_name }} app",
     complexity=2,
 )

@@ -6,7 +6,9 @@ from typing import Any, Callable, ClassVar
 from taskkit.apps import settings
 from taskkit.device.base import Device
 from taskkit.task import TaskEval
-from taskkit.validators import setting_equals
+from taskkit import apps
+from taskkit.rng import TaskRng
+from taskkit.validators import app_in_foreground, setting_equals
 
 
 class SettingTask(TaskEval):
@@ -118,3 +120,32 @@ class SystemBrightnessMaxVerify(SystemBrightnessMax):
 class SystemBrightnessMinVerify(SystemBrightnessMin):
     starts_solved = True
     start = _setter(settings.set_brightness, settings.BRIGHTNESS_MIN)
+
+
+# AndroidWorld's OpenAppTaskEval: the apps it picks from, by its names.
+OPENABLE_APPS = ("camera", "clock", "contacts", "settings", "dialer")
+
+
+class OpenAppTaskEval(TaskEval):
+    """Open one app; the app in front at check time is what counts (its launch leaves it there)."""
+
+    app_names = OPENABLE_APPS
+    complexity = 1
+    tags = ("system",)
+    template = ("Open the {{ app_name }} app. Clear any pop-ups that may appear by granting all permissions that "
+                "are required.")
+    schema = {"type": "object", "properties": {"app_name": {"enum": list(OPENABLE_APPS)}}, "required": ["app_name"]}
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        return {"app_name": rng.choice(OPENABLE_APPS)}
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        apps.get(self.params["app_name"]).force_stop(env.device)  # not in front when the episode starts
+
+    def validator(self):
+        return app_in_foreground(self.params["app_name"])
+
+    def solve(self, env: Any) -> None:
+        apps.get(self.params["app_name"]).launch(env.device)

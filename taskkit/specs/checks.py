@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
+from taskkit import apps
 from taskkit.apps.common import normalize_phone
 from taskkit.specs import templates
 from taskkit.specs.errors import SpecRuntimeError
@@ -19,7 +20,7 @@ from taskkit.specs.steps import Assigns, rows_from
 from taskkit.specs.tables import TableInfo
 from taskkit.specs.values import PathLookupError, coerce, lookup, selector
 from taskkit.validators import (
-    ProviderUri, all_of, answer_equals, answer_matches, any_of, duplicates_removed, file_absent, file_content,
+    ProviderUri, all_of, answer_equals, answer_matches, any_of, app_in_foreground, duplicates_removed, file_absent, file_content,
     file_exists, folder_exists, no_files_under, not_, provider_row_exists, row_exists, rows_added, rows_deleted, rows_updated, select,
     setting_equals, weighted,
 )
@@ -254,6 +255,20 @@ def compile_folder_exists(build: Build, msg: Any, field: str) -> Make:
 def compile_no_files_under(build: Build, msg: Any, field: str) -> Make:
     path = msg.path
     return lambda ctx: no_files_under(_render(path, ctx, f"{field}.path"))
+
+
+def validate_app_in_foreground(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    checker.required_template(msg.app, f"{path}.app", scope)
+    if "{" not in msg.app:
+        try:
+            apps.get(msg.app)
+        except KeyError as error:
+            checker.problem(f"{path}.app", error.args[0])
+
+
+def compile_app_in_foreground(build: Build, msg: Any, field: str) -> Make:
+    app = msg.app
+    return lambda ctx: app_in_foreground(_render(app, ctx, f"{field}.app"))
 
 
 def compile_file_content(build: Build, msg: Any, field: str) -> Make:

@@ -138,6 +138,9 @@ CHECKS = Kinds(task_spec_pb2.Check, "check", [
     Kind("setting_equals", checks.validate_setting_equals, checks.compile_setting_equals,
          "the setting holds one of `values` (with `unset: true`, a missing key passes too)",
          'setting_equals { namespace: "global" key: "wifi_on" values: ["1", "2"] }', validators.setting_equals),
+    Kind("app_in_foreground", checks.validate_app_in_foreground, checks.compile_app_in_foreground,
+         "the app (AndroidWorld's name) is the one in front",
+         'app_in_foreground { app: "{{ app_name }}" }', validators.app_in_foreground),
     Kind("answer", checks.validate_answer, checks.compile_answer,
          "the agent's answer holds exactly the expected items, in any order (see [Answers](#answers))",
          'answer { match: NUMBER select { table: "events" where { field: "start_ts" op: GE param: "day_ts" } '

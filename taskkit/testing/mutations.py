@@ -26,9 +26,11 @@ import posixpath
 import re
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from taskkit import apps
 from taskkit.testing.nearvalues import candidates, near_miss, one_char_off
 from taskkit.testing.rowwriters import RowWriter, key_value, writer_for
 from taskkit.validators import ProviderUri
+from taskkit.validators.activity import AppInForeground
 from taskkit.validators.answers import AnswerEquals
 from taskkit.validators.base import AnyOf, Not, Weighted
 from taskkit.validators.exists import RowExists
@@ -435,6 +437,14 @@ def _derive_setting(v: SettingEquals, obs: Observation) -> list[Mutation]:
             for value in wrong]
 
 
+@derive.register(AppInForeground)
+def _derive_foreground(v: AppInForeground, obs: Observation) -> list[Mutation]:
+    other = next(app for app in apps.all_apps() if app.package != v.package and app.activity)
+    return [Mutation(f"{v.app}: the home screen in front instead", lambda env: env.device.check("input keyevent HOME")),
+            Mutation(f"{v.app}: {other.name} in front instead", lambda env: other.launch(env.device))]
+
+
+
 def _setting_candidates(value: str | None) -> Iterable[str]:
     for candidate in candidates(value if value is not None else "0"):
         yield str(candidate)
@@ -586,6 +596,11 @@ def _satisfy_setting(v: SettingEquals, obs: Observation) -> list[Mutation]:
                          lambda env: env.device.settings.delete(v.namespace, v.key))]
     return [Mutation(f"setting {v.namespace}/{v.key} = {values[0]!r}",
                      lambda env: env.device.settings.put(v.namespace, v.key, values[0]))]
+
+
+@satisfy.register(AppInForeground)
+def _satisfy_foreground(v: AppInForeground, obs: Observation) -> list[Mutation]:
+    return [Mutation(f"{v.app} opened", lambda env: env.device.activity.start(v.component))]
 
 
 @satisfy.register(AnswerEquals)

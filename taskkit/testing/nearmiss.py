@@ -106,6 +106,7 @@ def _apply_each(task: Any, env: Env, mutations: list[Mutation], run: NearMissRun
     """Apply, score and undo each mutation in turn."""
     answer = env.answer
     paths, packages = _paths_and_packages(task)
+    front = env.device.activity.foreground()  # the restore force-stops the apps: bring it back after
     for mutation in mutations:
         point = device_state.save_restore_point(env.device, f"nearmiss.{next(_LABELS)}", paths, packages)
         try:
@@ -123,6 +124,8 @@ def _apply_each(task: Any, env: Env, mutations: list[Mutation], run: NearMissRun
         finally:
             device_state.restore(env.device, point)
             env.submit_answer(answer)
+            if front and env.device.activity.foreground() != front:
+                env.device.activity.start(front)
         again, error = call("is_successful", lambda: task.is_successful(env))
         if error or again != 1.0:
             run.error = (f"after undoing mutation {mutation.name!r} the solved state scores {again} "
