@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from taskkit.apps import (broccoli, calendar, camera, clock, contacts, dialer, expense, files, joplin, markor, opentracks,
+from taskkit.apps import (broccoli, calendar, camera, clipper, clock, contacts, dialer, expense, files, joplin, markor, opentracks,
                           settings, sms, tasks_org)
 from taskkit.apps.base import App
 
@@ -14,6 +14,7 @@ _APPS: tuple[App, ...] = (
     broccoli.APP,
     calendar.APP,
     camera.APP,
+    clipper.APP,
     clock.APP,
     contacts.APP,
     dialer.APP,

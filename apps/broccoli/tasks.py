@@ -228,21 +228,22 @@ class RecipeDeleteDuplicateRecipes2(RecipeDeleteDuplicateRecipes):
     different (they must stay)."""
 
     complexity = 2.4  # AndroidWorld's
+    others = 6
     lookalikes = 4
+    same: tuple[str, ...] = ()  # what the look-alikes share with the duplicated recipe besides its title
+    toast = 0  # 'Avocado Toast with Egg' recipes among the others (AndroidWorld puts them on top)
 
     def rows(self) -> list[dict[str, Any]]:
         rng = TaskRng(self.params["noise_seed"])
         target = broccoli.random_recipe(rng)
-        others = broccoli.noise_recipes(rng, 6, exclude=lambda r: r["title"] == target["title"])
-        return others + self._lookalikes(rng, target, ()) + [target, dict(target)]
-
-    def _lookalikes(self, rng: TaskRng, target: dict[str, Any], same: tuple[str, ...]) -> list[dict[str, Any]]:
-        found: list[dict[str, Any]] = []
-        while len(found) < self.lookalikes:
-            row = broccoli.random_recipe(rng, title=target["title"], **{field: target[field] for field in same})
-            if row != target and row not in found:
-                found.append(row)
-        return found
+        rows = broccoli.noise_recipes(rng, self.others, exclude=lambda r: r["title"] == target["title"])
+        rows += [broccoli.random_recipe(rng, title="Avocado Toast with Egg") for _ in range(self.toast)]
+        lookalikes: list[dict[str, Any]] = []
+        while len(lookalikes) < self.lookalikes:
+            row = broccoli.random_recipe(rng, title=target["title"], **{field: target[field] for field in self.same})
+            if row != target and row not in lookalikes:
+                lookalikes.append(row)
+        return rows + lookalikes + [target, dict(target)]
 
 
 class RecipeDeleteDuplicateRecipes3(RecipeDeleteDuplicateRecipes2):
@@ -250,14 +251,7 @@ class RecipeDeleteDuplicateRecipes3(RecipeDeleteDuplicateRecipes2):
     look-alikes sharing its title and description: the agent must scroll and compare closely."""
 
     complexity = 3.4  # AndroidWorld's
-    lookalikes = 8
-
-    def rows(self) -> list[dict[str, Any]]:
-        rng = TaskRng(self.params["noise_seed"])
-        target = broccoli.random_recipe(rng)
-        others = broccoli.noise_recipes(rng, 21, exclude=lambda r: r["title"] == target["title"])
-        toast = [broccoli.random_recipe(rng, title="Avocado Toast with Egg") for _ in range(3)]
-        return others + toast + self._lookalikes(rng, target, ("description",)) + [target, dict(target)]
+    others, lookalikes, same, toast = 21, 8, ("description",), 3
 
 
 class RecipeDeleteMultipleRecipesWithConstraint(RecipeDeleteMultipleRecipes):

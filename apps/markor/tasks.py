@@ -1,9 +1,10 @@
 """Markor tasks: create, edit and delete notes (AndroidWorld's Markor* family)."""
 from __future__ import annotations
 
+import string
 from typing import Any
 
-from taskkit.apps import markor
+from taskkit.apps import clipper, markor
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, file_absent, file_content, file_exists, folder_exists, no_files_under
@@ -312,3 +313,69 @@ class MarkorAddNoteHeader(MarkorChangeNoteContent):
 
     def expected_text(self) -> str:
         return f"{self.params['updated_content']}\n\n{self._original_text()}"
+
+
+class MarkorCreateNoteFromClipboard(MarkorCreateNote):
+    """Create a note holding the clipboard's text (put there at setup) by pasting it."""
+
+    app_names = _APP + ("clipper",)
+    complexity = 1.4  # AndroidWorld's
+    template = "Create a note in Markor named {{ file_name }}. Perform a paste operation in the note and save the note."
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        params = super().generate_random_params(rng)
+        params["text"] = "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(20))  # AndroidWorld's
+        return params
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        clipper.set_clipboard(env.device, self.params["text"])
+
+    def validator(self):
+        return file_content(markor.note_path(self.params["file_name"]), self.params["text"])
+
+
+class MarkorMergeNotes(TaskEval):
+    """Merge three notes, in order and a blank line apart, into a new note."""
+
+    app_names = _APP
+    complexity = 7.8  # AndroidWorld's
+    tags = ("data_edit", "data_entry", "markor")
+    template = ("Merge the contents of Markor notes {{ sources[0].file_name }}, {{ sources[1].file_name }} and "
+                "{{ sources[2].file_name }} (in the same order) into a new Markor note named {{ file_name }} and save "
+                "it. Add a new line between the content of each note.")
+    _SOURCE = {"type": "object", "properties": {"file_name": _NAME, "text": {"type": "string", "minLength": 1}},
+               "required": ["file_name", "text"]}
+    schema = {
+        "type": "object",
+        "properties": {"sources": {"type": "array", "minItems": 3, "maxItems": 3, "items": _SOURCE},
+                       "file_name": _NAME},
+        "required": ["sources", "file_name"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        names: list[str] = []
+        while len(names) < 4:
+            name = markor.random_file_name(rng)
+            if name not in names:
+                names.append(name)
+        sources = [{"file_name": name, "text": rng.faker.paragraph(nb_sentences=2)} for name in names[:3]]
+        return {"sources": sources, "file_name": names[3]}
+
+    @property
+    def merged(self) -> str:
+        """AndroidWorld's expected text: the notes joined by a blank line."""
+        return "\n\n".join(source["text"] for source in self.params["sources"])
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        for source in self.params["sources"]:
+            markor.create_note(env.device, source["file_name"], source["text"])
+
+    def validator(self):
+        return file_content(markor.note_path(self.params["file_name"]), self.merged, fuzzy=True)
+
+    def solve(self, env: Any) -> None:
+        markor.create_note(env.device, self.params["file_name"], self.merged + "\n")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taskkit.apps import contacts, sms
+from taskkit.apps import clipper, contacts, sms
 from taskkit.apps.common import normalize_phone, random_phone_number
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
@@ -153,3 +153,15 @@ class SimpleSmsSendReceivedAddress(SimpleSmsSend):
         contacts.add_contact(env.device, self.params["name1"], self.params["number"])
         contacts.add_contact(env.device, self.params["name2"], self.params["number2"])
         sms.receive(env.device, self.params["number2"], self.params["message"])
+
+
+class SimpleSmsSendClipboardContent(SimpleSmsSend):
+    """Send the clipboard's text (put there at setup) to a number."""
+
+    app_names = _APP + ("clipper",)
+    complexity = 1.2  # AndroidWorld's
+    template = "Send a message to {{ number }} with the clipboard content in Simple SMS Messenger"
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        clipper.set_clipboard(env.device, self.params["message"])

@@ -237,24 +237,18 @@ def validate_file_content(checker: Checker, msg: Any, path: str, scope: Scope) -
     checker.template(msg.content, f"{path}.content", scope)
 
 
-def compile_file_exists(build: Build, msg: Any, field: str) -> Make:
-    path = msg.path
-    return lambda ctx: file_exists(_render(path, ctx, f"{field}.path"))
+def _compile_path_check(factory: Callable[[str], Any]) -> Callable[[Build, Any, str], Make]:
+    """The compiler of a check kind whose only field is a `path` template."""
+    def compile_check(build: Build, msg: Any, field: str) -> Make:
+        path = msg.path
+        return lambda ctx: factory(_render(path, ctx, f"{field}.path"))
+    return compile_check
 
 
-def compile_file_absent(build: Build, msg: Any, field: str) -> Make:
-    path = msg.path
-    return lambda ctx: file_absent(_render(path, ctx, f"{field}.path"))
-
-
-def compile_folder_exists(build: Build, msg: Any, field: str) -> Make:
-    path = msg.path
-    return lambda ctx: folder_exists(_render(path, ctx, f"{field}.path"))
-
-
-def compile_no_files_under(build: Build, msg: Any, field: str) -> Make:
-    path = msg.path
-    return lambda ctx: no_files_under(_render(path, ctx, f"{field}.path"))
+compile_file_exists = _compile_path_check(file_exists)
+compile_file_absent = _compile_path_check(file_absent)
+compile_folder_exists = _compile_path_check(folder_exists)
+compile_no_files_under = _compile_path_check(no_files_under)
 
 
 def validate_app_in_foreground(checker: Checker, msg: Any, path: str, scope: Scope) -> None:

@@ -29,7 +29,8 @@ FAMILIES = {"calendar": "simple calendar pro", "tasks": "tasks", "tracks": "open
 APP_FAMILY = {app: family for family, app in FAMILIES.items()}
 SEEDS = (11, 4242)
 # Questions asked the same way every time (only the device state varies).
-FIXED_GOALS = {"simple_calendar_next_event", "tasks_high_priority_tasks", "tasks_due_next_week"}
+FIXED_GOALS = {"simple_calendar_next_event", "tasks_high_priority_tasks", "tasks_due_next_week",
+               "simple_calendar_events_in_next_week"}
 
 
 @functools.lru_cache(maxsize=None)

@@ -97,3 +97,19 @@ def test_gui_reference_solutions_score_one_and_near_misses_less(device, task, st
         assert run_episode(env, instance, GuiScript(wrong), 30).score < 1.0
         unsent = steps(number, message)[:-1]  # the last step (send) skipped
         assert run_episode(env, instance, GuiScript(unsent), 30).score < 1.0
+
+
+def test_the_clipboard_pastes_into_the_focused_field(device) -> None:
+    """Clipper's broadcast fills the clipboard; KEYCODE_PASTE types it where the cursor is."""
+    from taskkit.apps import clipper
+
+    clipper.set_clipboard(device, "Meet at 5, gate B")
+    assert clipper.clipboard(device) == "Meet at 5, gate B"
+    sms.receive(device, "+12125550134", "Where?")
+    device.check(MAIN)
+    tap(device, "+12125550134")
+    tap(device, "thread_type_message")
+    device.check("input text Re:%s")
+    device.check("input keyevent KEYCODE_PASTE")
+    tap(device, "thread_send_message")
+    assert [m["body"] for m in sms.messages(device, "sent")] == ["Re: Meet at 5, gate B"]
