@@ -122,6 +122,43 @@ def test_localize_uses_the_locales_translations_only_where_android_translates(mo
         localize.translations.cache_clear()
 
 
+TRANSLATED = json.loads(localize.TRANSLATIONS.read_text(encoding="utf-8"))
+# The languages the device-config issue asks for beyond English: each has AOSP's translations.
+REQUIRED_LANGUAGES = ("ko",)
+
+
+@pytest.mark.parametrize("language", REQUIRED_LANGUAGES)
+def test_every_required_language_translates_the_system_screens_main_labels(language) -> None:
+    have = {label for label, entry in TRANSLATED["strings"].items() if entry.get(language)}
+    main = {"Settings", "Network & internet", "Connected devices", "Display", "Airplane mode", "Bluetooth",
+            "Navigate up", "Cancel", "OK", "Dark theme@systemui", "Open settings"}
+    assert main <= have, sorted(main - have)
+    assert language in TRANSLATED["sources"] and all("@" in s and ":" in s for s in TRANSLATED["sources"][language].values())
+
+
+def test_a_korean_device_shows_androids_korean_labels_where_android_would(device) -> None:
+    def texts() -> list[str]:
+        return [e.text or e.content_description for e in device.ui.screen().elements]
+
+    ko = {label: entry["ko"] for label, entry in TRANSLATED["strings"].items() if entry.get("ko")}
+    apply.apply(device, DeviceConfig(name="ko", locale="ko-KR"))
+    try:
+        device.check("am start -n com.android.settings/.Settings")
+        shown = texts()
+        assert ko["Network & internet"] in shown and ko["Display"] in shown and "Network & internet" not in shown
+        device.check("input swipe 540 10 540 1400 200")  # the shade: System UI's own words
+        assert ko["Dark theme@systemui"] in texts() and ko["Open settings"] in texts()
+        device.check("input keyevent BACK")
+        device.check("input keyevent HOME")
+        assert ko["Settings"] in texts()  # the launcher shows the Settings app's own Korean label
+        device.check("am start -n net.gsantner.markor/.activity.MainActivity")
+        assert texts() == ["Markor", "No items", "Create a new file or folder"]  # an app keeps its own labels
+    finally:
+        apply.restore(device)
+    device.check("am start -n com.android.settings/.Settings")
+    assert "Network & internet" in texts()
+
+
 def test_the_same_commands_apply_a_config_over_stock_adb(tmp_path: Path) -> None:
     """One code path: the config goes on a device reached through the adb server exactly as on
     the in-process one (the served simulator stands in for a rooted emulator)."""

@@ -103,7 +103,19 @@ def tracks_duration(p: dict[str, Any], wrong: bool) -> list[tuple]:
     return [("open", "open tracks sports tracker"), ("click", on_the_day), ("answer", minutes)]
 
 
+LAUNCHER_LABELS = {"camera": "Camera", "clock": "Clock", "contacts": "Contacts", "settings": "Settings", "dialer": "Phone"}
+
+
+def open_app(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    """Tap the app's icon on the home screen (where every episode starts)."""
+    name = p["app_name"]
+    if wrong:
+        name = "camera" if name != "camera" else "clock"
+    return [("click", LAUNCHER_LABELS[name])]
+
+
 CASES: dict[str, Steps] = {
+    "OpenAppTaskEval": open_app,
     "ExpenseAddSingle": expense_add, "ExpenseDeleteSingle": expense_delete,
     "MarkorCreateNote": markor_create, "MarkorDeleteNote": markor_delete,
     "SimpleCalendarAddOneEvent": calendar_add, "SimpleCalendarDeleteOneEvent": calendar_delete,
