@@ -27,7 +27,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("taskkit.apps",),
     ("taskkit.sim.gui",),  # screens rendered from the apps' stored state
     ("taskkit.validators",),
-    ("taskkit.specs", "taskkit.task", "taskkit.metadata", "taskkit.composite", "taskkit.registry", "taskkit.loading"),
+    ("taskkit.specs", "taskkit.task", "taskkit.metadata", "taskkit.composite", "taskkit.registry", "taskkit.loading",
+     "taskkit.compat"),
     ("taskkit.agents",),
     ("taskkit.actions", "taskkit.suite", "taskkit.runner", "taskkit.report", "taskkit.connect",
      "taskkit.cli", "taskkit.config", "taskkit.families", "taskkit.trajectory", "taskkit.resume", "taskkit.pool",

@@ -1,0 +1,1 @@
+"""Compatibility layers that let tasks written for other frameworks run on taskkit."""

@@ -1,0 +1,16 @@
+"""`android_world.env.device_constants`: the device paths and the fixed date AndroidWorld's tasks use
+(the same values taskkit's app models and simulated device use)."""
+from __future__ import annotations
+
+import datetime
+
+EMULATOR_DATA = "/storage/emulated/0/"
+DOWNLOAD_DATA = "/storage/emulated/0/Download"
+MARKOR_DATA = "/storage/emulated/0/Documents/Markor"
+GALLERY_DATA = "/sdcard/DCIM"
+MUSIC_DATA = "/sdcard/Music"
+PHOTOS_DATA = "/sdcard/Pictures"
+VIDEOS_DATA = "/sdcard/Movies"
+TIMEZONE = "UTC"
+# The device clock every episode starts from (taskkit's simulated device starts there too).
+DT = datetime.datetime(2023, 10, 15, 15, 34, 0, tzinfo=datetime.timezone.utc)

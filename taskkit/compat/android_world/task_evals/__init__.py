@@ -1,0 +1,1 @@
+"""`android_world.task_evals`: the TaskEval base and its utilities."""

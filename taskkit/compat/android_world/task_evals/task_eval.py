@@ -1,0 +1,73 @@
+"""`android_world.task_evals.task_eval.TaskEval` on taskkit.
+
+A subclass is written as AndroidWorld writes tasks and becomes a taskkit task:
+
+* `generate_random_params()` takes no argument and draws from the module-level `random`, which
+  is seeded with the instance seed first, as AndroidWorld's suite does (`random.seed(seed)`
+  then the call), so a run seed gives AndroidWorld's own params; the global generator's state is
+  put back afterwards, and `params["seed"]` is the instance seed;
+* `template` is a `str.format` template over the params;
+* `initialize_task`, `is_successful` and `tear_down` receive an `interface.AsyncEnv` (taskkit's
+  Env plus `controller`); the base `is_successful` returns 1.0 and taskkit's lifecycle guards,
+  restore points and registry apply unchanged;
+* a class whose name starts with `_` (AndroidWorld's helper bases) is never registered.
+"""
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any, Callable
+
+from taskkit.compat.android_world.env import interface
+from taskkit.rng import TaskRng
+from taskkit.task import TaskEval as _TaskEval
+
+_ENV_METHODS = ("initialize_task", "initialize_state", "is_successful", "tear_down", "teardown", "solve")
+
+
+def _with_aw_env(func: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(func)
+    def method(self: Any, env: Any, *args: Any, **kwargs: Any) -> Any:
+        return func(self, interface.wrap(env), *args, **kwargs)
+    return method
+
+
+def _seeded(func: Callable[[type], dict[str, Any]]) -> classmethod:
+    """taskkit's `generate_random_params(rng)` around AndroidWorld's no-argument one."""
+    def generate_random_params(cls: type, rng: TaskRng | None = None) -> dict[str, Any]:
+        if rng is None:  # called from AndroidWorld code (another task's params): already seeded
+            return func(cls)
+        state = random.getstate()
+        random.seed(rng.seed_value)
+        try:
+            params = dict(func(cls))
+        finally:
+            random.setstate(state)
+        params["seed"] = rng.seed_value
+        return params
+    return classmethod(generate_random_params)
+
+
+class TaskEval(_TaskEval, register=False):
+    """The base of AndroidWorld-style tasks (see the module docstring)."""
+
+    abstract = True
+    template = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        if "abstract" not in cls.__dict__ and cls.__name__.startswith("_"):
+            cls.abstract = True  # AndroidWorld's helper bases
+        schema = cls.__dict__.get("schema")
+        if isinstance(schema, dict) and "seed" not in schema.get("properties", {}):  # AndroidWorld adds it
+            cls.schema = {**schema, "properties": {**schema.get("properties", {}), "seed": {"type": "integer"}}}
+        own = cls.__dict__.get("generate_random_params")
+        if isinstance(own, classmethod) and own.__func__.__code__.co_argcount == 1:
+            cls.generate_random_params = _seeded(own.__func__)
+        for name in _ENV_METHODS:
+            if name in cls.__dict__:
+                setattr(cls, name, _with_aw_env(cls.__dict__[name]))
+        super().__init_subclass__(**kwargs)
+
+    @property
+    def goal(self) -> str:
+        return self.template.format(**self.params)

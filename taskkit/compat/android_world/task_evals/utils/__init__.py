@@ -1,0 +1,1 @@
+"""`android_world.task_evals.utils`: schema helpers."""
