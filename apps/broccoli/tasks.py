@@ -179,11 +179,47 @@ class RecipeAddMultipleRecipesFromMarkor(RecipeAddMultipleRecipes):
     template = "Add the recipes from recipes.txt in Markor to the Broccoli recipe app."
     note = f"{markor.NOTES_DIR}/recipes.txt"
 
+    def note_recipes(self) -> list[dict[str, Any]]:
+        """The recipes the note lists, in its order."""
+        return list(self.params["targets"])
+
     def initialize_state(self, env: Any) -> None:
         super().initialize_state(env)
         text = "\n".join("".join(f"{label}: {recipe[field]}\n" for field, label in _LABELS.items())
-                         for recipe in self.params["targets"])
+                         for recipe in self.note_recipes())
         env.device.files.write_text(self.note, text)
+
+
+class RecipeAddMultipleRecipesFromMarkor2(RecipeAddMultipleRecipesFromMarkor):
+    """Add only the recipes of a long Markor note that take a given preparation time."""
+
+    template = ("Add the recipes from recipes.txt in Markor that take {{ prep_time }} to prepare into the Broccoli "
+                "recipe app.")
+    listed = 40  # other recipes in the note, none taking that time
+    schema = {
+        "type": "object",
+        "properties": {**RecipeAddMultipleRecipesFromMarkor.schema["properties"],
+                       "prep_time": {"type": "string", "minLength": 1}},
+        "required": ["targets", "noise_seed", "prep_time"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        prep_time = rng.choice(broccoli.PREPARATION_TIMES)
+        targets: list[dict[str, Any]] = []
+        while len(targets) < cls.count:
+            row = _stated(broccoli.random_recipe(rng, preparationTime=prep_time))
+            if all(row["title"] != other["title"] for other in targets):
+                targets.append(row)
+        return {"targets": targets, "noise_seed": rng.getrandbits(32), "prep_time": prep_time}
+
+    def note_recipes(self) -> list[dict[str, Any]]:
+        rng = TaskRng(self.params["noise_seed"] + 2)
+        others = [_stated(row) for row in broccoli.noise_recipes(
+            rng, self.listed, exclude=lambda row: row["preparationTime"] == self.params["prep_time"])]
+        rows = list(self.params["targets"]) + others
+        rng.shuffle(rows)
+        return rows
 
 
 class RecipeDeleteDuplicateRecipes(TaskEval):

@@ -1,9 +1,11 @@
 """Pro Expense tasks: add, delete and de-duplicate expenses (AndroidWorld's Expense* family)."""
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
-from taskkit.apps import expense
+from taskkit.apps import expense, markor
 from taskkit.apps.common import device_now_ms
 from taskkit.device.quoting import sql_literal
 from taskkit.rng import TaskRng
@@ -89,6 +91,40 @@ class ExpenseAddMultiple(TaskEval):
 
     def solve(self, env: Any) -> None:
         _insert(env, [_row(item) for item in self.params["expenses"]])
+
+
+class ExpenseAddMultipleFromMarkor(ExpenseAddMultiple):
+    """Log the reimbursable expenses of a Markor note (my_expenses.txt, CSV) among many others."""
+
+    app_names = _APP + ("markor",)
+    complexity = 6  # AndroidWorld's
+    tags = ("data_entry", "expense", "multi_app", "transcription")
+    count = 2
+    template = "Go through the transactions in my_expenses.txt in Markor. Log the reimbursable transactions in the pro expense."
+    listed = 100  # other transactions in the note
+    note = f"{markor.NOTES_DIR}/my_expenses.txt"
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        params = super().generate_random_params(rng)
+        for item in params["expenses"]:
+            item["note"] = f"{item['note']}. Reimbursable."  # what marks them, as in AndroidWorld
+        return params
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        names = {item["name"].lower() for item in self.params["expenses"]}
+        rng = TaskRng(self.params["noise_seed"] + 2)
+        others = [row for row in expense.noise_expenses(rng, self.listed, exclude=lambda r: r["name"].lower() in names)]
+        rows = [dict(item) for item in self.params["expenses"]] + others
+        rng.shuffle(rows)
+        text = io.StringIO()
+        table = csv.writer(text, lineterminator="\n")  # quotes a field holding a comma
+        table.writerow(["name", "amount", "category", "note"])
+        table.writerows([row["name"], f"{row['amount'] / 100:.2f}", expense.category_name(row["category"]), row["note"]]
+                        for row in rows)
+        markor.APP.reset(env.device)  # the note alone in Markor's folder, as AndroidWorld clears it
+        env.device.files.write_text(self.note, text.getvalue())
 
 
 class ExpenseAddSingle(ExpenseAddMultiple):
