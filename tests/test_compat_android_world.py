@@ -27,6 +27,9 @@ from taskkit.compat.android_world.env import adb_utils
 from taskkit.compat.android_world.env import interface
 from taskkit.compat.android_world.task_evals import task_eval
 from taskkit.compat.android_world.task_evals.utils import schema
+from taskkit.compat.android_world.env import device_constants
+from taskkit.compat.android_world.utils import file_utils
+from taskkit.compat.android_world.utils import fuzzy_match_lib
 
 
 class _SettingsTask(task_eval.TaskEval):
@@ -54,6 +57,31 @@ class AwBrightnessExact(_SettingsTask):
     super().is_successful(env)
     level = adb_utils.get_settings("system", "screen_brightness", env.controller)
     return 1.0 if level == str(self.params["level"]) else 0.0
+
+
+class AwMarkorNote(task_eval.TaskEval):
+  """Write a note; checked through file_utils and fuzzy_match_lib."""
+
+  app_names = ("markor",)
+  complexity = 1.2
+  schema = schema.create([schema.string("file_name", is_required=True), schema.string("text", is_required=True)])
+  template = "Create a note in Markor named {file_name} with the text: {text}"
+
+  @classmethod
+  def generate_random_params(cls) -> dict[str, Any]:
+    return {"file_name": f"note_{random.randint(1, 999)}.md", "text": random.choice(["Buy milk", "Call Sam back"])}
+
+  def initialize_task(self, env: interface.AsyncEnv) -> None:
+    super().initialize_task(env)
+    file_utils.clear_directory(device_constants.MARKOR_DATA, env.controller)
+
+  def is_successful(self, env: interface.AsyncEnv) -> float:
+    super().is_successful(env)
+    name = self.params["file_name"]
+    if not file_utils.check_file_or_folder_exists(name, device_constants.MARKOR_DATA, env.controller):
+      return 0.0
+    text = adb_utils.issue_generic_request(["shell", "cat", device_constants.MARKOR_DATA + "/" + name], env.controller)
+    return 1.0 if fuzzy_match_lib.fuzzy_match(text, self.params["text"]) else 0.0
 '''
 
 
@@ -126,6 +154,18 @@ def test_the_lifecycle_runs_with_env_controller_on_the_simulated_device(task_fil
         assert task.is_successful(env) == 1.0
         task.teardown(env)
         assert device.settings.get("system", "screen_brightness") == before  # taskkit's restore applies
+        note = registry.get("AwMarkorNote").from_seed(7)
+        note.initialize_state(env)
+        from taskkit.compat.android_world.env import interface
+        from taskkit.compat.android_world.utils import file_utils
+        controller = interface.AsyncEnv(env).controller
+        file_utils.create_file(note.params["file_name"], "/storage/emulated/0/Documents/Markor", controller, "Something else")
+        assert note.is_successful(env) == 0.0
+        file_utils.create_file(note.params["file_name"], "/storage/emulated/0/Documents/Markor", controller,
+                               note.params["text"].lower())
+        assert note.is_successful(env) == 1.0  # AndroidWorld's fuzzy match ignores case
+        note.teardown(env)
+        assert not device.files.exists(f"/storage/emulated/0/Documents/Markor/{note.params['file_name']}")
         noop = run("--task_module", str(task_file), "--tasks", "AwBrightnessExact", "--agent", "noop")
         assert noop.returncode == 0 and "AwBrightnessExact" in noop.stdout, noop.stderr
     finally:

@@ -1,0 +1,1 @@
+"""`android_world.utils`: file helpers and fuzzy matching."""

@@ -1,0 +1,67 @@
+"""`android_world.utils.file_utils`: files on the device, through taskkit's file service (every
+path through its quoting). Each function takes `env.controller` as AndroidWorld's do."""
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import posixpath
+from typing import Any
+
+
+@dataclasses.dataclass(frozen=True)
+class FileWithMetadata:
+    file_name: str
+    full_path: str
+    file_size: int
+    change_time: datetime.datetime
+
+
+def _files(env: Any) -> Any:
+    return env.device.files
+
+
+def create_file(file_name: str, directory_path: str, env: Any, content: str = "") -> None:
+    """Write a file (its folder made if missing); non-empty content gets a final newline, as
+    AndroidWorld's does."""
+    _files(env).write_text(posixpath.join(directory_path, file_name), content + "\n" if content else "")
+
+
+def mkdir(directory_path: str, env: Any) -> None:
+    _files(env).mkdir(directory_path)
+
+
+def remove_single_file(target: str, base_path: str, env: Any) -> None:
+    _files(env).remove(posixpath.join(base_path, target), recursive=True)
+
+
+def clear_directory(directory_path: str, env: Any) -> None:
+    """Remove everything inside the folder, keeping the folder."""
+    files = _files(env)
+    if files.is_dir(directory_path):
+        for name in files.listdir(directory_path):
+            files.remove(posixpath.join(directory_path, name), recursive=True)
+
+
+def check_file_or_folder_exists(target: str, base_path: str, env: Any) -> bool:
+    return _files(env).exists(posixpath.join(base_path, target))
+
+
+def check_file_exists(path: str, env: Any) -> bool:
+    files = _files(env)
+    return files.exists(path) and not files.is_dir(path)
+
+
+def check_directory_exists(path: str, env: Any) -> bool:
+    return _files(env).is_dir(path)
+
+
+def get_file_list_with_metadata(directory_path: str, env: Any, timeout_sec: float | None = None) -> list[FileWithMetadata]:
+    """Every file and folder in the folder with its size and change time (UTC)."""
+    files, found = _files(env), []
+    for name in files.listdir(directory_path):
+        path = posixpath.join(directory_path, name)
+        stat = files.stat(path)
+        if stat is not None:
+            found.append(FileWithMetadata(name, path, stat.size,
+                                          datetime.datetime.fromtimestamp(stat.mtime, datetime.timezone.utc)))
+    return found
