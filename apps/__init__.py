@@ -4,8 +4,8 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from taskkit.apps import (broccoli, calendar, camera, clipper, clock, contacts, dialer, expense, files, joplin, markor, opentracks,
-                          settings, sms, tasks_org)
+from taskkit.apps import (broccoli, calendar, camera, clipper, clock, contacts, dialer, expense, files, joplin, launch_only,
+                          markor, opentracks, settings, sms, tasks_org)
 from taskkit.apps.base import App
 
 __all__ = ["App", "all_apps", "first_run_databases", "get", "register"]
@@ -26,6 +26,7 @@ _APPS: tuple[App, ...] = (
     settings.APP,
     sms.APP,
     tasks_org.APP,
+    *launch_only.APPS,
 )
 
 

@@ -37,7 +37,7 @@ class TaskInstance:
         """A fresh task object (each episode gets its own); raises TaskBuildError if it has none."""
         if self.error is not None:
             raise TaskBuildError(self.error)
-        return self.task(self.params, seed=self.seed)
+        return self.task.with_params(self.params, self.seed)
 
 
 def instantiate(task: type[TaskEval], run_seed: int, index: int, device_config: dict[str, Any] | None = None,

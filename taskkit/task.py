@@ -133,9 +133,14 @@ class TaskEval:
         self._validator_snapshot: Any = None
 
     @classmethod
+    def with_params(cls, params: dict[str, Any], seed: int | None = None) -> "TaskEval":
+        """The instance with these params, drawn from `seed` (how the suite builds every task)."""
+        return cls(params, seed=seed)
+
+    @classmethod
     def from_seed(cls, seed: int) -> "TaskEval":
         """The instance whose params `generate_random_params` draws from `seed`."""
-        return cls(cls.generate_random_params(TaskRng(seed)), seed=seed)
+        return cls.with_params(cls.generate_random_params(TaskRng(seed)), seed)
 
     @classmethod
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:

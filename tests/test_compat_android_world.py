@@ -80,7 +80,8 @@ class AwMarkorNote(task_eval.TaskEval):
     name = self.params["file_name"]
     if not file_utils.check_file_or_folder_exists(name, device_constants.MARKOR_DATA, env.controller):
       return 0.0
-    text = adb_utils.issue_generic_request(["shell", "cat", device_constants.MARKOR_DATA + "/" + name], env.controller)
+    response = adb_utils.issue_generic_request(["shell", "cat", device_constants.MARKOR_DATA + "/" + name], env.controller)
+    text = response.generic.output.decode()
     return 1.0 if fuzzy_match_lib.fuzzy_match(text, self.params["text"]) else 0.0
 '''
 

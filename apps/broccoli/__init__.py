@@ -104,5 +104,5 @@ APP = App(
     data_paths=(DB_DIR,),
     databases=(DATABASE,),
     tables=(RECIPES,),
-    aliases=("broccoli - recipe app", "broccoli recipes"),
+    aliases=("broccoli - recipe app", "broccoli recipes", "broccoli app"),
 )

@@ -22,7 +22,7 @@ from taskkit.sim.gui.screen import build
 from taskkit.sim.gui.session import Session
 
 # KeyEvent codes the screen reacts to, by number (android.view.KeyEvent).
-_NAMED = {3: "HOME", 4: "BACK", 66: "ENTER", 67: "DEL", 112: "FORWARD_DEL", 62: "SPACE", 61: "TAB", 279: "PASTE"}
+_NAMED = {3: "HOME", 4: "BACK", 66: "ENTER", 67: "DEL", 112: "FORWARD_DEL", 62: "SPACE", 61: "TAB", 278: "COPY", 279: "PASTE"}
 _CHARS = {**{7 + i: str(i) for i in range(10)}, **{29 + i: chr(ord("a") + i) for i in range(26)},
           55: ",", 56: ".", 68: "`", 69: "-", 70: "=", 71: "[", 72: "]", 73: "\\", 74: ";", 75: "'",
           76: "/", 77: "@", 81: "+", 17: "*", 18: "#"}
@@ -117,6 +117,10 @@ def key(ui: Session, code: int) -> None:
         type_text(ui, " ")
     elif name == "PASTE":  # TextView pastes the clipboard at the cursor (the end, here)
         type_text(ui, str(ui.state.config.get("clipboard") or ""))
+    elif name == "COPY":  # TextView copies its selection; here the whole field is selected
+        field = _focused(ui)
+        if field is not None and field.field is not None:
+            ui.state.config["clipboard"] = ui.store.data["drafts"].get(field.field, "")
     elif code in _CHARS:
         type_text(ui, _CHARS[code])
 

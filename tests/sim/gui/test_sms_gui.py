@@ -113,3 +113,29 @@ def test_the_clipboard_pastes_into_the_focused_field(device) -> None:
     device.check("input keyevent KEYCODE_PASTE")
     tap(device, "thread_send_message")
     assert [m["body"] for m in sms.messages(device, "sent")] == ["Re: Meet at 5, gate B"]
+
+
+def test_copy_puts_the_focused_fields_text_on_the_clipboard(device) -> None:
+    """KEYCODE_COPY copies the field (all of it: the simulator has no selection); SystemCopyToClipboard
+    is solved through the GUI that way and fails on a one-character slip."""
+    from taskkit.apps import clipper
+    from taskkit.apps.clipper.tasks import SystemCopyToClipboard
+    from taskkit.env import Env
+
+    task = SystemCopyToClipboard({"clipboard_content": "Order No: A123456"})
+    env = Env(device)
+    task.initialize_state(env)
+    sms.receive(device, "+12125550134", "Where?")
+    device.check(MAIN)
+    tap(device, "+12125550134")
+    tap(device, "thread_type_message")
+    device.check("input text 'Order No: A123457'")
+    device.check("input keyevent KEYCODE_COPY")
+    assert clipper.clipboard(device) == "Order No: A123457" and task.is_successful(env) == 0.0
+    device.check(MAIN)  # reading the clipboard brought Clipper to the front, as on a phone
+    tap(device, "+12125550134")
+    tap(device, "thread_type_message")
+    device.check("input text 'Order No: A123456'")
+    device.check("input keyevent 278")
+    assert task.is_successful(env) == 1.0
+    task.teardown(env)

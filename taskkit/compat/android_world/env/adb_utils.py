@@ -1,63 +1,176 @@
 """`android_world.env.adb_utils`: the adb helpers AndroidWorld's tasks call, over taskkit's device
-services (every value through taskkit's quoting). Covered so far: shell commands, the foreground
-activity, launching and stopping apps, settings, the clipboard (Clipper)."""
+services (every value through taskkit's quoting).
+
+Requests answer as AndroidWorld's do: an `AdbResponse` with `status` and `generic.output`
+(bytes). Covered: generic shell requests, the foreground activity, starting, stopping and
+clearing apps, settings, Wi-Fi/Bluetooth/airplane toggles, brightness, the clipboard (Clipper)
+and incoming texts (`text_emulator`, stored as the telephony provider stores a received SMS).
+"""
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+import enum
+import re
+from typing import Any, Collection
 
 from taskkit import apps
-from taskkit.apps import clipper
+from taskkit.apps import clipper, sms
+from taskkit.compat.android_world._device import device_of
 from taskkit.device.quoting import shell_join
 
 
-def _device(controller: Any) -> Any:
-    return controller.device
+class Status(enum.IntEnum):
+    """`AdbResponse.Status`: the outcomes tasks compare against."""
+
+    UNKNOWN_STATUS = 0
+    OK = 1
+    BAD_REQUEST = 2
+    ADB_ERROR = 3
+    FAILED_PRECONDITION = 7
 
 
-def issue_generic_request(args: list[str] | str, controller: Any) -> str:
-    """Run `adb shell …` (the words after `shell`, or the whole `["shell", …]` list); its output."""
-    words = args.split() if isinstance(args, str) else list(args)
+@dataclasses.dataclass
+class GenericResponse:
+    output: bytes = b""
+
+
+@dataclasses.dataclass
+class AdbResponse:
+    """What a request answered: `status`, `generic.output` (stdout as bytes), `error_message`."""
+
+    status: Status = Status.OK
+    generic: GenericResponse = dataclasses.field(default_factory=GenericResponse)
+    error_message: str = ""
+
+    Status = Status
+
+
+def _response(result: Any) -> AdbResponse:
+    return AdbResponse(Status.OK if result.ok else Status.ADB_ERROR, GenericResponse(result.stdout.encode("utf-8")),
+                       "" if result.ok else (result.stderr or result.stdout).strip())
+
+
+def issue_generic_request(args: Collection[str] | str, env: Any, timeout_sec: float | None = None) -> AdbResponse:
+    """Run `adb shell …` given as `["shell", …]` or `"shell …"` (split on spaces, as AndroidWorld does)."""
+    words = args.split(" ") if isinstance(args, str) else list(args)
     if words and words[0] == "shell":
         words = words[1:]
-    return _device(controller).check(shell_join(words))
+    return _response(device_of(env).shell(shell_join(words)))
 
 
-def get_current_activity(controller: Any) -> tuple[str | None, None]:
+def _shell(env: Any, *words: object) -> AdbResponse:
+    return _response(device_of(env).shell(shell_join(list(words))))
+
+
+def get_current_activity(env: Any, timeout_sec: float | None = None) -> tuple[str | None, None]:
     """(`package/activity` in front, None), as AndroidWorld returns it."""
-    return _device(controller).activity.foreground(), None
+    return device_of(env).activity.foreground(), None
 
 
-def _on_app(app_name: str, controller: Any, act: str) -> str | None:
-    """Run the app model's `act` ("launch" or "force_stop"); None for an app taskkit does not know."""
+def extract_package_name(activity: str) -> str:
+    return activity.split("/")[0]
+
+
+def _app(app_name: str) -> Any:
     try:
-        app = apps.get(app_name)
+        return apps.get(app_name)
     except KeyError:
         return None
-    getattr(app, act)(_device(controller))
+
+
+def get_adb_activity(app_name: str) -> str | None:
+    """`package/activity` of the app AndroidWorld calls `app_name`; None for one taskkit does not know."""
+    app = _app(app_name)
+    return app.component if app else None
+
+
+def launch_app(app_name: str, env: Any) -> str | None:
+    """Start the app AndroidWorld calls `app_name`; its name, or None for an unknown app."""
+    app = _app(app_name)
+    if app is None:
+        return None
+    app.launch(device_of(env))
     return app_name
 
 
-def launch_app(app_name: str, controller: Any) -> str | None:
-    """Start the app AndroidWorld calls `app_name`; its name, or None for an unknown app."""
-    return _on_app(app_name, controller, "launch")
-
-
-def close_app(app_name: str, controller: Any) -> str | None:
+def close_app(app_name: str, env: Any, timeout_sec: float | None = None) -> str | None:
     """Force-stop the app; its name, or None for an unknown app."""
-    return _on_app(app_name, controller, "force_stop")
+    app = _app(app_name)
+    if app is None:
+        return None
+    app.force_stop(device_of(env))
+    return app_name
 
 
-def put_settings(namespace: Any, key: str, value: str, controller: Any) -> None:
-    _device(controller).settings.put(str(getattr(namespace, "value", namespace)).lower(), key, value)
+def start_activity(activity: str, extra_args: Collection[str] | None, env: Any,
+                   timeout_sec: float | None = None) -> AdbResponse:
+    """`am start -n activity [extra args…]`."""
+    return _shell(env, "am", "start", "-n", activity, *(extra_args or ()))
 
 
-def get_settings(namespace: Any, key: str, controller: Any) -> str | None:
-    return _device(controller).settings.get(str(getattr(namespace, "value", namespace)).lower(), key)
+def clear_app_data(package_name: str, env: Any, timeout_sec: float | None = None) -> AdbResponse:
+    return _shell(env, "pm", "clear", package_name)
 
 
-def set_clipboard_contents(content: str, controller: Any) -> None:
-    clipper.set_clipboard(_device(controller), content)
+def _namespace(namespace: Any) -> str:
+    """AndroidWorld passes a namespace enum; its name (`GLOBAL`) or a plain string works here."""
+    return str(getattr(namespace, "name", namespace)).lower()
 
 
-def get_clipboard_contents(controller: Any) -> str:
-    return clipper.clipboard(_device(controller))
+def put_settings(namespace: Any, key: str, value: str, env: Any) -> None:
+    device_of(env).settings.put(_namespace(namespace), key, value)
+
+
+def get_settings(namespace: Any, key: str, env: Any) -> str | None:
+    return device_of(env).settings.get(_namespace(namespace), key)
+
+
+def _toggle_service(service: str, on_or_off: str, env: Any) -> AdbResponse:
+    if on_or_off not in ("on", "off"):
+        raise ValueError(f"on_or_off must be 'on' or 'off', got {on_or_off!r}")
+    return _shell(env, "svc", service, "enable" if on_or_off == "on" else "disable")
+
+
+def toggle_wifi(env: Any, on_or_off: str) -> AdbResponse:
+    return _toggle_service("wifi", on_or_off, env)
+
+
+def toggle_bluetooth(env: Any, on_or_off: str) -> AdbResponse:
+    return _toggle_service("bluetooth", on_or_off, env)
+
+
+def toggle_airplane_mode(on_or_off: str, env: Any) -> AdbResponse:
+    if on_or_off not in ("on", "off"):
+        raise ValueError(f"on_or_off must be 'on' or 'off', got {on_or_off!r}")
+    return _shell(env, "cmd", "connectivity", "airplane-mode", "enable" if on_or_off == "on" else "disable")
+
+
+def check_airplane_mode(env: Any) -> bool:
+    return get_settings("global", "airplane_mode_on", env) == "1"
+
+
+def set_brightness(max_or_min: str, env: Any) -> AdbResponse:
+    """Screen brightness to 255 ("max") or 1 (anything else), as AndroidWorld sets it."""
+    return _shell(env, "settings", "put", "system", "screen_brightness", "255" if max_or_min == "max" else "1")
+
+
+def press_home_button(env: Any, timeout_sec: float | None = None) -> AdbResponse:
+    return _shell(env, "input", "keyevent", "KEYCODE_HOME")
+
+
+def press_back_button(env: Any, timeout_sec: float | None = None) -> AdbResponse:
+    return _shell(env, "input", "keyevent", "KEYCODE_BACK")
+
+
+def set_clipboard_contents(content: str, env: Any) -> None:
+    clipper.set_clipboard(device_of(env), content)
+
+
+def get_clipboard_contents(env: Any) -> str:
+    return clipper.clipboard(device_of(env))
+
+
+def text_emulator(env: Any, phone_number: str, message: str, timeout_sec: float | None = None) -> AdbResponse:
+    """An incoming text from `phone_number` (its digits and `+` only, as the emulator keeps them)."""
+    sms.receive(device_of(env), re.sub(r"[^0-9+]", "", phone_number), message)
+    return AdbResponse()

@@ -5,8 +5,10 @@ and `controller` is what AndroidWorld's helpers take (`adb_utils.*(env.controlle
 """
 from __future__ import annotations
 
-from typing import Any
+import posixpath
+from typing import Any, ContextManager
 
+from taskkit.compat.android_world.utils import file_utils
 from taskkit.env import Env
 
 
@@ -17,17 +19,16 @@ class Controller:
         self.env = env
         self.device = env.device
 
-    def pull_file(self, remote_path: str, local_dir: str) -> None:
-        """Copy a device file into a host directory (under its own name)."""
-        import os
+    def pull_file(self, remote_file_path: str, timeout_sec: float | None = None) -> ContextManager[str]:
+        """A temporary host folder holding the files of the remote file's folder (a database
+        comes with its `-wal` and `-shm` files); removed when the `with` block ends."""
+        return file_utils.tmp_directory_from_device(posixpath.dirname(remote_file_path), self, timeout_sec)
 
-        data = self.device.pull(remote_path)
-        with open(os.path.join(local_dir, os.path.basename(remote_path)), "wb") as handle:
-            handle.write(data)
-
-    def push_file(self, local_path: str, remote_path: str) -> None:
-        with open(local_path, "rb") as handle:
-            self.device.push(handle.read(), remote_path)
+    def push_file(self, local_file_path: str, remote_file_path: str, timeout_sec: float | None = None) -> None:
+        """Replace the remote file's folder's contents by the host file (old `-wal`/`-shm` files go
+        with them, so the pushed database is what the app opens next)."""
+        file_utils.clear_directory(posixpath.dirname(remote_file_path), self)
+        file_utils.copy_data_to_device(local_file_path, remote_file_path, self, timeout_sec)
 
 
 class AsyncEnv:
@@ -51,3 +52,4 @@ def wrap(env: Any) -> Any:
 
 def unwrap(env: Any) -> Any:
     return env._env if isinstance(env, AsyncEnv) else env
+

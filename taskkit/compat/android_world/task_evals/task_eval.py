@@ -10,7 +10,8 @@ A subclass is written as AndroidWorld writes tasks and becomes a taskkit task:
 * `initialize_task`, `is_successful` and `tear_down` receive an `interface.AsyncEnv` (taskkit's
   Env plus `controller`); the base `is_successful` returns 1.0 and taskkit's lifecycle guards,
   restore points and registry apply unchanged;
-* a class whose name starts with `_` (AndroidWorld's helper bases) is never registered.
+* a class whose name starts with `_` (AndroidWorld's helper bases) is never registered, nor is a
+  base this package defines (`sqlite_validators.SQLiteApp`, `file_validators.CreateFile`, ...).
 """
 from __future__ import annotations
 
@@ -55,11 +56,12 @@ class TaskEval(_TaskEval, register=False):
     template = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        if "abstract" not in cls.__dict__ and cls.__name__.startswith("_"):
-            cls.abstract = True  # AndroidWorld's helper bases
+        if "abstract" not in cls.__dict__ and (cls.__name__.startswith("_") or cls.__module__.startswith("taskkit.compat.android_world.")):
+            cls.abstract = True  # AndroidWorld's helper bases, and this package's own (CreateFile, SQLiteApp, ...)
         schema = cls.__dict__.get("schema")
-        if isinstance(schema, dict) and "seed" not in schema.get("properties", {}):  # AndroidWorld adds it
-            cls.schema = {**schema, "properties": {**schema.get("properties", {}), "seed": {"type": "integer"}}}
+        if isinstance(schema, dict):  # AndroidWorld adds `seed`; JSON Schema's default lets other keys in
+            cls.schema = {"type": "object", "additionalProperties": True, **schema,
+                          "properties": {**schema.get("properties", {}), "seed": {"type": "integer"}}}
         own = cls.__dict__.get("generate_random_params")
         if isinstance(own, classmethod) and own.__func__.__code__.co_argcount == 1:
             cls.generate_random_params = _seeded(own.__func__)
@@ -67,6 +69,13 @@ class TaskEval(_TaskEval, register=False):
             if name in cls.__dict__:
                 setattr(cls, name, _with_aw_env(cls.__dict__[name]))
         super().__init_subclass__(**kwargs)
+
+    @classmethod
+    def with_params(cls, params: dict[str, Any], seed: int | None = None) -> "TaskEval":
+        """AndroidWorld's constructors take the params alone (`__init__(self, params)`)."""
+        task = cls(params)
+        task.seed = seed
+        return task
 
     @property
     def goal(self) -> str:

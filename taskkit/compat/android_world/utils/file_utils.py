@@ -2,10 +2,15 @@
 path through its quoting). Each function takes `env.controller` as AndroidWorld's do."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
+import os
 import posixpath
-from typing import Any
+import tempfile
+from typing import Any, Iterator
+
+from taskkit.compat.android_world._device import device_of
 
 
 @dataclasses.dataclass(frozen=True)
@@ -17,7 +22,43 @@ class FileWithMetadata:
 
 
 def _files(env: Any) -> Any:
-    return env.device.files
+    return device_of(env).files
+
+
+def convert_to_posix_path(*args: str) -> str:
+    """Join path parts with `/` whatever the host's separator."""
+    return posixpath.join(*(str(arg).replace(os.sep, "/") for arg in args))
+
+
+def get_local_tmp_directory() -> str:
+    return tempfile.gettempdir()
+
+
+@contextlib.contextmanager
+def tmp_directory_from_device(device_path: str, env: Any, timeout_sec: float | None = None) -> Iterator[str]:
+    """A temporary host copy of a device folder's files (not its subfolders), removed afterwards."""
+    files = _files(env)
+    if not files.is_dir(device_path):
+        raise FileNotFoundError(f"{device_path} does not exist on the device")
+    with tempfile.TemporaryDirectory(prefix="taskkit-aw-") as local_dir:
+        for name in files.listdir(device_path):
+            path = posixpath.join(device_path, name)
+            if not files.is_dir(path):
+                with open(os.path.join(local_dir, name), "wb") as handle:
+                    handle.write(files.read_bytes(path))
+        yield local_dir
+
+
+def copy_data_to_device(local_path: str, remote_path: str, env: Any, timeout_sec: float | None = None) -> None:
+    """Copy a host file to the device path, or a host folder's files into the device folder."""
+    files = _files(env)
+    if os.path.isdir(local_path):
+        for name in sorted(os.listdir(local_path)):
+            if os.path.isfile(os.path.join(local_path, name)):
+                copy_data_to_device(os.path.join(local_path, name), posixpath.join(remote_path, name), env)
+        return
+    with open(local_path, "rb") as handle:
+        files.write_bytes(remote_path, handle.read())
 
 
 def create_file(file_name: str, directory_path: str, env: Any, content: str = "") -> None:
