@@ -4,13 +4,14 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from taskkit.apps import (broccoli, calendar, camera, clipper, clock, contacts, dialer, expense, files, joplin, launch_only,
+from taskkit.apps import (audio_recorder, broccoli, calendar, camera, clipper, clock, contacts, dialer, expense, files, joplin, launch_only,
                           markor, opentracks, settings, sms, tasks_org)
 from taskkit.apps.base import App
 
 __all__ = ["App", "all_apps", "first_run_databases", "get", "register"]
 
 _APPS: tuple[App, ...] = (
+    audio_recorder.APP,
     broccoli.APP,
     calendar.APP,
     camera.APP,

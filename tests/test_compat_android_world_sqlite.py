@@ -1,4 +1,4 @@
-"""AndroidWorld-style SQLite and file tasks run through taskkit.compat.android_world with only their
+"""AndroidWorld-style SQLite, file and SMS tasks run through taskkit.compat.android_world with only their
 imports changed: row dataclasses in params (still JSON data), the SQLiteApp bases, the integrity
 checks, file_validators parts, datetime_utils, and env.controller's pull/push of a database."""
 from __future__ import annotations
@@ -242,3 +242,53 @@ def test_datetime_utils_draw_around_androidworlds_day() -> None:
     moments = [datetime_utils.generate_random_datetime() for _ in range(200)]
     week = datetime.timedelta(days=7)
     assert all(device_constants.DT - week <= moment < device_constants.DT + week for moment in moments)
+
+
+SMS_FILE = '''
+from taskkit.compat.android_world.task_evals.common_validators import sms_validators
+
+
+class AwSmsSend(sms_validators.SimpleSMSSendSms):
+  """AndroidWorld's way: the base does setup and scoring, the task only words the goal."""
+
+  @property
+  def goal(self) -> str:
+    return f"Send a text message to {self.params['number']} with message: {self.params['message']}"
+'''
+
+
+def test_an_sms_validators_task_is_solved_through_the_simulated_gui(tmp_path: Path, env: Env, monkeypatch) -> None:
+    """The base reads `content query` rows as AndroidWorld parses them, the device clock through
+    `date +%s` and the screen through env.get_state(); a message typed and sent in the app's GUI
+    scores 1.0, a different one 0.0."""
+    from taskkit.apps import sms
+    from taskkit.compat.android_world.task_evals.common_validators import sms_validators
+    from tests.sim.gui.helpers import tap
+
+    path = tmp_path / "aw_sms_task.py"
+    path.write_text(SMS_FILE)
+    monkeypatch.setattr(registry, "_TASKS", dict(registry._TASKS))
+    loading.load_module(str(path))
+    for text, expected in (("Something else entirely", 0.0), (None, 1.0)):
+        task = registry.get("AwSmsSend").from_seed(4)
+        number, message = task.params["number"], task.params["message"]
+        task.initialize_state(env)
+        sms.receive(env.device, number, "Hi!")
+        env.device.check("am start -n com.simplemobiletools.smsmessenger/.activities.MainActivity")
+        tap(env.device, number)
+        tap(env.device, "thread_type_message")
+        env.device.check("input text " + shell_words(text or message))
+        tap(env.device, "thread_send_message")
+        assert task.is_successful(env) == expected
+        task.teardown(env)
+    row = "Row: 0 _id=3, address=+1 555-0100, date=1697384040000, body=Hi, see you at 5, read=1"
+    assert sms_validators.parse_message(row)["body"] == "Hi, see you at 5"
+    assert sms_validators.was_sent([row], "+15550100", "hi, see you at 5", 1697384040000 + 60_000)
+    assert not sms_validators.was_sent([row], "+15550100", "hi, see you at 5", 1697384040000 + 10 * 60_000)
+
+
+def shell_words(text: str) -> str:
+    """`input text` words: spaces as %s, the whole quoted for the shell."""
+    from taskkit.device.quoting import shell_quote
+
+    return shell_quote(text.replace(" ", "%s"))

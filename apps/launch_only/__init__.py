@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from taskkit.apps.base import App
 
-AUDIO_RECORDER = App(name="audio recorder", package="com.dimowner.audiorecorder",
-                     activity="com.dimowner.audiorecorder.app.welcome.WelcomeActivity")
 CHROME = App(name="chrome", package="com.android.chrome", activity="com.google.android.apps.chrome.Main",
              aliases=("google chrome",))
 OSMAND = App(name="osmand", package="net.osmand", activity="net.osmand.plus.activities.MapActivity")
@@ -23,4 +21,4 @@ SIMPLE_GALLERY_PRO = App(name="simple gallery pro", package="com.simplemobiletoo
                          aliases=("simple gallery",))
 VLC = App(name="vlc", package="org.videolan.vlc", activity=".gui.MainActivity", aliases=("vlc player",))
 
-APPS = (AUDIO_RECORDER, CHROME, OSMAND, RETRO_MUSIC, SIMPLE_DRAW_PRO, SIMPLE_GALLERY_PRO, VLC)
+APPS = (CHROME, OSMAND, RETRO_MUSIC, SIMPLE_DRAW_PRO, SIMPLE_GALLERY_PRO, VLC)

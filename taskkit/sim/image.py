@@ -22,6 +22,10 @@ SHARED_FOLDERS = (
     "Alarms", "Audiobooks", "DCIM", "Documents", "Download", "Movies", "Music", "Notifications",
     "Pictures", "Podcasts", "Recordings", "Ringtones", "Android", "Android/data", "Android/media",
     "Android/obb",
+    # The Audio Recorder's records folder, made by its first run (AndroidWorld's setup runs it).
+    "Android/data/com.dimowner.audiorecorder", "Android/data/com.dimowner.audiorecorder/files",
+    "Android/data/com.dimowner.audiorecorder/files/Music",
+    "Android/data/com.dimowner.audiorecorder/files/Music/records",
 )
 
 DIRECTORIES = (

@@ -100,6 +100,17 @@ def write_text(ui: Session, device_path: str, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def write_bytes(ui: Session, device_path: str, data: bytes) -> None:
+    path = host(ui, device_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+def rename(ui: Session, device_path: str, new_device_path: str) -> None:
+    """Move a file to another device path (both confined to the device's state directory)."""
+    host(ui, device_path).rename(host(ui, new_device_path))
+
+
 def remove(ui: Session, device_path: str) -> None:
     """Delete a file (or an empty folder) at a device path."""
     path = host(ui, device_path)

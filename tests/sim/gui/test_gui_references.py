@@ -1,5 +1,5 @@
 """GUI reference solutions of the built-in tasks of Pro Expense, Markor, Simple Calendar Pro,
-Files, Tasks, Joplin and OpenTracks: each finds its elements in the dumped tree (by text,
+Files, Tasks, Joplin, OpenTracks and Audio Recorder: each finds its elements in the dumped tree (by text,
 description or resource id, scrolling a list when the element is further down), scores 1.0 on
 several seeds, and its near misses — a wrong value, the last step skipped — score less.
 
@@ -114,6 +114,17 @@ def open_app(p: dict[str, Any], wrong: bool) -> list[tuple]:
     return [("click", LAUNCHER_LABELS[name])]
 
 
+def audio_record(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    once = [("click", "btn_record"), ("click", "btn_record_stop")]
+    return [("open", "audio recorder")] + once * (2 if wrong else 1)  # a second recording is one too many
+
+
+def audio_record_named(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    name = p["file_name"] + (" 2" if wrong else "")
+    return [("open", "audio recorder"), ("click", "btn_record"), ("click", "btn_record_stop"), ("click", "txt_name"),
+            ("type", "input_name", name), ("click", "Save")]
+
+
 CASES: dict[str, Steps] = {
     "OpenAppTaskEval": open_app,
     "ExpenseAddSingle": expense_add, "ExpenseDeleteSingle": expense_delete,
@@ -121,6 +132,7 @@ CASES: dict[str, Steps] = {
     "SimpleCalendarAddOneEvent": calendar_add, "SimpleCalendarDeleteOneEvent": calendar_delete,
     "FilesDeleteFile": files_delete, "IrTasksNoteOfTask": tasks_note, "NotesIsTodo": joplin_todo,
     "SportsTrackerActivityDuration": tracks_duration,
+    "AudioRecorderRecordAudio": audio_record, "AudioRecorderRecordAudioWithFileName": audio_record_named,
 }
 
 

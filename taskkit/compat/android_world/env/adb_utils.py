@@ -3,8 +3,9 @@ services (every value through taskkit's quoting).
 
 Requests answer as AndroidWorld's do: an `AdbResponse` with `status` and `generic.output`
 (bytes). Covered: generic shell requests, the foreground activity, starting, stopping and
-clearing apps, settings, Wi-Fi/Bluetooth/airplane toggles, brightness, the clipboard (Clipper)
-and incoming texts (`text_emulator`, stored as the telephony provider stores a received SMS).
+clearing apps, settings, Wi-Fi/Bluetooth/airplane toggles, brightness, the clipboard (Clipper),
+heads-up notifications, `execute_sql_command` and incoming texts (`text_emulator`, stored as the
+telephony provider stores a received SMS).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import re
 from typing import Any, Collection
 
 from taskkit import apps
-from taskkit.apps import clipper, sms
+from taskkit.apps import clipper, contacts, sms
 from taskkit.compat.android_world._device import device_of
 from taskkit.device.quoting import shell_join
 
@@ -160,6 +161,55 @@ def press_home_button(env: Any, timeout_sec: float | None = None) -> AdbResponse
 
 def press_back_button(env: Any, timeout_sec: float | None = None) -> AdbResponse:
     return _shell(env, "input", "keyevent", "KEYCODE_BACK")
+
+
+def disable_headsup_notifications(env: Any, timeout_sec: float | None = None) -> AdbResponse:
+    return _shell(env, "settings", "put", "global", "heads_up_notifications_enabled", "0")
+
+
+def enable_headsup_notifications(env: Any, timeout_sec: float | None = None) -> AdbResponse:
+    return _shell(env, "settings", "put", "global", "heads_up_notifications_enabled", "1")
+
+
+def execute_sql_command(db_path: str, sql_command: str, env: Any) -> AdbResponse:
+    """Run one SQL script on a device database with `sqlite3` (as root on a phone)."""
+    return _shell(env, "sqlite3", db_path, sql_command)
+
+
+_CALL_STATES = {"0": "IDLE", "1": "RINGING", "2": "OFFHOOK"}
+
+
+def get_call_state(env: Any) -> str:
+    """"IDLE", "RINGING" or "OFFHOOK", from `dumpsys telephony.registry`'s mCallState (a device
+    without the telephony service, as the simulated one, has no call: IDLE)."""
+    output = _shell(env, "dumpsys", "telephony.registry").generic.output.decode()
+    match = re.search(r"mCallState=(\d)", output)
+    return _CALL_STATES.get(match.group(1), "IDLE") if match else "IDLE"
+
+
+def end_call_if_active(env: Any) -> None:
+    if get_call_state(env) == "OFFHOOK":
+        _shell(env, "input", "keyevent", "KEYCODE_ENDCALL")
+
+
+def clear_android_emulator_call_log(env: Any) -> AdbResponse:
+    return _shell(env, "content", "delete", "--uri", "content://call_log/calls")
+
+
+def call_emulator(env: Any, phone_number: str, timeout_sec: float | None = None) -> AdbResponse:
+    """An incoming call from `phone_number` (its digits and `+`), as the call log keeps one that
+    rang and was not answered: AndroidWorld's tasks end the call at once (`emu gsm call` needs an
+    emulator console; this writes the call log the dialer shows)."""
+    number = re.sub(r"[^0-9+]", "", phone_number)
+    now_ms = device_of(env).clock.now_ms()
+    device_of(env).content.insert("content://call_log/calls", {"number": number, "type": 3, "date": now_ms,
+                                                              "duration": 0, "new": 1})
+    return AdbResponse()
+
+
+def delete_contacts(env: Any) -> None:
+    """Every contact gone (the contacts provider's data cleared)."""
+    contacts.reset(device_of(env))
 
 
 def set_clipboard_contents(content: str, env: Any) -> None:

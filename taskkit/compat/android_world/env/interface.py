@@ -5,6 +5,7 @@ and `controller` is what AndroidWorld's helpers take (`adb_utils.*(env.controlle
 """
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 from typing import Any, ContextManager
 
@@ -31,12 +32,29 @@ class Controller:
         file_utils.copy_data_to_device(local_file_path, remote_file_path, self, timeout_sec)
 
 
+@dataclasses.dataclass(frozen=True)
+class State:
+    """What `env.get_state()` observed: the screen's elements (`ui_elements`, also as `forest`).
+    `pixels` is None: read a screenshot with `env.device.ui.screenshot()` (PNG bytes)."""
+
+    ui_elements: list[Any]
+    forest: list[Any]
+    pixels: Any = None
+    auxiliaries: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
 class AsyncEnv:
     """The env an AndroidWorld task's methods receive: taskkit's Env plus `controller`."""
 
     def __init__(self, env: Env):
         object.__setattr__(self, "_env", env)
         object.__setattr__(self, "controller", Controller(env))
+
+    def get_state(self, wait_to_stabilize: bool = False) -> State:
+        """The screen now: its elements and the activity in front (`auxiliaries["foreground"]`)."""
+        screen = self._env.device.ui.screen()
+        elements = list(screen.elements)
+        return State(elements, elements, auxiliaries={"foreground": screen.foreground})
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._env, name)

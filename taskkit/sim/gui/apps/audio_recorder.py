@@ -1,0 +1,124 @@
+"""Audio Recorder: the record screen (record, stop, the last record's name with its rename
+dialog) and the records list, over the record files the Audio Recorder checks read.
+
+Ids and labels follow Dimowner/AudioRecorder (res/layout/activity_main.xml: `btn_record`
+described "Start recording", `btn_record_stop`, `btn_records_list`, `txt_progress` "00:00",
+`txt_name`; res/layout/dialog_rename.xml: "New name" with `input_name`, Cancel and Save;
+res/values/strings.xml). The launcher's WelcomeActivity opens the record screen, as it does once
+the app's setup pages are done (AndroidWorld's setup completes them); the screen keeps reporting
+WelcomeActivity in front, where the app hands over to its MainActivity (a difference, so that a
+fresh start and a resumed task report the same activity). A tap on Record starts a
+recording, Stop saves it as the next `Record-N.m4a` and shows its name; a tap on the name renames
+it (the extension is kept): the dialog shows the current name selected, so what is typed
+replaces it (the simulator has no text selection: the name is the field's placeholder until
+something is typed, and Save on an untouched field keeps it). Simplified: no pause, playback, waveform, settings, trash or
+automatic rename dialog; the rename dialog's buttons carry AlertDialog's ids.
+"""
+from __future__ import annotations
+
+import posixpath
+
+from taskkit.apps.audio_recorder import PACKAGE, RECORDS_DIR, m4a_bytes, next_record_name
+from taskkit.sim.gui import appdata, widgets
+from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
+from taskkit.sim.gui.node import Node
+from taskkit.sim.gui.session import Session
+
+ID = f"{PACKAGE}:id/"
+RECORDS_LIST = ".app.records.RecordsActivity"
+
+
+def _names(ui: Session) -> list[str]:
+    return [name for name, is_dir, _ in appdata.listing(ui, RECORDS_DIR) if not is_dir]
+
+
+def _clock(seconds: int) -> str:
+    return f"{seconds // 60:02d}:{seconds % 60:02d}"
+
+
+def _start(ui: Session) -> None:
+    ui.replace("main", recording_since=appdata.now_ms(ui))
+
+
+def _stop(frame: Frame):
+    def act(ui: Session) -> None:
+        seconds = max(1, (appdata.now_ms(ui) - int(frame.args["recording_since"])) // 1000)
+        path = posixpath.join(RECORDS_DIR, next_record_name(_names(ui)))
+        appdata.write_bytes(ui, path, m4a_bytes(seconds))
+        ui.replace("main", last=path, seconds=seconds)
+    return act
+
+
+def _rename(path: str):
+    return lambda ui: ui.push("rename", focus="name", path=path)
+
+
+def _main(ui: Session, frame: Frame) -> list[Node]:
+    m = ui.m
+    recording = "recording_since" in frame.args
+    last = str(frame.args.get("last") or "")
+    if last and not appdata.host(ui, last).is_file():
+        last = ""  # renamed or deleted since
+    nodes = [widgets.text(ui, (m.dp(56), m.status_bar + m.dp(12), m.width - m.dp(56), m.status_bar + m.dp(48)),
+                          "Audio Recorder", size_dp=22)]
+    middle = (m.status_bar + m.content_bottom) // 2
+    elapsed = (appdata.now_ms(ui) - int(frame.args["recording_since"])) // 1000 if recording else int(
+        frame.args.get("seconds") or 0)
+    nodes.append(widgets.text(ui, (m.dp(16), middle, m.width - m.dp(16), middle + m.dp(64)), _clock(elapsed),
+                              f"{ID}txt_progress", size_dp=54))
+    if last and not recording:
+        name = posixpath.splitext(posixpath.basename(last))[0]
+        nodes.append(widgets.text(ui, (m.dp(32), middle + m.dp(72), m.width - m.dp(32), middle + m.dp(104)), name,
+                                  f"{ID}txt_name", size_dp=22, action=_rename(last)))
+    bottom = m.content_bottom - m.dp(96)
+    centre = m.width // 2
+    if recording:
+        nodes.append(widgets.icon_button(ui, (centre + m.dp(48), bottom + m.dp(16), centre + m.dp(104), bottom + m.dp(72)),
+                                         "", _stop(frame), f"{ID}btn_record_stop"))
+    else:
+        nodes.append(widgets.icon_button(ui, (centre - m.dp(40), bottom, centre + m.dp(40), bottom + m.dp(80)),
+                                         "Start recording", _start, f"{ID}btn_record"))
+    nodes.append(widgets.icon_button(ui, (m.width - m.dp(80), bottom + m.dp(8), m.width - m.dp(16), bottom + m.dp(72)),
+                                     "", lambda s: s.push("records"), f"{ID}btn_records_list"))
+    return nodes
+
+
+def _records(ui: Session, frame: Frame) -> list[Node]:
+    nodes, top = widgets.app_bar(ui, "Records")
+    rows = [widgets.Row(ui.m.dp(72), lambda box, n=name: widgets.list_item(
+                ui, box, posixpath.splitext(n)[0], action=_rename(posixpath.join(RECORDS_DIR, n)),
+                title_rid=f"{ID}list_item_name"))
+            for name in _names(ui)]
+    return nodes + [widgets.list_or_empty(ui, frame, top, rows, f"{ID}recycler_view", "Records is empty")]
+
+
+def _save(frame: Frame):
+    def act(ui: Session) -> None:
+        path = str(frame.args["path"])
+        name = ui.draft(frame, "name").strip()
+        target = posixpath.join(RECORDS_DIR, name + posixpath.splitext(path)[1])
+        if not name:  # the name was left as it is
+            ui.finish()
+            return
+        if "/" in name or appdata.host(ui, target).exists():
+            return  # the app refuses an empty name and "File with this name is already exists!"
+        appdata.rename(ui, path, target)
+        ui.finish()
+        _, _, below = ui.top()
+        if below is not None and below.screen == "main":
+            ui.replace("main", last=target, seconds=int(below.args.get("seconds") or 0))
+    return act
+
+
+def _rename_dialog(ui: Session, frame: Frame) -> list[Node]:
+    def body(box: tuple[int, int, int, int]) -> list[Node]:
+        x1, y1, x2, _ = box
+        current = posixpath.splitext(posixpath.basename(str(frame.args["path"])))[0]
+        return [widgets.edit_text(ui, frame, "name", (x1, y1, x2, y1 + ui.m.dp(56)), current, f"{ID}input_name")]
+    return widgets.dialog(ui, "New name", body=body, body_dp=64, positive=("Save", _save(frame)))
+
+
+APP = register(AppScreens(
+    PACKAGE,
+    {"main": Screen(_main), "records": Screen(_records, RECORDS_LIST), "rename": Screen(_rename_dialog)},
+    first="main"))
