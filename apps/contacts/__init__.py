@@ -22,6 +22,10 @@ PHONES_URI = "content://contacts/phones/"
 NAME_MIMETYPE = "vnd.android.cursor.item/name"
 PHONE_MIMETYPE = "vnd.android.cursor.item/phone_v2"
 PHONE_TYPE_MOBILE = 2
+# The phone types the editor's label spinner offers, in its order, with their
+# ContactsContract.CommonDataKinds.Phone TYPE_* numbers (labels: AOSP core/res phoneType*).
+PHONE_LABELS = (("Mobile", 2), ("Work", 3), ("Home", 1), ("Main", 12), ("Work Fax", 4), ("Home Fax", 5),
+                ("Pager", 6), ("Other", 7))
 
 
 def random_contact(rng: TaskRng) -> dict[str, str]:

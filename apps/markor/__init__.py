@@ -6,10 +6,12 @@ date, four random characters or backup/copy/final/edited, as a prefix or a suffi
 from __future__ import annotations
 
 import posixpath
+from datetime import datetime
 
 from taskkit.apps.base import App
 from taskkit.apps.common import random_name_stem
 from taskkit.device.base import Device
+from taskkit.device.quoting import shell_join
 from taskkit.rng import TaskRng
 
 PACKAGE = "net.gsantner.markor"
@@ -55,6 +57,12 @@ def list_notes(device: Device) -> list[str]:
         return []
     prefix = NOTES_DIR + "/"
     return sorted(path[len(prefix):] if path.startswith(prefix) else path for path in paths)
+
+
+def set_changed(device: Device, name: str, when: datetime) -> None:
+    """Give note `name` the change time `when` (`touch -t` with `when`'s wall-clock digits: a
+    device in another time zone shifts every note alike, keeping their order)."""
+    device.run(shell_join(["touch", "-t", when.strftime("%Y%m%d%H%M.%S"), note_path(name)]))
 
 
 def read_note(device: Device, name: str, folder: str | None = None) -> str:

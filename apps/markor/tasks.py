@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import string
+from datetime import timedelta
 from typing import Any
 
 from taskkit.apps import clipper, markor
@@ -379,3 +380,61 @@ class MarkorMergeNotes(TaskEval):
 
     def solve(self, env: Any) -> None:
         markor.create_note(env.device, self.params["file_name"], self.merged + "\n")
+
+
+class MarkorDeleteNewestNote(TaskEval):
+    """Delete the note changed last; the others stay as they are.
+
+    The notes are written with distinct change times (`touch -t`, device time), hours to days
+    before the episode; Markor's list shows each one's date and time. Compared with AndroidWorld,
+    which checks that the other notes keep their names and change times, taskkit checks their
+    names and exact contents.
+    """
+
+    app_names = _APP
+    complexity = 1  # AndroidWorld's
+    template = "Delete the newest note in Markor."
+    schema = {
+        "type": "object",
+        "properties": {"count": {"type": "integer", "minimum": 2, "maximum": 6}, "noise_seed": _NOISE_SEED},
+        "required": ["count", "noise_seed"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        return {"count": rng.randint(2, 6), "noise_seed": rng.getrandbits(32)}
+
+    def notes(self) -> list[tuple[str, int]]:
+        """(name, minutes before the device's day began its episode) per note, newest first."""
+        rng = TaskRng(self.params["noise_seed"] + 7)
+        ages = sorted(rng.sample(range(30, 60 * 24 * 9), self.params["count"]))
+        names = _names(TaskRng(self.params["noise_seed"]), self.params["count"])
+        return list(zip(names, ages))
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        markor.reset(env.device)
+        self.texts = {}
+        now = env.device.clock.now()
+        rng = TaskRng(self.params["noise_seed"] + 1)
+        for name, minutes in reversed(self.notes()):  # oldest first
+            self.texts[name] = markor.random_note_text(rng)
+            markor.create_note(env.device, name, self.texts[name])
+            markor.set_changed(env.device, name, now - timedelta(minutes=minutes))
+
+    def validator(self):
+        newest, *others = [name for name, _ in self.notes()]
+        kept = [file_content(markor.note_path(name), self.texts[name]) for name in others]
+        return all_of(file_absent(markor.note_path(newest)), *kept)
+
+    def solve(self, env: Any) -> None:
+        env.device.files.remove(markor.note_path(self.notes()[0][0]))
+
+
+def _names(rng: TaskRng, count: int) -> list[str]:
+    names: list[str] = []
+    while len(names) < count:
+        name = markor.random_file_name(rng, rng.choice(markor.EXTENSIONS))
+        if name not in names:
+            names.append(name)
+    return names

@@ -126,3 +126,22 @@ def test_any_android_dump_round_trips(forest) -> None:
     elements = ui.parse_window_dump(dump(*(xml for xml, _ in forest)))
     expected = [item for _, kept in forest for item in kept]
     assert [(e.text or "", e.is_checked) for e in elements] == expected
+
+
+def test_a_screen_read_with_remove_dump_leaves_no_dump_file(tmp_path) -> None:
+    """A task's check reads the screen without leaving /sdcard/window_dump.xml behind (one round
+    trip either way); a plain read keeps the file, as `uiautomator dump` does."""
+    from taskkit.connect import sim_device
+
+    device = sim_device(tmp_path / "device")
+    try:
+        kept = device.ui.screen()
+        assert kept.error is None and kept.elements and device.files.exists(ui.DUMP_PATH)
+        device.files.remove(ui.DUMP_PATH)
+        trips = device.stats.round_trips
+        read = device.ui.screen(remove_dump=True)
+        assert device.stats.round_trips == trips + 1
+        assert read.error is None and [e.describe() for e in read.elements] == [e.describe() for e in kept.elements]
+        assert not device.files.exists(ui.DUMP_PATH)
+    finally:
+        device.close()

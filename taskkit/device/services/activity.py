@@ -140,9 +140,9 @@ class Activity:
         check_start(self._device.shell(build_start(component)))
 
     def start_intent(self, action: str, data: str | None = None,
-                     extras: Mapping[str, Any] | None = None) -> None:
-        """Start the activity that handles `action` (with optional data URI and extras)."""
-        check_start(self._device.shell(build_start_intent(action, data, extras)))
+                     extras: Mapping[str, Any] | None = None, mime_type: str | None = None) -> None:
+        """Start the activity that handles `action` (with optional data URI, MIME type and extras)."""
+        check_start(self._device.shell(build_start_intent(action, data, extras, mime_type)))
 
     def force_stop(self, package: str) -> None:
         self._device.run(build_force_stop(package))

@@ -213,12 +213,15 @@ class UI:
     def __init__(self, device: "Device"):
         self.device = device
 
-    def screen(self) -> Screen:
+    def screen(self, remove_dump: bool = False) -> Screen:
         """The foreground activity and the screen's elements, in one round trip.
 
         A device that cannot dump its screen gives a Screen with `error` set, not a blank one.
+        `remove_dump` deletes the dump file in the same command, so that reading the screen
+        leaves the device as it was (a task's check reads it so).
         """
-        result = self.device.shell(build_screen())
+        command = build_screen() + (f"; rm -f {DUMP_PATH}" if remove_dump else "")
+        result = self.device.shell(command)
         head, mark, dump = result.stdout.partition(_SECTION + "\n")
         foreground = parse_foreground(head)
         if not mark or result.exit_code != 0:

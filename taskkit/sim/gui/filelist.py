@@ -17,14 +17,20 @@ from taskkit.sim.gui.node import Action, Node
 from taskkit.sim.gui.session import Session
 
 
+def size_line(ui: Session, path: str, is_dir: bool, size: int) -> str:
+    """A row's second line: "Folder", or the file's size."""
+    return "Folder" if is_dir else f"{size} B"
+
+
 @dataclasses.dataclass(frozen=True)
 class Ids:
-    """An app's resource ids for its file list."""
+    """An app's resource ids for its file list, and what a row's second line says."""
 
     list: str
     title: str
     subtitle: str
     delete: str
+    describe: Callable[[Session, str, bool, int], str] = size_line
 
 
 def rows(ui: Session, folder: str, ids: Ids, open_file: Callable[[str], Action], selected: str | None = None) -> list[widgets.Row]:
@@ -37,7 +43,7 @@ def rows(ui: Session, folder: str, ids: Ids, open_file: Callable[[str], Action],
         select = lambda s, p=path: s.push("selection", folder=folder, path=p)  # noqa: E731
 
         def build(box, name=name, path=path, action=action, select=select, is_dir=is_dir, size=size) -> Node:
-            row = widgets.list_item(ui, box, name, "Folder" if is_dir else f"{size} B",
+            row = widgets.list_item(ui, box, name, ids.describe(ui, path, is_dir, size),
                                     action=None if selected else action, long_action=None if selected else select,
                                     title_rid=ids.title, subtitle_rid=ids.subtitle)
             row.selected = path == selected

@@ -1,5 +1,5 @@
 """GUI reference solutions of the built-in tasks of Pro Expense, Markor, Simple Calendar Pro,
-Files, Tasks, Joplin, OpenTracks and Audio Recorder: each finds its elements in the dumped tree (by text,
+Files, Tasks, Joplin, OpenTracks, Audio Recorder, Clock and Contacts: each finds its elements in the dumped tree (by text,
 description or resource id, scrolling a list when the element is further down), scores 1.0 on
 several seeds, and its near misses — a wrong value, the last step skipped — score less.
 
@@ -125,13 +125,45 @@ def audio_record_named(p: dict[str, Any], wrong: bool) -> list[tuple]:
             ("type", "input_name", name), ("click", "Save")]
 
 
+def clock_timer(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    from taskkit.apps.clock import keypad_digits
+
+    digits = keypad_digits(p["hours"], p["minutes"], p["seconds"] + (1 if wrong and p["seconds"] < 59 else 0))
+    steps = [("open", "clock"), ("click", "Timer")] + [("click", f"timer_setup_digit_{d}") for d in digits]
+    return steps + [("click", "Start")] if wrong else steps  # started: the keypad is gone
+
+
+def clock_stopwatch_running(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    return [("open", "clock"), ("click", "Stopwatch"), ("click", "Start")] + ([("click", "Pause")] if wrong else [])
+
+
+def clock_stopwatch_paused(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    return [("open", "clock"), ("click", "Timer" if wrong else "Stopwatch")]
+
+
+def contacts_draft(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    label = ("Other" if p["phone_label"] != "Other" else "Home") if wrong else p["phone_label"]
+    return [("open", "contacts"), ("click", "Create new contact"), ("type", "First name", p["first"]),
+            ("type", "Last name", p["last"]), ("type", "Phone", p["phone"]), ("click", "spinner"), ("click", label)]
+
+
+def markor_delete_newest(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    from taskkit.apps.markor.tasks import MarkorDeleteNewestNote
+
+    notes = MarkorDeleteNewestNote(p).notes()  # newest first; the list shows each one's time
+    return [("open", "markor"), ("long", notes[1 if wrong else 0][0]), ("click", "action_delete_selected_items"),
+            ("click", "OK")]
+
+
 CASES: dict[str, Steps] = {
     "OpenAppTaskEval": open_app,
     "ExpenseAddSingle": expense_add, "ExpenseDeleteSingle": expense_delete,
-    "MarkorCreateNote": markor_create, "MarkorDeleteNote": markor_delete,
+    "MarkorCreateNote": markor_create, "MarkorDeleteNote": markor_delete, "MarkorDeleteNewestNote": markor_delete_newest,
     "SimpleCalendarAddOneEvent": calendar_add, "SimpleCalendarDeleteOneEvent": calendar_delete,
     "FilesDeleteFile": files_delete, "IrTasksNoteOfTask": tasks_note, "NotesIsTodo": joplin_todo,
     "SportsTrackerActivityDuration": tracks_duration,
+    "ClockTimerEntry": clock_timer, "ClockStopWatchRunning": clock_stopwatch_running,
+    "ClockStopWatchPausedVerify": clock_stopwatch_paused, "ContactsNewContactDraft": contacts_draft,
     "AudioRecorderRecordAudio": audio_record, "AudioRecorderRecordAudioWithFileName": audio_record_named,
 }
 
@@ -163,3 +195,22 @@ def test_a_calendar_insert_intent_opens_a_filled_in_event(device) -> None:
     rows = device.check("sqlite3 /data/data/com.simplemobiletools.calendar.pro/databases/events.db "
                         "'SELECT title, location, start_ts, end_ts FROM events'")
     assert rows == f"Standup|Room 4|{begin_ms // 1000}|{begin_ms // 1000 + 1800}\n"
+
+
+def test_markors_list_shows_each_notes_last_change(device) -> None:
+    """The second line of a row is the file's change time in the device's zone, date then time."""
+    from datetime import datetime, timezone
+
+    from taskkit.apps import markor
+    from tests.sim.gui.helpers import find
+
+    markor.create_note(device, "groceries.md", "- milk\n")
+    markor.set_changed(device, "groceries.md", datetime(2023, 10, 14, 12, 30, tzinfo=timezone.utc))
+    device.check("am start -n net.gsantner.markor/.activity.MainActivity")
+    row = find(device, "groceries.md")
+    line = find(device, lambda e: (e.resource_name or "").endswith(":id/opoc_filesystem_item__description")
+                and e.bbox.y_min >= row.bbox.y_min - 200 and e.bbox.y_max <= row.bbox.y_max + 200)
+    assert line.text == "10/14/23, 12:30"
+    device.check("setprop persist.sys.timezone America/New_York")
+    line = find(device, lambda e: (e.resource_name or "").endswith(":id/opoc_filesystem_item__description"))
+    assert line.text == "10/14/23, 08:30"

@@ -9,6 +9,7 @@ import dataclasses
 import posixpath
 from typing import Any, ContextManager
 
+from taskkit.compat.android_world.env import representation_utils
 from taskkit.compat.android_world.utils import file_utils
 from taskkit.env import Env
 
@@ -53,7 +54,7 @@ class AsyncEnv:
     def get_state(self, wait_to_stabilize: bool = False) -> State:
         """The screen now: its elements and the activity in front (`auxiliaries["foreground"]`)."""
         screen = self._env.device.ui.screen()
-        elements = list(screen.elements)
+        elements = representation_utils.forest_to_ui_elements(screen.elements)
         return State(elements, elements, auxiliaries={"foreground": screen.foreground})
 
     def __getattr__(self, name: str) -> Any:

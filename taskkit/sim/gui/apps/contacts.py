@@ -4,7 +4,8 @@ name, last name, phone) in the contacts provider the checks read.
 Labels follow AOSP Contacts (packages/apps/Contacts, res/values/strings.xml: `searchHint`
 "Search contacts", `action_menu_add_new_contact_button` and `contact_editor_title_new_contact`
 "Create new contact", `name_given` "First name", `name_family` "Last name", `phoneLabelsGroup`
-"Phone", `menu_save` "Save"; res/layout/floating_action_button.xml `floating_action_button`,
+"Phone", `menu_save` "Save"; the phone type spinner described "<label> Phone" with the types of
+core/res `phoneType*` "Mobile", "Work", "Home", …; res/layout/floating_action_button.xml `floating_action_button`,
 res/layout/editor_save_button.xml `editor_menu_save_button`), which Google Contacts shares.
 
 Save writes what the Contacts app writes through ContactsContract: a local raw contact, a
@@ -12,14 +13,13 @@ structured-name row (given and family name; the provider joins the display name)
 phone row. Saving an empty form saves nothing. `am start -a android.intent.action.INSERT -t
 vnd.android.cursor.dir/contact [--es name NAME] [--es phone NUMBER]` opens the editor filled in
 (ContactsContract.Intents.Insert). Simplified: one phone field, no account picker, photo,
-labels or "More fields"; the search box is not a search.
+custom label or "More fields"; the search box is not a search.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from taskkit.apps.contacts import (DATA_URI, NAME_MIMETYPE, PACKAGE, PHONE_MIMETYPE, PHONE_TYPE_MOBILE,
-                                   RAW_CONTACTS_URI)
+from taskkit.apps.contacts import DATA_URI, NAME_MIMETYPE, PACKAGE, PHONE_LABELS, PHONE_MIMETYPE, RAW_CONTACTS_URI
 from taskkit.sim import providers
 from taskkit.sim.gui import widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
@@ -61,9 +61,24 @@ def _save(frame: Frame):
                                                   "data2": first or None, "data3": last or None}, caller)
         if phone:
             providers.insert(ui.state, DATA_URI, {"raw_contact_id": raw_id, "mimetype": PHONE_MIMETYPE,
-                                                  "data1": phone, "data2": PHONE_TYPE_MOBILE}, caller)
+                                                  "data1": phone, "data2": dict(PHONE_LABELS)[_label(ui, frame)]},
+                             caller)
         row = providers.query(ui.state, f"{RAW_CONTACTS_URI}/{raw_id}", ["contact_id"]).rows
         ui.replace("details", contact=int(row[0][0]) if row and row[0][0] is not None else 0)
+    return act
+
+
+def _label(ui: Session, frame: Frame) -> str:
+    return ui.draft(frame, "label", PHONE_LABELS[0][0])
+
+
+def _choose(label: str):
+    """A label of the spinner's list: set it on the editor below and close the list."""
+    def act(ui: Session) -> None:
+        ui.finish()
+        _, _, editor = ui.top()
+        if editor is not None:
+            ui.set_draft(editor, "label", label)
     return act
 
 
@@ -111,7 +126,20 @@ def _editor(ui: Session, frame: Frame) -> list[Node]:
     for name, hint in _FIELDS:
         nodes.append(widgets.edit_text(ui, frame, name, (m.dp(72), y, m.width - m.dp(24), y + m.dp(56)), hint))
         y += m.dp(72)
+    label = _label(ui, frame)
+    nodes.append(widgets.button(ui, (m.dp(72), y - m.dp(8), m.dp(232), y + m.dp(40)), label,
+                                lambda session: session.push("labels"), f"{ID}spinner", desc=f"{label} Phone",
+                                class_name="android.widget.Spinner"))
     return nodes
+
+
+def _labels(ui: Session, frame: Frame) -> list[Node]:
+    """The spinner's drop-down: one row per phone type."""
+    m = ui.m
+    top = m.height // 3
+    return [widgets.text(ui, (m.dp(72), top + i * m.dp(48), m.width - m.dp(72), top + (i + 1) * m.dp(48)), label,
+                         "android:id/text1", action=_choose(label))
+            for i, (label, _) in enumerate(PHONE_LABELS)]
 
 
 def _opener(activity: str, intent: Intent | None) -> list[Opening] | None:
@@ -128,5 +156,6 @@ def _opener(activity: str, intent: Intent | None) -> list[Opening] | None:
 
 APP = register(AppScreens(
     PACKAGE,
-    {"list": Screen(_list), "details": Screen(_details, DETAILS), "editor": Screen(_editor, EDITOR)},
+    {"list": Screen(_list), "details": Screen(_details, DETAILS), "editor": Screen(_editor, EDITOR),
+     "labels": Screen(_labels, EDITOR)},
     first="list", opener=_opener))

@@ -4,7 +4,8 @@ left) and deleting by long press, over the files the Markor checks read.
 Ids follow gsantner/markor (the new-file dialog's `new_file_dialog__name` and
 `new_file_dialog__ext` with OK as `android:id/button1`, the add button `fab_add_new_item`, the
 editor `document__fragment__edit__highlighting_editor`, list rows'
-`opoc_filesystem_item__title`), as UI-automation scripts for the app use them. As in the app,
+`opoc_filesystem_item__title`, its second line `opoc_filesystem_item__description` with the
+file's last change, date then time), as UI-automation scripts for the app use them. As in the app,
 OK creates the file and opens it; the editor's text is written when the editor is left (BACK,
 Navigate up, HOME: Markor saves in onPause); a long press selects a file, and the selection's
 Delete asks before deleting. The name field takes the name; the extension field (".md") is
@@ -17,6 +18,7 @@ from __future__ import annotations
 import posixpath
 
 from taskkit.apps.markor import EXTENSIONS, NOTES_DIR, PACKAGE
+from taskkit.sim.commands.system import local_time
 from taskkit.sim.gui import appdata, filelist, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Node
@@ -25,8 +27,16 @@ from taskkit.sim.gui.session import Session
 ID = f"{PACKAGE}:id/"
 EDITOR = ".activity.DocumentActivity"
 _KNOWN = (".md", ".txt", ".markdown", ".todo.txt", ".csv", ".json")
+
+
+def modified_line(ui: Session, path: str, is_dir: bool, size: int) -> str:
+    """A row's second line: the file's last change in the device's zone, "10/14/23, 15:34"."""
+    when = local_time(ui.state, int(appdata.host(ui, path).stat().st_mtime))
+    return f"{when.month}/{when.day}/{when.year % 100:02d}, {when.hour:02d}:{when.minute:02d}"
+
+
 IDS = filelist.Ids(f"{ID}ui__filesystem_dialog__list", f"{ID}opoc_filesystem_item__title",
-                   f"{ID}opoc_filesystem_item__description", f"{ID}action_delete_selected_items")
+                   f"{ID}opoc_filesystem_item__description", f"{ID}action_delete_selected_items", modified_line)
 
 
 def open_file(path: str):
