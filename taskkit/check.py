@@ -133,15 +133,17 @@ def main(argv: list[str]) -> int:
     chosen = _chosen()
     for notice in cli.load_tasks(FLAGS):
         print(notice, file=sys.stderr)
-    classes = cli.chosen_tasks(FLAGS)
+    classes, left_out = cli.runnable_here(FLAGS, cli.chosen_tasks(FLAGS))
     seeds: Any = [FLAGS.seed] if FLAGS.seed is not None else FLAGS.seeds
     started = time.monotonic()
+    configs = None if FLAGS.baselines else _configs()  # bad input is refused before the notice
+    if left_out:
+        print(f"{PROG}: {left_out}", file=sys.stderr)
     if FLAGS.baselines:
         with cli.opened_device(FLAGS, [cls.name for cls in classes]) as device:
             passed = baselines(classes, FLAGS.seeds, Env(device))
         print(f"{PROG}: {time.monotonic() - started:.1f} s", file=sys.stderr)
         return 1 if passed else 0
-    configs = _configs()
     table = []
     with cli.opened_device(FLAGS, [cls.name for cls in classes]) as device:
         for device_config in configs:

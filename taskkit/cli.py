@@ -86,6 +86,29 @@ def device_spec(values: flags.FlagValues) -> str:
     return values.device
 
 
+def simulated(spec: str) -> bool:
+    """Whether a `--device` spec (or any of a comma-separated list) names the simulated device."""
+    return any(part.strip().partition(":")[0] == "sim" for part in spec.split(","))
+
+
+def runnable_here(values: flags.FlagValues, classes: list[Any]) -> tuple[list[Any], str | None]:
+    """The task classes that can run on the chosen device, and a one-line notice naming those left
+    out (tasks that need a real device, on the simulated one); UsageError if none is left."""
+    if not simulated(device_spec(values)):
+        return classes, None
+    left_out = [cls for cls in classes if cls.real_device_only]
+    kept = [cls for cls in classes if not cls.real_device_only]
+    if not left_out:
+        return classes, None
+    by_reason: dict[str, list[str]] = {}
+    for cls in left_out:
+        by_reason.setdefault(cls.real_device_only, []).append(cls.name)
+    reasons = "; ".join(f"{', '.join(names)} ({reason})" for reason, names in by_reason.items())
+    if not kept:
+        raise UsageError(f"every chosen task needs a real device: {reasons}; run with --device adb:SERIAL")
+    return kept, f"{len(left_out)} task(s) need a real device and are left out on the simulated device: {reasons}"
+
+
 def load_tasks(values: flags.FlagValues) -> list[str]:
     """Register the built-in tasks and those of --task_module / --spec_dir.
 

@@ -44,7 +44,7 @@ flags.DEFINE_string("llm_base_url", None, "--agent llm: an OpenAI-compatible end
 flags.DEFINE_string("llm_api_key_env", "OPENAI_API_KEY", "--agent llm: the environment variable holding the key.",
                     flag_values=FLAGS)
 flags.DEFINE_bool("list_tasks", False, "Print the registered tasks (name, apps, difficulty, optimal steps, tags, "
-                  "source) and exit.", flag_values=FLAGS)
+                  "source, and where each runs: any, or why it needs a real device) and exit.", flag_values=FLAGS)
 flags.DEFINE_integer("parallel", 1, "Worker processes, each with its own fresh simulated device (with --device sim). "
                      "--device adb:S1,adb:S2 runs one worker per listed device.", flag_values=FLAGS)
 flags.DEFINE_enum("executor", "local", ["local", "ray"], "Where the workers run: local processes, or one Ray actor "
@@ -66,11 +66,13 @@ cli.define_device_flags(FLAGS)
 
 
 def _list_tasks() -> None:
-    """One tab-separated row per task under a header: name, apps, difficulty, optimal steps, tags, source."""
-    print("name\tapps\tdifficulty\toptimal_steps\ttags\tsource")
+    """One tab-separated row per task under a header: name, apps, difficulty, optimal steps, tags,
+    source, and where it runs ("any", or why it needs a real device)."""
+    print("name\tapps\tdifficulty\toptimal_steps\ttags\tsource\truns_on")
     for cls in cli.chosen_tasks(FLAGS):
+        runs_on = f"real device only: {cls.real_device_only}" if cls.real_device_only else "any"
         print("\t".join((cls.name, ",".join(cls.app_names), cls.difficulty or "-", str(cls.optimal_steps or "-"),
-                         ",".join(cls.tags) or "-", cls.source)))
+                         ",".join(cls.tags) or "-", cls.source, runs_on)))
 
 
 def _show_instance(name: str) -> None:
@@ -200,8 +202,9 @@ def main(argv: list[str]) -> int:
         _show_instance(FLAGS.show_instance)
         return 0
     configs = _device_configs()
-    instances = suite.build_suite(FLAGS.seed, cli.chosen_task_names(FLAGS), FLAGS.n_task_combinations, configs, FLAGS.config_axis,
-                                  FLAGS.fixed_task_seed)
+    runnable, left_out = cli.runnable_here(FLAGS, cli.chosen_tasks(FLAGS))
+    instances = suite.build_suite(FLAGS.seed, [cls.name for cls in runnable], FLAGS.n_task_combinations, configs,
+                                  FLAGS.config_axis, FLAGS.fixed_task_seed)
     agent = agents.load(FLAGS.agent, **_agent_options())
     if FLAGS.save_screenshots and not FLAGS.output_dir:
         raise cli.UsageError("--save_screenshots needs --output_dir (the screenshots go beside the trajectories)")
@@ -214,6 +217,8 @@ def main(argv: list[str]) -> int:
     elif FLAGS.ray_address:
         raise cli.UsageError("--ray_address needs --executor ray")
     workers = _worker_devices()  # bad input is refused before anything is written
+    if left_out:
+        print(f"{PROG}: {left_out}", file=sys.stderr)
     writer, results = _open_results(FLAGS.output_dir, instances)
     if results:
         finished = {row.instance_id for row in results}

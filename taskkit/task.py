@@ -88,6 +88,9 @@ class TaskEval:
     #: The agent's first screen is the home screen (AndroidWorld's default); False: the agent
     #: starts where `initialize_state` left the device.
     start_on_home_screen: ClassVar[bool] = True
+    #: Why the task needs a real device (a camera frame, a phone call); empty: it also runs on
+    #: the simulated device. Runs and checks on a simulated device leave such tasks out, saying so.
+    real_device_only: ClassVar[str] = ""
 
     # ------------------------------------------------------------------ class definition
     def __init_subclass__(cls, register: bool = True, **kwargs: Any) -> None:

@@ -52,7 +52,7 @@ class ScreenState:
 
 def screen_state(device: Device) -> ScreenState:
     """The clock's screen now (one round trip)."""
-    screen = device.ui.screen(remove_dump=True)
+    screen = device.ui.screen()
     in_front = bool(screen.foreground) and screen.foreground.split("/")[0] == PACKAGE
     descriptions = {e.content_description for e in screen.elements if e.content_description}
     setup = next((e.text for e in screen.elements if (e.resource_name or "").endswith(":id/timer_setup_time")), None)

@@ -17,7 +17,7 @@ _APP = ("clock",)
 
 def _tap(env: Any, match) -> None:
     """Tap the first element of the screen that `match` accepts."""
-    element = next(e for e in env.device.ui.screen(remove_dump=True).elements if match(e))
+    element = next(e for e in env.device.ui.screen().elements if match(e))
     x, y = element.bbox.center
     env.device.check(f"input tap {x} {y}")
 
@@ -93,6 +93,7 @@ class ClockStopWatchRunning(_StopwatchTask):
     """Start the stopwatch: it runs (Pause and Lap on the Stopwatch tab)."""
 
     template = "Run the stopwatch."
+    tags = ("clock",)  # AndroidWorld publishes none
     state = "stopwatch_running"
     press = "Start"
 

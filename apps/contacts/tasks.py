@@ -75,7 +75,9 @@ class ContactsNewContactDraft(TaskEval):
     template = ("Go to the new contact screen and enter the following details: First Name: {{ first }}, "
                 "Last Name: {{ last }}, Phone: {{ phone }}, Phone Label: {{ phone_label }}. Do NOT hit save.")
     schema = {"type": "object", "properties": {
-        "first": {"type": "string", "minLength": 1}, "last": {"type": "string", "minLength": 1},
+        # one word each: the new-contact intent's name is split into first and last at spaces
+        "first": {"type": "string", "pattern": r"^[A-Z][A-Za-z'\-]*$"},
+        "last": {"type": "string", "pattern": r"^[A-Z][A-Za-z'\-]*$"},
         "phone": {"type": "string", "pattern": r"^[0-9]{3}-[0-9]{3}-[0-9]{4}$"},
         "phone_label": {"enum": list(_DRAFT_LABELS)},
     }, "required": ["first", "last", "phone", "phone_label"]}
@@ -94,7 +96,7 @@ class ContactsNewContactDraft(TaskEval):
         super().is_successful(env)
         if contacts.list_contacts(env.device):
             return 0.0  # saved
-        screen = env.device.ui.screen(remove_dump=True)
+        screen = env.device.ui.screen()
         if (screen.foreground or "").split("/")[-1] != EDITOR:
             return 0.0
         texts = [e.text or "" for e in screen.elements if e.is_editable]
@@ -111,6 +113,6 @@ class ContactsNewContactDraft(TaskEval):
                                          extras={"name": f"{p['first']} {p['last']}", "phone": p["phone"]})
         for match in (lambda e: (e.resource_name or "").endswith(":id/spinner"),
                       lambda e: e.text == p["phone_label"] and e.is_clickable):
-            element = next(e for e in env.device.ui.screen(remove_dump=True).elements if match(e))
+            element = next(e for e in env.device.ui.screen().elements if match(e))
             x, y = element.bbox.center
             env.device.check(f"input tap {x} {y}")

@@ -10,15 +10,16 @@ from typing import Iterator
 
 import pytest
 
+from taskkit import connect
 from taskkit.env import Env
-from taskkit import apps
 from taskkit.sim.device import SimDevice
 
 
 @pytest.fixture
 def sim_device(tmp_path) -> Iterator[SimDevice]:
-    """A fresh simulated device stored in a temp dir."""
-    device = SimDevice(tmp_path / "device", app_databases=apps.first_run_databases())
+    """A fresh simulated device stored in a temp dir, as `--device sim` makes it (every registered
+    app installed, with its screens)."""
+    device = connect.sim_device(tmp_path / "device")
     yield device
     device.close()
 

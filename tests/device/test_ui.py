@@ -128,18 +128,18 @@ def test_any_android_dump_round_trips(forest) -> None:
     assert [(e.text or "", e.is_checked) for e in elements] == expected
 
 
-def test_a_screen_read_with_remove_dump_leaves_no_dump_file(tmp_path) -> None:
-    """A task's check reads the screen without leaving /sdcard/window_dump.xml behind (one round
-    trip either way); a plain read keeps the file, as `uiautomator dump` does."""
+def test_a_screen_read_leaves_no_dump_file(tmp_path) -> None:
+    """Observing the screen leaves no /sdcard/window_dump.xml behind (one round trip either way);
+    `remove_dump=False` keeps the file, as `uiautomator dump` alone does."""
     from taskkit.connect import sim_device
 
     device = sim_device(tmp_path / "device")
     try:
-        kept = device.ui.screen()
+        kept = device.ui.screen(remove_dump=False)
         assert kept.error is None and kept.elements and device.files.exists(ui.DUMP_PATH)
         device.files.remove(ui.DUMP_PATH)
         trips = device.stats.round_trips
-        read = device.ui.screen(remove_dump=True)
+        read = device.ui.screen()
         assert device.stats.round_trips == trips + 1
         assert read.error is None and [e.describe() for e in read.elements] == [e.describe() for e in kept.elements]
         assert not device.files.exists(ui.DUMP_PATH)

@@ -213,18 +213,19 @@ class UI:
     def __init__(self, device: "Device"):
         self.device = device
 
-    def screen(self, remove_dump: bool = False) -> Screen:
+    def screen(self, remove_dump: bool = True) -> Screen:
         """The foreground activity and the screen's elements, in one round trip.
 
         A device that cannot dump its screen gives a Screen with `error` set, not a blank one.
-        `remove_dump` deletes the dump file in the same command, so that reading the screen
-        leaves the device as it was (a task's check reads it so).
+        The dump file is deleted in the same command (`remove_dump`), so that observing the screen
+        leaves the device as it was: an agent's observations and a task's screen checks are not
+        side effects.
         """
         command = build_screen() + (f"; rm -f {DUMP_PATH}" if remove_dump else "")
         result = self.device.shell(command)
         head, mark, dump = result.stdout.partition(_SECTION + "\n")
         foreground = parse_foreground(head)
-        if not mark or result.exit_code != 0:
+        if not mark or result.exit_code != 0 or not dump.strip():  # (the removal's status hides the dump's)
             return Screen(foreground, (), self._failure(result, dump))
         try:
             return Screen(foreground, tuple(parse_window_dump(dump)))
