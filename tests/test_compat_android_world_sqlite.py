@@ -292,3 +292,25 @@ def shell_words(text: str) -> str:
     from taskkit.device.quoting import shell_quote
 
     return shell_quote(text.replace(" ", "%s"))
+
+
+def test_write_to_gallery_puts_a_real_image_of_the_text_in_dcim(env: Env, tmp_path: Path) -> None:
+    """AndroidWorld's receipt and recipe image tasks start from such images; `copy_data_to_device`
+    into a device folder copies into it, as `adb push` does."""
+    import io
+
+    from PIL import Image
+
+    from taskkit.compat.android_world.env import interface
+    from taskkit.compat.android_world.task_evals.utils import user_data_generation
+    from taskkit.compat.android_world.utils import file_utils
+
+    aw_env = interface.AsyncEnv(env)
+    user_data_generation.write_to_gallery("Lunch $12.50\n\nTaxi $30.00", "receipt.jpg", aw_env)
+    image = Image.open(io.BytesIO(env.device.files.read_bytes("/sdcard/DCIM/receipt.jpg")))
+    assert image.format == "JPEG" and image.width > 100 and image.height > 40
+    assert image.convert("L").getextrema()[0] < 100  # the text is drawn, not a blank page
+    local = tmp_path / "note.txt"
+    local.write_text("hello")
+    file_utils.copy_data_to_device(str(local), "/sdcard/Download", aw_env.controller)
+    assert env.device.files.read_text("/sdcard/Download/note.txt") == "hello"

@@ -50,8 +50,11 @@ def tmp_directory_from_device(device_path: str, env: Any, timeout_sec: float | N
 
 
 def copy_data_to_device(local_path: str, remote_path: str, env: Any, timeout_sec: float | None = None) -> None:
-    """Copy a host file to the device path, or a host folder's files into the device folder."""
+    """Copy a host file to the device path (into it, when it is a device folder, as `adb push`
+    does), or a host folder's files into the device folder."""
     files = _files(env)
+    if os.path.isfile(local_path) and files.is_dir(remote_path):
+        remote_path = posixpath.join(remote_path, os.path.basename(local_path))
     if os.path.isdir(local_path):
         for name in sorted(os.listdir(local_path)):
             if os.path.isfile(os.path.join(local_path, name)):

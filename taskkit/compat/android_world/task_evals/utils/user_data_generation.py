@@ -5,12 +5,13 @@ Every draw comes from the module-level `random` that the suite seeds per instanc
 params are reproducible. `generate_random_string`, `generate_random_number` and
 `generate_modified_file_name` draw as AndroidWorld's do; names, addresses, sentences and file-name
 words come from taskkit's own pools (Faker's locale data for names), so params built from those
-differ from AndroidWorld's (docs/android-world.md). Media writers (gallery images, videos, mp3s)
-are not provided: their tasks need the GUI issue's media apps.
+differ from AndroidWorld's (docs/android-world.md). `write_to_gallery` draws the text on a white
+JPEG (Pillow's built-in font) in the Gallery's folder; the video and mp3 writers are not provided.
 """
 from __future__ import annotations
 
 import datetime
+import io
 import os
 import random
 import re
@@ -18,6 +19,7 @@ import string
 from typing import Any
 
 import faker
+from PIL import Image, ImageDraw, ImageFont
 
 from taskkit.compat.android_world.env import adb_utils, device_constants
 from taskkit.compat.android_world._device import device_of
@@ -106,6 +108,31 @@ def write_to_markor(data: str, file_name: str, env: Any) -> None:
     """Write a note into Markor's folder and stop Markor so it lists it."""
     device_of(env).files.write_text(file_utils.convert_to_posix_path(device_constants.MARKOR_DATA, file_name), data)
     adb_utils.close_app("markor", env)
+
+
+def _draw_text(text: str, font_size: int = 24) -> Image.Image:
+    """Black text on a white image, 10 px margins, a half line for each empty line."""
+    font = ImageFont.load_default(size=font_size)
+    lines = text.split("\n")
+    heights = [font.getbbox(line)[3] if line.strip() else font_size // 2 for line in lines]
+    width = max([font.getbbox(line)[2] for line in lines] + [1])
+    image = Image.new("RGB", (width + 20, sum(heights) + 20), color=(255, 255, 255))
+    draw, y = ImageDraw.Draw(image), 10
+    for line, height in zip(lines, heights):
+        draw.text((10, y), line, fill=(0, 0, 0), font=font)
+        y += height
+    return image
+
+
+def write_to_gallery(data: str, file_name: str, env: Any) -> None:
+    """An image showing `data` in the Gallery's folder (DCIM), then the Gallery stopped so it
+    lists it; the format follows the name's extension (JPEG by default)."""
+    buffer = io.BytesIO()
+    extension = os.path.splitext(file_name)[1].lower()
+    _draw_text(data).save(buffer, format="PNG" if extension == ".png" else "JPEG")
+    path = file_utils.convert_to_posix_path(device_constants.GALLERY_DATA, file_name)
+    device_of(env).files.write_bytes(path, buffer.getvalue())
+    adb_utils.close_app("simple gallery", env)
 
 
 def clear_internal_storage(env: Any) -> None:
