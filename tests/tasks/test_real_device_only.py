@@ -69,3 +69,26 @@ def test_the_photo_check_counts_exactly_one_new_photo_in_the_camera_folders(tmp_
         assert not device.files.exists(f"{camera.CAMERA_DIR}/IMG_20231015_153400.jpg")
     finally:
         device.close()
+
+
+SPEC = '''
+name: "RecordTheCallSpec"
+description: "A spec task that needs a real device."
+apps: "settings"
+complexity: 1
+real_device_only: "records a phone call; the simulated device has no telephony"
+goal: "Turn on call recording."
+success { setting_equals { namespace: "global" key: "call_recording" values: "1" } }
+oracle { set_setting { namespace: "global" key: "call_recording" value: "1" } }
+'''
+
+
+def test_a_spec_says_it_needs_a_real_device_the_same_way(tmp_path: Path) -> None:
+    (tmp_path / "record_call.textproto").write_text(SPEC)
+    listed = run("taskkit.run", "--spec_dir", str(tmp_path), "--list_tasks", "--tasks", "RecordTheCallSpec")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.splitlines()[1].split("\t")[-1] == \
+        "real device only: records a phone call; the simulated device has no telephony"
+    ran = run("taskkit.run", "--spec_dir", str(tmp_path), "--tasks", "RecordTheCallSpec,SystemWifiTurnOn",
+              "--agent", "noop")
+    assert ran.returncode == 0 and "left out on the simulated device: RecordTheCallSpec (records a phone call" in ran.stderr
