@@ -5,7 +5,7 @@ import dataclasses
 import sys
 
 from taskkit.apps import (audio_recorder, broccoli, calendar, camera, clipper, clock, contacts, dialer, expense, files, joplin, launch_only,
-                          markor, opentracks, settings, sms, tasks_org)
+                          markor, opentracks, settings, simple_draw_pro, sms, tasks_org)
 from taskkit.apps.base import App
 
 __all__ = ["App", "all_apps", "first_run_databases", "get", "register"]
@@ -25,6 +25,7 @@ _APPS: tuple[App, ...] = (
     markor.APP,
     opentracks.APP,
     settings.APP,
+    simple_draw_pro.APP,
     sms.APP,
     tasks_org.APP,
     *launch_only.APPS,

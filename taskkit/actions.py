@@ -1,7 +1,9 @@
 """Carry out an agent's `Action` on the device with Android shell commands (`input`, `am`).
 
 An element `index` is resolved against the elements the agent last saw: a click lands on the
-element's centre, `input_text` taps the element first (focusing it) and then types, `scroll`
+element's centre, `input_text` taps the element first (focusing it), clears it when asked
+(`input keycombination 113 29` selects all with Ctrl+A, `input keyevent 67` deletes, as
+AndroidWorld's actuation does) and then types, `scroll`
 swipes inside the element's bounds. A mistake of the agent's — an index out of range, text
 `input text` cannot carry — raises `ActionError`, which the runner hands back to the agent as
 `last_action_error`; it is never a crash.
@@ -18,6 +20,7 @@ from taskkit.env import Env
 
 # A Pixel 6 screen (1080×2400): where whole-screen scrolls and swipes start and end.
 _SCREEN = BoundingBox(0, 0, 1080, 2400)
+_CLEAR = ["input keycombination 113 29", "input keyevent 67"]  # KEYCODE_CTRL_LEFT + KEYCODE_A, KEYCODE_DEL
 _KEYS = {"navigate_home": "KEYCODE_HOME", "navigate_back": "KEYCODE_BACK", "keyboard_enter": "KEYCODE_ENTER"}
 # What `input text` can type: it turns each character into key events of the virtual keyboard's
 # character map, which holds printable ASCII (AOSP InputShellCommand.sendText, KeyCharacterMap
@@ -88,11 +91,11 @@ def commands_for(action: Action, elements: Sequence[UIElement] = ()) -> list[str
             return [f"input tap {x} {y}", f"input tap {x} {y}"]
         return [f"input swipe {x} {y} {x} {y} 1000"]
     if kind == "input_text":
-        typing = input_text_command(action.text or "")
+        typing = [*(_CLEAR if action.clear_text else []), input_text_command(action.text or "")]
         if action.index is None and action.x is None:
-            return [typing]  # into whatever has focus
+            return typing  # into whatever has focus
         x, y = _point(action, elements)
-        return [f"input tap {x} {y}", typing]
+        return [f"input tap {x} {y}", *typing]
     if kind in ("scroll", "swipe"):
         box = _element(action, elements).bbox if action.index is not None else _SCREEN
         return [_swipe(box, action.direction or "down", towards=kind == "swipe")]  # type: ignore[arg-type]

@@ -28,6 +28,8 @@ SCREEN = (
         (Action("long_press", index=1), ["input swipe 500 450 500 450 1000"]),
         (Action("input_text", text="it's here"), ["input text 'it'\\''s%shere'"]),
         (Action("input_text", index=1, text="50% off"), ["input tap 500 450", "input text 50%%soff"]),
+        (Action("input_text", index=1, text="new", clear_text=True),  # AndroidWorld's Ctrl+A, DEL
+         ["input tap 500 450", "input keycombination 113 29", "input keyevent 67", "input text new"]),
         (Action("navigate_home"), ["input keyevent KEYCODE_HOME"]),
         (Action("navigate_back"), ["input keyevent KEYCODE_BACK"]),
         (Action("open_app", app_name="Markor"), ["am start -n net.gsantner.markor/.activity.MainActivity"]),

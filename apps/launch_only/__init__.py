@@ -14,11 +14,9 @@ CHROME = App(name="chrome", package="com.android.chrome", activity="com.google.a
 OSMAND = App(name="osmand", package="net.osmand", activity="net.osmand.plus.activities.MapActivity")
 RETRO_MUSIC = App(name="retro music", package="code.name.monkey.retromusic", activity=".activities.MainActivity",
                   aliases=("retro", "retro player"))
-SIMPLE_DRAW_PRO = App(name="simple draw pro", package="com.simplemobiletools.draw.pro",
-                      activity="com.simplemobiletools.draw.pro.activities.MainActivity")
 SIMPLE_GALLERY_PRO = App(name="simple gallery pro", package="com.simplemobiletools.gallery.pro",
                          activity="com.simplemobiletools.gallery.pro.activities.MainActivity",
                          aliases=("simple gallery",))
 VLC = App(name="vlc", package="org.videolan.vlc", activity=".gui.MainActivity", aliases=("vlc player",))
 
-APPS = (CHROME, OSMAND, RETRO_MUSIC, SIMPLE_DRAW_PRO, SIMPLE_GALLERY_PRO, VLC)
+APPS = (CHROME, OSMAND, RETRO_MUSIC, SIMPLE_GALLERY_PRO, VLC)

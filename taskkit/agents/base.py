@@ -27,7 +27,9 @@ class Action:
     """One agent action; the fields used depend on `action_type` (AndroidWorld's JSONAction).
 
     `click`, `double_tap`, `long_press`, `input_text` and `scroll` take an element `index`
-    (resolved against the elements of the last observation) or `x`/`y` coordinates.
+    (resolved against the elements of the last observation) or `x`/`y` coordinates;
+    `input_text` with `clear_text` first selects the field's text and deletes it (AndroidWorld's
+    `clear_text`: Ctrl+A, then DEL).
     """
 
     action_type: str
@@ -38,6 +40,7 @@ class Action:
     direction: str | None = None
     app_name: str | None = None
     goal_status: str | None = None
+    clear_text: bool | None = None
 
     def __post_init__(self) -> None:
         if self.action_type not in ACTION_TYPES:
@@ -48,6 +51,8 @@ class Action:
             raise ValueError("text holds a NUL character, which no Android input can carry")
         if self.action_type in ("scroll", "swipe") and self.direction not in DIRECTIONS:
             raise ValueError(f"{self.action_type} needs a direction in {DIRECTIONS}, got {self.direction!r}")
+        if self.clear_text is not None and not isinstance(self.clear_text, bool):
+            raise ValueError(f"clear_text must be true or false, got {self.clear_text!r}")
         for name in ("x", "y", "index"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):

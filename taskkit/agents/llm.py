@@ -21,7 +21,7 @@ from taskkit.agents.base import ACTION_TYPES, Action, Agent, Episode, Observatio
 SYSTEM_PROMPT = """You operate an Android phone to achieve a goal. Each turn you see the goal, \
 the numbered UI elements of the current screen and your earlier actions. Reply with exactly one \
 action as a JSON object, for example {"action_type": "click", "index": 3}.
-Actions: click/long_press {"index": N}; input_text {"index": N, "text": "..."}; \
+Actions: click/long_press {"index": N}; input_text {"index": N, "text": "...", "clear_text": true to replace what the field holds}; \
 scroll {"index": N, "direction": "up|down|left|right"}; swipe {"direction": ...}; \
 navigate_back; navigate_home; keyboard_enter; open_app {"app_name": "..."}; wait; \
 answer {"text": "..."} to answer a question; status {"goal_status": "complete"} when the goal is \

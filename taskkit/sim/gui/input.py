@@ -7,11 +7,15 @@
 * `swipe X1 Y1 X2 Y2 [MS]` (and `draganddrop`): from the top edge down pulls the shade; from the
   gesture bar up goes home; on a slider it sets the slider; otherwise it drags the node under
   its start that takes drags (a list scrolls by the finger's travel, the home screen opens the
-  app drawer on a swipe up, the shade closes on a swipe up).
+  app drawer on a swipe up, the shade closes on a swipe up, a drawing canvas draws a line from
+  the start to the end).
 * `keyevent`: BACK, HOME, ENTER (the focused field's IME action, or a new line in a multi-line
   field), DEL / FORWARD_DEL (delete before / after the cursor, which stays at the end), SPACE,
   letters, digits and common punctuation (typed into the focused field); by name, with or
   without KEYCODE_, or by number. Other keys change nothing.
+* `keycombination`: Ctrl+A (KEYCODE_CTRL_LEFT or _RIGHT with KEYCODE_A) selects the focused
+  field's whole text: the next DEL deletes it, the next typed text replaces it; anything else
+  (a tap, another key) drops the selection. Other combinations change nothing.
 * `text STR` types into the focused text field (`%s` was already turned into a space).
 """
 from __future__ import annotations
@@ -30,7 +34,10 @@ _BY_NAME = {**{name: code for code, name in _NAMED.items()},
             **{f"{c.upper()}": code for code, c in _CHARS.items() if c.isalnum()},
             "COMMA": 55, "PERIOD": 56, "GRAVE": 68, "MINUS": 69, "EQUALS": 70, "LEFT_BRACKET": 71,
             "RIGHT_BRACKET": 72, "BACKSLASH": 73, "SEMICOLON": 74, "APOSTROPHE": 75, "SLASH": 76,
-            "AT": 77, "PLUS": 81, "STAR": 17, "POUND": 18}
+            "AT": 77, "PLUS": 81, "STAR": 17, "POUND": 18, "CTRL_LEFT": 113, "CTRL_RIGHT": 114}
+
+
+_CTRL, _A = (113, 114), 29
 
 
 def key_code(word: str) -> int | None:
@@ -47,8 +54,15 @@ def _slide(ui: Session, node: Node, x: float) -> None:
     node.slide(ui, min(1.0, max(0.0, (x - x1) / max(1, x2 - x1))))
 
 
+def _take_selection(ui: Session, key: str) -> bool:
+    """Whether the field `key` had its whole text selected (the selection is gone after)."""
+    selected, ui.store.data["selected"] = ui.store.data.get("selected"), None
+    return selected == key
+
+
 def tap(ui: Session, x: float, y: float, long: bool = False) -> None:
     """A touch at (x, y), held for a long press when `long`."""
+    ui.store.data["selected"] = None
     target = hit(build(ui).window, int(x), int(y))
     if target is None:
         return
@@ -80,7 +94,9 @@ def swipe(ui: Session, x1: float, y1: float, x2: float, y2: float, duration_ms: 
         _slide(ui, target, x2)
         return
     dragged = swipeable(window, int(x1), int(y1))
-    if dragged is not None and dragged.swipe is not None:
+    if dragged is not None and dragged.drag is not None:
+        dragged.drag(ui, (int(x1), int(y1), int(x2), int(y2)))
+    elif dragged is not None and dragged.swipe is not None:
         dragged.swipe(ui, dx, dy)
 
 
@@ -93,20 +109,25 @@ def type_text(ui: Session, text: str) -> None:
     """Type `text` at the end of the focused field (nothing happens without one)."""
     field = _focused(ui)
     if field is not None and field.field is not None:
-        ui.type_into(field.field, lambda old: old + text)
+        replace = _take_selection(ui, field.field)
+        ui.type_into(field.field, lambda old: text if replace else old + text)
 
 
 def key(ui: Session, code: int) -> None:
     """One key press."""
     name = _NAMED.get(code)
+    if name not in ("DEL", "FORWARD_DEL", "SPACE", "PASTE", "COPY") and code not in _CHARS:
+        ui.store.data["selected"] = None
     if name == "BACK":
         ui.back()
     elif name == "HOME":
         ui.home()
     elif name in ("DEL", "FORWARD_DEL"):
         field = _focused(ui)
-        if field is not None and field.field is not None and name == "DEL":
-            ui.type_into(field.field, lambda old: old[:-1])
+        if field is not None and field.field is not None:
+            everything = _take_selection(ui, field.field)
+            if everything or name == "DEL":
+                ui.type_into(field.field, lambda old: "" if everything else old[:-1])
     elif name == "ENTER":
         field = _focused(ui)
         if field is not None and field.multiline:
@@ -135,6 +156,12 @@ def handle(ui: Session, verb: str, args: list[str]) -> None:
         swipe(ui, *values[:4], duration_ms=values[4] if len(values) > 4 else SWIPE_DEFAULT_MS)
     elif verb == "text":
         type_text(ui, args[0])
+    elif verb == "keycombination":
+        words = [w for i, w in enumerate(args) if not w.startswith("-") and (i == 0 or args[i - 1] != "-t")]
+        codes = {key_code(w) for w in words}
+        field = _focused(ui)
+        if codes & set(_CTRL) and _A in codes and field is not None and field.field is not None:
+            ui.store.data["selected"] = field.field
     elif verb == "keyevent":
         for word in args:
             code = None if word.startswith("--") else key_code(word)

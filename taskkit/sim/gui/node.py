@@ -4,8 +4,9 @@ A `Node` is what `uiautomator dump` writes for one accessibility node (AOSP
 `cmds/uiautomator/.../AccessibilityNodeInfoDumper.java`: `NAF` when a clickable node has no
 label, then index, text, resource-id, class, package, content-desc, the ten boolean flags and
 bounds), plus what the simulator needs to act on it: `action` (a tap), `long_action` (a long
-press), `slide` (a SeekBar set to a fraction of its width), `swipe` (a drag that starts on it)
-and `field` (the draft key of an editable text field). `hint` is the field's placeholder: as
+press), `slide` (a SeekBar set to a fraction of its width), `swipe` (a drag that starts on it),
+`drag` (a drawing surface: the finger's path in screen pixels), `ink` (lines a canvas shows in
+screenshots) and `field` (the draft key of an editable text field). `hint` is the field's placeholder: as
 TextView's `getTextForAccessibility` does, an empty field reports its hint as its text; Android
 13's dumper writes no `hint` attribute, so neither does this one.
 """
@@ -22,6 +23,8 @@ Box = tuple[int, int, int, int]
 Action = Callable[["Session"], None]
 SliderAction = Callable[["Session", float], None]
 SwipeAction = Callable[["Session", int, int], None]  # (dx, dy) of the finger
+DragAction = Callable[["Session", Box], None]  # (x1, y1, x2, y2): where the finger went down and up
+Ink = tuple[tuple[tuple[int, int], ...], tuple[int, int, int], int]  # a line's points, colour, width
 
 # The boolean attributes uiautomator writes, in its order.
 _FLAGS = ("checkable", "checked", "clickable", "enabled", "focusable", "focused", "scrollable",
@@ -61,6 +64,8 @@ class Node:
     long_action: Action | None = None
     slide: SliderAction | None = None
     swipe: SwipeAction | None = None
+    drag: DragAction | None = None
+    ink: tuple[Ink, ...] = ()  # screenshots only: lines drawn over the node (a drawing canvas)
     background: tuple[int, int, int] | None = None  # screenshots only: a fill under the node
     text_size: int = 0  # screenshots only: the text's height in px (0: from the node's height)
 
@@ -103,10 +108,10 @@ def hit(root: Node, x: int, y: int) -> Node | None:
 
 
 def swipeable(root: Node, x: int, y: int) -> Node | None:
-    """The topmost node under (x, y) that takes a drag (a scrolling list, a pager)."""
+    """The topmost node under (x, y) that takes a drag (a scrolling list, a pager, a canvas)."""
     found = None
     for node in root.walk():
-        if node.swipe is not None and node.enabled and node.contains(x, y):
+        if (node.swipe is not None or node.drag is not None) and node.enabled and node.contains(x, y):
             found = node
     return found
 

@@ -79,6 +79,8 @@ class _Painter:
             radius = min(self.px(node, 16), (y2 - y1) // 2) if node.class_name != "android.widget.FrameLayout" else 0
             self.draw.rounded_rectangle((x1, y1, x2 - 1, y2 - 1), radius=radius, fill=fill)
             under = fill
+        for points, colour, width in node.ink:
+            self.draw.line(list(points) if len(points) > 1 else list(points) * 2, fill=colour, width=width, joint="curve")
         kind = node.class_name
         if kind == "android.widget.Switch" and fill is None:
             self.switch(node)

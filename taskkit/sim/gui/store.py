@@ -20,7 +20,7 @@ FILE_NAME = "gui.json"
 
 
 def _empty() -> dict[str, Any]:
-    return {"next_id": 1, "apps": {}, "focus": None, "drafts": {}, "scroll": {}, "shade": False,
+    return {"next_id": 1, "apps": {}, "focus": None, "selected": None, "drafts": {}, "scroll": {}, "shade": False,
             "intents": {}}
 
 
@@ -55,9 +55,10 @@ class Store:
         owned = lambda key: int(key.split(":", 1)[0]) in ids  # noqa: E731 - "frame:name" keys
         for table in ("drafts", "scroll"):
             self.data[table] = {k: v for k, v in self.data[table].items() if not owned(k)}
-        focus = self.data.get("focus")
-        if focus and owned(focus):
-            self.data["focus"] = None
+        for table in ("focus", "selected"):  # a field's focus and its select-all selection
+            key = self.data.get(table)
+            if key and owned(key):
+                self.data[table] = None
 
     def save(self) -> None:
         """Write gui.json (atomically) when something changed."""

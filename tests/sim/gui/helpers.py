@@ -38,7 +38,8 @@ def labels(device) -> list[str]:
     return [e.describe() for e in device.ui.screen().elements]
 
 
-# A script step: ("click", label) | ("long", label) | ("type", label, text) | ("enter",) |
+# A script step: ("click", label) | ("long", label) | ("type", label, text) | ("retype", label,
+# text) (clear the field first) | ("swipe", label, direction) | ("enter",) |
 # ("back",) | ("open", app name) | ("answer", read) where read(elements) -> the answer text.
 # A label not on the screen is looked for by scrolling down the screen's scrollable list.
 Step = tuple
@@ -86,7 +87,9 @@ class GuiScript(Agent):
             return Action("click", index=matches[-1])
         if kind == "long":
             return Action("long_press", index=matches[-1])
-        return Action("input_text", index=matches[-1], text=rest[1])
+        if kind == "swipe":
+            return Action("swipe", index=matches[-1], direction=rest[1])
+        return Action("input_text", index=matches[-1], text=rest[1], clear_text=kind == "retype" or None)
 
 
 def value_of(rid: str) -> Callable[[Sequence[UIElement]], str]:

@@ -1,5 +1,5 @@
 """GUI reference solutions of the built-in tasks of Pro Expense, Markor, Simple Calendar Pro,
-Files, Tasks, Joplin, OpenTracks, Audio Recorder, Clock and Contacts: each finds its elements in the dumped tree (by text,
+Files, Tasks, Joplin, OpenTracks, Audio Recorder, Clock, Contacts and Simple Draw Pro: each finds its elements in the dumped tree (by text,
 description or resource id, scrolling a list when the element is further down), scores 1.0 on
 several seeds, and its near misses — a wrong value, the last step skipped — score less.
 
@@ -155,6 +155,15 @@ def markor_delete_newest(p: dict[str, Any], wrong: bool) -> list[tuple]:
             ("click", "OK")]
 
 
+def draw_save(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    stem, extension = p["file_name"].rsplit(".", 1)
+    steps = [("open", "simple draw pro"), ("swipe", "my_canvas", "right"), ("swipe", "my_canvas", "down"),
+             ("click", "menu_save"), ("retype", "save_image_filename", stem),
+             ("click", f"save_image_radio_{extension}"), ("click", "folder_value"),
+             ("click", "Download" if wrong else "Pictures"), ("click", "OK")]
+    return steps + [("click", "OK")]
+
+
 CASES: dict[str, Steps] = {
     "OpenAppTaskEval": open_app,
     "ExpenseAddSingle": expense_add, "ExpenseDeleteSingle": expense_delete,
@@ -165,6 +174,7 @@ CASES: dict[str, Steps] = {
     "ClockTimerEntry": clock_timer, "ClockStopWatchRunning": clock_stopwatch_running,
     "ClockStopWatchPausedVerify": clock_stopwatch_paused, "ContactsNewContactDraft": contacts_draft,
     "AudioRecorderRecordAudio": audio_record, "AudioRecorderRecordAudioWithFileName": audio_record_named,
+    "SimpleDrawProCreateDrawing": draw_save,
 }
 
 

@@ -115,6 +115,26 @@ def test_the_clipboard_pastes_into_the_focused_field(device) -> None:
     assert [m["body"] for m in sms.messages(device, "sent")] == ["Re: Meet at 5, gate B"]
 
 
+def test_ctrl_a_selects_the_fields_text_for_the_next_delete_or_typing(device) -> None:
+    """`input keycombination 113 29` (Ctrl+A) selects all: DEL then empties the field, typing
+    replaces it; a tap in between drops the selection, and other combinations select nothing."""
+    sms.receive(device, "+12125550134", "Where?")
+    device.check(MAIN)
+    tap(device, "+12125550134")
+    tap(device, "thread_type_message")
+    device.check("input text draft")
+    device.check("input keycombination 113 29 && input keyevent 67 && input text Hi")
+    assert find(device, "thread_type_message").text == "Hi"
+    device.check("input keycombination 114 29 && input text Yo")
+    assert find(device, "thread_type_message").text == "Yo"
+    device.check("input keycombination 113 29")
+    tap(device, "thread_type_message")  # the tap drops the selection: DEL deletes one character
+    device.check("input keyevent 67")
+    assert find(device, "thread_type_message").text == "Y"
+    device.check("input text es && input keycombination 113 30 && input keyevent 67")  # Ctrl+B selects nothing
+    assert find(device, "thread_type_message").text == "Ye"
+
+
 def test_copy_puts_the_focused_fields_text_on_the_clipboard(device) -> None:
     """KEYCODE_COPY copies the field (all of it: the simulator has no selection); SystemCopyToClipboard
     is solved through the GUI that way and fails on a one-character slip."""

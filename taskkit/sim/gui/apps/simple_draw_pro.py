@@ -1,0 +1,187 @@
+"""Simple Draw Pro: the canvas, its Save as dialog and the folder picker, over the files the
+drawing task reads.
+
+Ids and labels follow SimpleMobileTools/Simple-Draw (res/layout/activity_main.xml: `main_toolbar`,
+`my_canvas` on a white background, `undo`; res/menu/menu.xml: `menu_save` "Save", `clear` "Clear";
+res/layout/dialog_save_image.xml: the "Path" field `folder_value`, the "Filename" field
+`save_image_filename` and the radio buttons `save_image_radio_png` / `_svg` / `_jpg`;
+dialogs/SaveImageDialog.kt) and Simple-Commons (dialogs/FilePickerDialog.kt "Select a folder"
+with `filepicker_breadcrumbs` / `breadcrumb_text` and `filepicker_list` rows `list_item_name`,
+`list_item_details`; "Internal" for internal storage; `image_yyyy_MM_dd_HH_mm_ss` as the first
+file name). A drag on the canvas draws a stroke from where the finger went down to where it
+came up, in the default brush (16 dp, the app's orange); Undo removes the last stroke, Clear all.
+Save as writes `<Path>/<Filename>.<extension>` (the typed name gets the chosen extension, as the
+app adds it) and keeps the drawing. The picker starts in the dialog's folder (internal storage
+when that folder does not exist yet), a folder row opens it, a breadcrumb goes back to it, OK
+picks the folder shown. Simplified: a tap draws no dot; no colour picker, brush size, eraser,
+eyedropper, bucket fill, zoom, share, open file or overflow menu; the dialog starts in
+"Simple Draw" each time (the app remembers the last folder and format); an existing file is
+overwritten without the app's "already exists" question; BACK closes the picker rather than
+going up one folder; the picker offers no new-folder button.
+"""
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+
+from taskkit.apps.simple_draw_pro import (BRUSH_COLOUR, DEFAULT_FOLDER, EXTENSIONS, PACKAGE, STORAGE_ROOT,
+                                          drawing_bytes)
+from taskkit.sim.commands.system import local_time
+from taskkit.sim.gui import appdata, widgets
+from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
+from taskkit.sim.gui.node import Box, Node
+from taskkit.sim.gui.session import Session
+
+ID = f"{PACKAGE}:id/"
+BRUSH_DP = 16  # full_brush_size 40dp × the default brush size 40 %
+_INVALID_NAME = re.compile(r'[/\\:*?"<>|\x00]')  # what isAValidFilename refuses
+
+
+def _strokes(ui: Session, frame: Frame) -> list[list[list[int]]]:
+    return json.loads(ui.draft(frame, "strokes", "[]"))
+
+
+def _set_strokes(ui: Session, frame: Frame, strokes: list[list[list[int]]]) -> None:
+    ui.set_draft(frame, "strokes", json.dumps(strokes))
+
+
+def _canvas_box(ui: Session) -> Box:
+    m = ui.m
+    return (0, m.status_bar + m.dp(64), m.width, m.content_bottom)
+
+
+def _draw(frame: Frame):
+    def act(ui: Session, path: Box) -> None:
+        x0, y0 = _canvas_box(ui)[:2]
+        x1, y1, x2, y2 = path
+        _set_strokes(ui, frame, _strokes(ui, frame) + [[[x1 - x0, y1 - y0], [x2 - x0, y2 - y0]]])
+    return act
+
+
+def _undo(frame: Frame):
+    return lambda ui: _set_strokes(ui, frame, _strokes(ui, frame)[:-1])
+
+
+def _open_save(frame: Frame):
+    def act(ui: Session) -> None:
+        ui.push("save", focus="filename", canvas=frame.id)
+        _, _, dialog = ui.top()
+        assert dialog is not None
+        ui.set_draft(dialog, "filename", "image_" + local_time(ui.state).strftime("%Y_%m_%d_%H_%M_%S"))
+        ui.set_draft(dialog, "folder", DEFAULT_FOLDER)
+        ui.set_draft(dialog, "extension", EXTENSIONS[0])
+    return act
+
+
+def _main(ui: Session, frame: Frame) -> list[Node]:
+    m = ui.m
+    strokes = _strokes(ui, frame)
+    actions = (widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Save", _open_save(frame), f"{ID}menu_save"),
+               widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Clear", lambda s: _set_strokes(s, frame, []), f"{ID}clear"))
+    nodes, top = widgets.app_bar(ui, "", up=False, rid=f"{ID}main_toolbar", actions=actions)
+    x0, y0, x2, y2 = _canvas_box(ui)
+    ink = tuple((tuple((x + x0, y + y0) for x, y in stroke), BRUSH_COLOUR, m.dp(BRUSH_DP)) for stroke in strokes)
+    nodes.append(Node("android.view.View", resource_id=f"{ID}my_canvas", bounds=(x0, y0, x2, y2),
+                      background=(255, 255, 255), drag=_draw(frame), ink=ink))
+    if strokes:
+        nodes.append(widgets.icon_button(ui, (m.width - m.dp(48), top + m.dp(48), m.width, top + m.dp(96)), "Undo",
+                                         _undo(frame), f"{ID}undo", class_name="android.widget.ImageView"))
+    return nodes
+
+
+def _humanize(folder: str) -> str:
+    """Simple-Commons' humanizePath: internal storage reads "Internal"."""
+    return "Internal" + folder[len(STORAGE_ROOT):] if folder.startswith(STORAGE_ROOT) else folder
+
+
+def _save(frame: Frame):
+    def act(ui: Session) -> None:
+        name = ui.draft(frame, "filename")
+        if not name or _INVALID_NAME.search(name):
+            return  # "Filename cannot be empty" / "The filename contains invalid characters"
+        canvas = next((f for f in ui.frames(PACKAGE) if f.id == int(frame.args["canvas"])), None)
+        extension = ui.draft(frame, "extension", EXTENSIONS[0])
+        x0, y0, x2, y2 = _canvas_box(ui)
+        strokes = [tuple((x, y) for x, y in stroke) for stroke in (_strokes(ui, canvas) if canvas else [])]
+        target = posixpath.join(ui.draft(frame, "folder", DEFAULT_FOLDER), f"{name}.{extension}")
+        appdata.write_bytes(ui, target, drawing_bytes(strokes, x2 - x0, y2 - y0, extension, ui.m.dp(BRUSH_DP)))
+        ui.finish()
+    return act
+
+
+def _radio(ui: Session, frame: Frame, box: Box, extension: str) -> Node:
+    chosen = ui.draft(frame, "extension", EXTENSIONS[0]) == extension
+    return Node("android.widget.RadioButton", text=f".{extension}", resource_id=f"{ID}save_image_radio_{extension}",
+                bounds=box, checkable=True, checked=chosen, clickable=True, focusable=True, text_size=ui.m.dp(16),
+                action=lambda s: s.set_draft(frame, "extension", extension))
+
+
+def _save_dialog(ui: Session, frame: Frame) -> list[Node]:
+    m = ui.m
+
+    def body(box: Box) -> list[Node]:
+        x1, y, x2, _ = box
+        folder = ui.draft(frame, "folder", DEFAULT_FOLDER)
+        start = folder if appdata.host(ui, folder).is_dir() else STORAGE_ROOT
+        nodes = [Node(widgets.EDIT_TEXT, text=_humanize(folder), hint="Path", resource_id=f"{ID}folder_value",
+                      bounds=(x1, y, x2, y + m.dp(56)), clickable=True, text_size=m.dp(18),
+                      action=lambda s: s.push("picker", path=start)),
+                 widgets.edit_text(ui, frame, "filename", (x1, y + m.dp(72), x2, y + m.dp(128)), "Filename",
+                                   f"{ID}save_image_filename")]
+        top = y + m.dp(136)
+        nodes += [_radio(ui, frame, (x1, top + m.dp(48) * i, x2, top + m.dp(48) * (i + 1)), extension)
+                  for i, extension in enumerate(EXTENSIONS)]
+        return [Node("android.widget.RadioGroup", resource_id=f"{ID}save_image_radio_group",
+                     bounds=(x1, y, x2, top + m.dp(144)), children=nodes)]
+
+    return widgets.dialog(ui, "Save as", body=body, body_dp=288, positive=("OK", _save(frame)))
+
+
+def _go(path: str):
+    return lambda ui: ui.replace("picker", path=path)
+
+
+def _pick(frame: Frame):
+    def act(ui: Session) -> None:
+        ui.finish()
+        _, _, dialog = ui.top()
+        if dialog is not None and dialog.screen == "save":
+            ui.set_draft(dialog, "folder", str(frame.args["path"]))
+    return act
+
+
+def _picker(ui: Session, frame: Frame) -> list[Node]:
+    m = ui.m
+    current = str(frame.args["path"])
+
+    def body(box: Box) -> list[Node]:
+        x1, y, x2, y2 = box
+        crumbs, x = [], x1
+        parts = current[len(STORAGE_ROOT):].strip("/").split("/") if current != STORAGE_ROOT else []
+        for depth, label in enumerate(["Internal", *parts]):
+            target = posixpath.join(STORAGE_ROOT, *parts[:depth])
+            width = m.dp(24 + 9 * len(label))
+            crumbs.append(widgets.text(ui, (x, y, x + width, y + m.dp(40)), label if depth == 0 else f"> {label}",
+                                       f"{ID}breadcrumb_text", size_dp=16, action=_go(target)))
+            x += width
+        rows = []
+        for name, is_dir, size in appdata.listing(ui, current):
+            if name.startswith("."):
+                continue  # hidden items stay hidden
+            path = posixpath.join(current, name)
+            details = f"{sum(1 for _ in appdata.listing(ui, path))} items" if is_dir else f"{size} B"
+            rows.append(widgets.Row(m.dp(64), lambda row, p=path, n=name, d=details, folder=is_dir: widgets.list_item(
+                ui, row, n, d, action=_go(p) if folder else None, rid=f"{ID}list_item_holder",
+                title_rid=f"{ID}list_item_name", subtitle_rid=f"{ID}list_item_details")))
+        listed = widgets.scroll_list(ui, frame, "list", (x1, y + m.dp(48), x2, y2), rows, rid=f"{ID}filepicker_list")
+        return [Node("android.widget.LinearLayout", resource_id=f"{ID}filepicker_breadcrumbs",
+                     bounds=(x1, y, x2, y + m.dp(40)), children=crumbs), listed]
+
+    return widgets.dialog(ui, "Select a folder", body=body, body_dp=400, positive=("OK", _pick(frame)))
+
+
+APP = register(AppScreens(
+    PACKAGE,
+    {"main": Screen(_main), "save": Screen(_save_dialog), "picker": Screen(_picker)},
+    first="main"))
