@@ -124,7 +124,7 @@ def test_localize_uses_the_locales_translations_only_where_android_translates(mo
 
 TRANSLATED = json.loads(localize.TRANSLATIONS.read_text(encoding="utf-8"))
 # The languages the device-config issue asks for beyond English: each has AOSP's translations.
-REQUIRED_LANGUAGES = ("ko",)
+REQUIRED_LANGUAGES = ("ko", "es", "fr", "de", "zh-rCN", "ja", "ar")
 
 
 @pytest.mark.parametrize("language", REQUIRED_LANGUAGES)
@@ -136,21 +136,23 @@ def test_every_required_language_translates_the_system_screens_main_labels(langu
     assert language in TRANSLATED["sources"] and all("@" in s and ":" in s for s in TRANSLATED["sources"][language].values())
 
 
-def test_a_korean_device_shows_androids_korean_labels_where_android_would(device) -> None:
+@pytest.mark.parametrize("locale, language", [("ko-KR", "ko"), ("es-US", "es"), ("fr-CA", "fr"), ("de-DE", "de"),
+                                              ("zh-Hans-CN", "zh-rCN"), ("ja-JP", "ja"), ("ar-AE", "ar")])
+def test_a_device_in_b_mocas_locales_shows_androids_labels_where_android_would(device, locale, language) -> None:
     def texts() -> list[str]:
         return [e.text or e.content_description for e in device.ui.screen().elements]
 
-    ko = {label: entry["ko"] for label, entry in TRANSLATED["strings"].items() if entry.get("ko")}
-    apply.apply(device, DeviceConfig(name="ko", locale="ko-KR"))
+    words = {label: entry[language] for label, entry in TRANSLATED["strings"].items() if entry.get(language)}
+    apply.apply(device, DeviceConfig(name=language, locale=locale))
     try:
         device.check("am start -n com.android.settings/.Settings")
         shown = texts()
-        assert ko["Network & internet"] in shown and ko["Display"] in shown and "Network & internet" not in shown
+        assert words["Network & internet"] in shown and words["Display"] in shown and "Network & internet" not in shown
         device.check("input swipe 540 10 540 1400 200")  # the shade: System UI's own words
-        assert ko["Dark theme@systemui"] in texts() and ko["Open settings"] in texts()
+        assert words["Dark theme@systemui"] in texts() and words["Open settings"] in texts()
         device.check("input keyevent BACK")
         device.check("input keyevent HOME")
-        assert ko["Settings"] in texts()  # the launcher shows the Settings app's own Korean label
+        assert words["Settings"] in texts()  # the launcher shows the Settings app's own translated label
         device.check("am start -n net.gsantner.markor/.activity.MainActivity")
         assert texts() == ["Markor", "No items", "Create a new file or folder"]  # an app keeps its own labels
     finally:
@@ -177,3 +179,15 @@ def test_the_same_commands_apply_a_config_over_stock_adb(tmp_path: Path) -> None
         assert apply.read(link.device) == before
     finally:
         link.close()
+
+
+def test_cjk_text_falls_back_to_the_default_font_for_latin_letters_and_punctuation() -> None:
+    """Android's CJK fallback font has no Latin glyphs: a mixed label ("Wi‑Fi は自動的に ON") is
+    drawn in runs, each with a font that has its characters, so no character becomes a box."""
+    from taskkit.sim.gui import render
+
+    line = "Wi-Fi は自動的に ON…"
+    runs = render._runs(line, render._script_font(line))
+    assert "".join(part for part, _ in runs) == line
+    assert runs == [("Wi-Fi ", None), ("は自動的に", render._CJK_FONT), (" ON…", None)]
+    assert render._runs("Wi-Fi on", render._script_font("Wi-Fi on")) == [("Wi-Fi on", None)]

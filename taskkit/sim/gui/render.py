@@ -39,15 +39,36 @@ _CJK_FONT = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
 _RTL_FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
 
+def _is_cjk(char: str) -> bool:
+    code = ord(char)
+    return (0x1100 <= code <= 0x11FF or 0x2E80 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7AF
+            or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF)
+
+
 def _script_font(line: str) -> str | None:
     """The font file a line needs beyond Latin (None: the bundled font draws it)."""
     for char in line:
         code = ord(char)
         if 0x0590 <= code <= 0x08FF or 0xFB1D <= code <= 0xFEFF:
             return _RTL_FONT
-        if 0x1100 <= code <= 0x11FF or 0x2E80 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7AF or 0xF900 <= code <= 0xFAFF:
+        if _is_cjk(char):
             return _CJK_FONT
     return None
+
+
+def _runs(line: str, path: str | None) -> list[tuple[str, str | None]]:
+    """`line` cut where the font changes: the CJK fallback has no Latin letters, digits or
+    punctuation, so those are drawn with the default font (Android falls back per character)."""
+    if path != _CJK_FONT:
+        return [(line, path)]
+    runs: list[tuple[str, str | None]] = []
+    for char in line:
+        wanted = _CJK_FONT if _is_cjk(char) else None
+        if runs and runs[-1][1] == wanted:
+            runs[-1] = (runs[-1][0] + char, wanted)
+        else:
+            runs.append((char, wanted))
+    return runs
 
 
 @functools.lru_cache(maxsize=32)
@@ -116,12 +137,14 @@ class _Painter:
         lines = _wrap(font, value, width, max(1, (y2 - y1) // int(size * 1.25)))
         top = y1 + max(0, (y2 - y1 - len(lines) * int(size * 1.25)) // 2)
         for line in lines:
-            line = line.translate(_DRAWABLE)
-            length = int(font.getlength(line))
+            runs = [(part, _font(size, path)) for part, path in _runs(line.translate(_DRAWABLE), _script_font(value))]
+            length = int(sum(run_font.getlength(part) for part, run_font in runs))
             left = x2 - 4 - length if self.rtl else x1 + 4  # text starts at the layout's start edge
             if center:
                 left = x1 + max(4, (x2 - x1 - length) // 2)
-            self.draw.text((left, top), line, fill=color, font=font)
+            for part, run_font in runs:
+                self.draw.text((left, top), part, fill=color, font=run_font)
+                left += int(run_font.getlength(part))
             top += int(size * 1.25)
 
     def switch(self, node: Node) -> None:
