@@ -5,7 +5,8 @@ import dataclasses
 import sys
 
 from taskkit.apps import (audio_recorder, broccoli, calendar, camera, clipper, clock, contacts, dialer, expense, files, joplin, launch_only,
-                          markor, opentracks, settings, simple_draw_pro, sms, tasks_org)
+                          markor, opentracks, settings, simple_draw_pro, simple_gallery_pro, sms,
+                          tasks_org)
 from taskkit.apps.base import App
 
 __all__ = ["App", "all_apps", "first_run_databases", "get", "register"]
@@ -26,6 +27,7 @@ _APPS: tuple[App, ...] = (
     opentracks.APP,
     settings.APP,
     simple_draw_pro.APP,
+    simple_gallery_pro.APP,
     sms.APP,
     tasks_org.APP,
     *launch_only.APPS,

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from taskkit.apps import broccoli
+from taskkit.apps import broccoli, markor, pictures, simple_gallery_pro
 from taskkit.device.quoting import sql_literal
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
-from taskkit.apps import markor
 from taskkit.validators import duplicates_removed, rows_added, rows_deleted
 
 RECIPES = broccoli.RECIPES
@@ -188,6 +187,24 @@ class RecipeAddMultipleRecipesFromMarkor(RecipeAddMultipleRecipes):
         text = "\n".join("".join(f"{label}: {recipe[field]}\n" for field, label in _LABELS.items())
                          for recipe in self.note_recipes())
         env.device.files.write_text(self.note, text)
+
+
+class RecipeAddMultipleRecipesFromImage(RecipeAddMultipleRecipes):
+    """Add the recipes a picture lists (recipes.jpg in DCIM, field by field)."""
+
+    app_names = _APP + ("simple gallery pro",)
+    template = "Add the recipes from recipes.jpg in Simple Gallery Pro to the Broccoli recipe app."
+    picture = "recipes.jpg"
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        lines = [line for recipe in self.params["targets"]
+                 for line in [*(f"{label}: {recipe[field]}" for field, label in _LABELS.items()), ""]]
+        simple_gallery_pro.add_picture(env.device, simple_gallery_pro.DCIM, self.picture, pictures.text_picture(lines))
+
+    def teardown(self, env: Any) -> None:
+        simple_gallery_pro.remove_pictures(env.device, simple_gallery_pro.DCIM, [self.picture])
+        super().teardown(env)
 
 
 class RecipeAddMultipleRecipesFromMarkor2(RecipeAddMultipleRecipesFromMarkor):

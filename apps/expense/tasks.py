@@ -5,7 +5,7 @@ import csv
 import io
 from typing import Any
 
-from taskkit.apps import expense, markor
+from taskkit.apps import expense, markor, pictures, simple_gallery_pro
 from taskkit.apps.common import device_now_ms
 from taskkit.device.quoting import sql_literal
 from taskkit.rng import TaskRng
@@ -125,6 +125,40 @@ class ExpenseAddMultipleFromMarkor(ExpenseAddMultiple):
                         for row in rows)
         markor.APP.reset(env.device)  # the note alone in Markor's folder, as AndroidWorld clears it
         env.device.files.write_text(self.note, text.getvalue())
+
+
+def _expense_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """Expenses as a list photographed: name, amount, category and note of each."""
+    lines: list[str] = []
+    for row in rows:
+        lines += [f"Name: {row['name']}", f"Amount: ${row['amount'] / 100:.2f}",
+                  f"Category: {expense.category_name(row['category'])}", f"Note: {row['note']}", ""]
+    return lines
+
+
+class ExpenseAddMultipleFromGallery(ExpenseAddMultiple):
+    """Log the expenses a picture lists (expenses.jpg in DCIM), among ten older lists' pictures."""
+
+    app_names = _APP + ("simple gallery pro",)
+    complexity = 6  # AndroidWorld's
+    tags = ("data_entry", "expense", "multi_app", "transcription")
+    template = "Add the expenses from expenses.jpg in Simple Gallery Pro to pro expense."
+    picture = "expenses.jpg"
+    old = tuple(f"old_expenses_{index}.jpg" for index in range(10))
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        names = {item["name"].lower() for item in self.params["expenses"]}
+        rng = TaskRng(self.params["noise_seed"] + 3)
+        add = simple_gallery_pro.add_picture
+        add(env.device, simple_gallery_pro.DCIM, self.picture, pictures.text_picture(_expense_lines(self.params["expenses"])))
+        for name in self.old:
+            others = expense.noise_expenses(rng, 3, exclude=lambda row: row["name"].lower() in names)
+            add(env.device, simple_gallery_pro.DCIM, name, pictures.text_picture(_expense_lines(others)))
+
+    def teardown(self, env: Any) -> None:
+        simple_gallery_pro.remove_pictures(env.device, simple_gallery_pro.DCIM, [self.picture, *self.old])
+        super().teardown(env)
 
 
 class ExpenseAddSingle(ExpenseAddMultiple):

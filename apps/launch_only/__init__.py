@@ -2,7 +2,7 @@
 (as AndroidWorld's adb_utils maps app names to activities, and each app's AndroidManifest.xml),
 under AndroidWorld's names, so tasks naming them load, open them (OpenAppTaskEval) and list them.
 
-Their data (recordings, drawings, photos, playlists, map favourites) is not modelled yet: the
+Their data (playlists, map favourites, browser pages) is not modelled yet: the
 tasks that read it are the missing ones listed in docs/android-world.md.
 """
 from __future__ import annotations
@@ -14,9 +14,6 @@ CHROME = App(name="chrome", package="com.android.chrome", activity="com.google.a
 OSMAND = App(name="osmand", package="net.osmand", activity="net.osmand.plus.activities.MapActivity")
 RETRO_MUSIC = App(name="retro music", package="code.name.monkey.retromusic", activity=".activities.MainActivity",
                   aliases=("retro", "retro player"))
-SIMPLE_GALLERY_PRO = App(name="simple gallery pro", package="com.simplemobiletools.gallery.pro",
-                         activity="com.simplemobiletools.gallery.pro.activities.MainActivity",
-                         aliases=("simple gallery",))
 VLC = App(name="vlc", package="org.videolan.vlc", activity=".gui.MainActivity", aliases=("vlc player",))
 
-APPS = (CHROME, OSMAND, RETRO_MUSIC, SIMPLE_GALLERY_PRO, VLC)
+APPS = (CHROME, OSMAND, RETRO_MUSIC, VLC)

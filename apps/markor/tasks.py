@@ -5,7 +5,7 @@ import string
 from datetime import timedelta
 from typing import Any
 
-from taskkit.apps import clipper, markor
+from taskkit.apps import clipper, markor, receipts, simple_gallery_pro
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, file_absent, file_content, file_exists, folder_exists, no_files_under
@@ -438,3 +438,60 @@ def _names(rng: TaskRng, count: int) -> list[str]:
         if name not in names:
             names.append(name)
     return names
+
+
+class MarkorTranscribeReceipt(TaskEval):
+    """Write the purchases of a receipt photo (receipt.png in DCIM) into Markor's receipt.md, as CSV.
+
+    As AndroidWorld, the note must match the receipt's lines fuzzily; taskkit also requires every
+    amount to be there exactly (a fuzzy match alone passes a wrong digit in a price).
+    """
+
+    app_names = ("simple gallery pro", "markor")
+    complexity = 1.8  # AndroidWorld's
+    template = ('Create a file in Markor, called receipt.md with the transactions from the receipt.png. Use Simple '
+                'Gallery to view the receipt. Please enter transactions in csv format including the header '
+                '"Date, Item, Amount".')
+    picture = "receipt.png"
+    schema = {
+        "type": "object",
+        "properties": {
+            "shop": {"type": "string", "minLength": 1},
+            "transactions": {"type": "array", "minItems": 1, "maxItems": 5, "items": {
+                "type": "object", "required": ["date", "item", "amount"],
+                "properties": {"date": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
+                               "item": {"type": "string", "minLength": 1},
+                               "amount": {"type": "string", "pattern": r"^\$\d+\.\d{2}$"}}}},
+        },
+        "required": ["shop", "transactions"],
+    }
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        return {"shop": receipts.random_shop(rng), "transactions": receipts.random_transactions(rng, rng.randint(1, 5))}
+
+    def text(self) -> str:
+        return receipts.transactions_text(self.params["transactions"])
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        markor.APP.reset(env.device)  # receipt.md not there yet, as AndroidWorld clears the folder
+        simple_gallery_pro.add_picture(env.device, simple_gallery_pro.DCIM, self.picture,
+                                       receipts.transactions_picture(self.params["shop"], self.params["transactions"]))
+
+    def validator(self):
+        return file_content(markor.note_path("receipt.md"), self.text(), fuzzy=True)
+
+    def is_successful(self, env: Any) -> float:
+        score = super().is_successful(env)
+        if score < 1.0:
+            return score
+        written = env.device.files.read_text(markor.note_path("receipt.md"))
+        return 1.0 if all(t["amount"] in written for t in self.params["transactions"]) else 0.0
+
+    def teardown(self, env: Any) -> None:
+        simple_gallery_pro.remove_pictures(env.device, simple_gallery_pro.DCIM, [self.picture])
+        super().teardown(env)
+
+    def solve(self, env: Any) -> None:
+        markor.create_note(env.device, "receipt.md", self.text())

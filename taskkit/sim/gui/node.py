@@ -6,7 +6,7 @@ label, then index, text, resource-id, class, package, content-desc, the ten bool
 bounds), plus what the simulator needs to act on it: `action` (a tap), `long_action` (a long
 press), `slide` (a SeekBar set to a fraction of its width), `swipe` (a drag that starts on it),
 `drag` (a drawing surface: the finger's path in screen pixels), `ink` (lines a canvas shows in
-screenshots) and `field` (the draft key of an editable text field). `hint` is the field's placeholder: as
+screenshots), `image` (a picture file screenshots draw in the node) and `field` (the draft key of an editable text field). `hint` is the field's placeholder: as
 TextView's `getTextForAccessibility` does, an empty field reports its hint as its text; Android
 13's dumper writes no `hint` attribute, so neither does this one.
 """
@@ -66,6 +66,7 @@ class Node:
     swipe: SwipeAction | None = None
     drag: DragAction | None = None
     ink: tuple[Ink, ...] = ()  # screenshots only: lines drawn over the node (a drawing canvas)
+    image: str = ""  # screenshots only: the host path of a picture drawn to fit the node (a photo)
     background: tuple[int, int, int] | None = None  # screenshots only: a fill under the node
     text_size: int = 0  # screenshots only: the text's height in px (0: from the node's height)
 

@@ -87,6 +87,7 @@ def _is_dark(color: Color) -> bool:
 
 class _Painter:
     def __init__(self, image: Image.Image, dark: bool, dim: float = 1.0, rtl: bool = False):
+        self.image = image
         self.draw = _Dimmed(ImageDraw.Draw(image), dim) if dim != 1.0 else ImageDraw.Draw(image)
         self.palette = _DARK if dark else _LIGHT
         self.rtl = rtl
@@ -100,6 +101,8 @@ class _Painter:
             radius = min(self.px(node, 16), (y2 - y1) // 2) if node.class_name != "android.widget.FrameLayout" else 0
             self.draw.rounded_rectangle((x1, y1, x2 - 1, y2 - 1), radius=radius, fill=fill)
             under = fill
+        if node.image:
+            self.picture(node)
         for points, colour, width in node.ink:
             self.draw.line(list(points) if len(points) > 1 else list(points) * 2, fill=colour, width=width, joint="curve")
         kind = node.class_name
@@ -120,6 +123,20 @@ class _Painter:
             self.text(node, node.text, self.color(under, muted))
         for child in node.children:
             self.node(child, under)
+
+    def picture(self, node: Node) -> None:
+        """The node's picture scaled to fit its bounds (fitCenter), centred; nothing if it cannot be read."""
+        x1, y1, x2, y2 = node.bounds
+        try:
+            with Image.open(node.image) as picture:
+                picture.draft("RGB", (x2 - x1, y2 - y1))  # JPEG: decode at about the size needed
+                scale = min((x2 - x1) / picture.width, (y2 - y1) / picture.height)
+                size = (max(1, int(picture.width * scale)), max(1, int(picture.height * scale)))
+                picture = picture.convert("RGB").resize(size)
+        except (OSError, ValueError, Image.DecompressionBombError):
+            return
+        left, top = x1 + (x2 - x1 - picture.width) // 2, y1 + (y2 - y1 - picture.height) // 2
+        self.image.paste(picture, (left, top))
 
     @staticmethod
     def px(node: Node, default: int) -> int:
@@ -254,8 +271,12 @@ def _fit(font, line: str, width: int) -> str:
 def render_png(view: View, width: int, height: int) -> bytes:
     """The PNG bytes of `view` on a `width` × `height` screen."""
     palette = _DARK if view.dark else _LIGHT
-    image = Image.new("P", (width, height), 0)  # a palette image: a few dozen colours, fast to encode
-    image.putpalette(palette["background"])
+    photos = any(node.image for root in (view.window, *view.bars) for node in root.walk())
+    if photos:  # a photo needs every colour
+        image = Image.new("RGB", (width, height), palette["background"])
+    else:  # a palette image: a few dozen colours, fast to encode
+        image = Image.new("P", (width, height), 0)
+        image.putpalette(palette["background"])
     if view.behind is not None:
         dim = _Painter(image, False, _SCRIM, view.rtl)
         dim.draw.rectangle((0, 0, width, height), fill=_LIGHT["background"])

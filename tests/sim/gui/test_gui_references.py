@@ -1,5 +1,5 @@
 """GUI reference solutions of the built-in tasks of Pro Expense, Markor, Simple Calendar Pro,
-Files, Tasks, Joplin, OpenTracks, Audio Recorder, Clock, Contacts and Simple Draw Pro: each finds its elements in the dumped tree (by text,
+Files, Tasks, Joplin, OpenTracks, Audio Recorder, Clock, Contacts, Simple Draw Pro and Simple Gallery Pro: each finds its elements in the dumped tree (by text,
 description or resource id, scrolling a list when the element is further down), scores 1.0 on
 several seeds, and its near misses — a wrong value, the last step skipped — score less.
 
@@ -37,6 +37,13 @@ def expense_add(p: dict[str, Any], wrong: bool) -> list[tuple]:
     return [("open", "pro expense"), ("click", "fb_main_add"), ("type", "edt_name", item["name"]),
             ("type", "edt_amount", f"{cents // 100}.{cents % 100:02d}"), ("click", item["category_name"]),
             ("type", "edt_note", item["note"]), ("click", "btn_save")]
+
+
+def expense_from_gallery(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    steps = [("open", "simple gallery pro"), ("click", "DCIM"), ("click", "expenses.jpg")]  # read in the screenshot
+    for index, item in enumerate(p["expenses"]):
+        steps += expense_add({"expenses": [item]}, wrong and index == 0)
+    return steps
 
 
 def expense_delete(p: dict[str, Any], wrong: bool) -> list[tuple]:
@@ -164,6 +171,25 @@ def draw_save(p: dict[str, Any], wrong: bool) -> list[tuple]:
     return steps + [("click", "OK")]
 
 
+def markor_receipt(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    from taskkit.apps import receipts
+
+    lines = receipts.transactions_text(p["transactions"]).split("\n")
+    if wrong:  # one digit of the last price mistyped
+        lines[-1] = lines[-1][:-1] + ("1" if lines[-1][-1] != "1" else "2")
+    editor = "document__fragment__edit__highlighting_editor"
+    steps = [("open", "simple gallery pro"), ("click", "DCIM"), ("click", "receipt.png"), ("open", "markor"),
+             ("click", "fab_add_new_item"), ("type", "new_file_dialog__name", "receipt.md"), ("click", "OK")]
+    for index, line in enumerate(lines):
+        steps += [("type", editor, line)] + ([("enter",)] if index < len(lines) - 1 else [])
+    return steps + [("back",)]
+
+
+def gallery_copy(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    return [("open", "simple gallery pro"), ("click", "DCIM"), ("click", p["file_name"]), ("click", "More options"),
+            ("click", "Move to" if wrong else "Copy to"), ("click", "Internal"), ("click", "Download"), ("click", "OK")]
+
+
 CASES: dict[str, Steps] = {
     "OpenAppTaskEval": open_app,
     "ExpenseAddSingle": expense_add, "ExpenseDeleteSingle": expense_delete,
@@ -174,7 +200,8 @@ CASES: dict[str, Steps] = {
     "ClockTimerEntry": clock_timer, "ClockStopWatchRunning": clock_stopwatch_running,
     "ClockStopWatchPausedVerify": clock_stopwatch_paused, "ContactsNewContactDraft": contacts_draft,
     "AudioRecorderRecordAudio": audio_record, "AudioRecorderRecordAudioWithFileName": audio_record_named,
-    "SimpleDrawProCreateDrawing": draw_save,
+    "SimpleDrawProCreateDrawing": draw_save, "SaveCopyOfReceiptTaskEval": gallery_copy,
+    "MarkorTranscribeReceipt": markor_receipt, "ExpenseAddMultipleFromGallery": expense_from_gallery,
 }
 
 

@@ -5,19 +5,15 @@ Ids and labels follow SimpleMobileTools/Simple-Draw (res/layout/activity_main.xm
 `my_canvas` on a white background, `undo`; res/menu/menu.xml: `menu_save` "Save", `clear` "Clear";
 res/layout/dialog_save_image.xml: the "Path" field `folder_value`, the "Filename" field
 `save_image_filename` and the radio buttons `save_image_radio_png` / `_svg` / `_jpg`;
-dialogs/SaveImageDialog.kt) and Simple-Commons (dialogs/FilePickerDialog.kt "Select a folder"
-with `filepicker_breadcrumbs` / `breadcrumb_text` and `filepicker_list` rows `list_item_name`,
-`list_item_details`; "Internal" for internal storage; `image_yyyy_MM_dd_HH_mm_ss` as the first
-file name). A drag on the canvas draws a stroke from where the finger went down to where it
-came up, in the default brush (16 dp, the app's orange); Undo removes the last stroke, Clear all.
-Save as writes `<Path>/<Filename>.<extension>` (the typed name gets the chosen extension, as the
-app adds it) and keeps the drawing. The picker starts in the dialog's folder (internal storage
-when that folder does not exist yet), a folder row opens it, a breadcrumb goes back to it, OK
-picks the folder shown. Simplified: a tap draws no dot; no colour picker, brush size, eraser,
+dialogs/SaveImageDialog.kt) and Simple-Commons (`image_yyyy_MM_dd_HH_mm_ss` as the first file
+name; its folder picker is taskkit/sim/gui/folderpicker.py). A drag on the canvas draws a
+stroke from where the finger went down to where it came up, in the default brush (16 dp, the
+app's orange); Undo removes the last stroke, Clear all. Save as writes
+`<Path>/<Filename>.<extension>` (the typed name gets the chosen extension, as the app adds it)
+and keeps the drawing. Simplified: a tap draws no dot; no colour picker, brush size, eraser,
 eyedropper, bucket fill, zoom, share, open file or overflow menu; the dialog starts in
 "Simple Draw" each time (the app remembers the last folder and format); an existing file is
-overwritten without the app's "already exists" question; BACK closes the picker rather than
-going up one folder; the picker offers no new-folder button.
+overwritten without the app's "already exists" question.
 """
 from __future__ import annotations
 
@@ -25,10 +21,9 @@ import json
 import posixpath
 import re
 
-from taskkit.apps.simple_draw_pro import (BRUSH_COLOUR, DEFAULT_FOLDER, EXTENSIONS, PACKAGE, STORAGE_ROOT,
-                                          drawing_bytes)
+from taskkit.apps.simple_draw_pro import BRUSH_COLOUR, DEFAULT_FOLDER, EXTENSIONS, PACKAGE, drawing_bytes
 from taskkit.sim.commands.system import local_time
-from taskkit.sim.gui import appdata, widgets
+from taskkit.sim.gui import appdata, folderpicker, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Box, Node
 from taskkit.sim.gui.session import Session
@@ -90,11 +85,6 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
     return nodes
 
 
-def _humanize(folder: str) -> str:
-    """Simple-Commons' humanizePath: internal storage reads "Internal"."""
-    return "Internal" + folder[len(STORAGE_ROOT):] if folder.startswith(STORAGE_ROOT) else folder
-
-
 def _save(frame: Frame):
     def act(ui: Session) -> None:
         name = ui.draft(frame, "filename")
@@ -123,10 +113,9 @@ def _save_dialog(ui: Session, frame: Frame) -> list[Node]:
     def body(box: Box) -> list[Node]:
         x1, y, x2, _ = box
         folder = ui.draft(frame, "folder", DEFAULT_FOLDER)
-        start = folder if appdata.host(ui, folder).is_dir() else STORAGE_ROOT
-        nodes = [Node(widgets.EDIT_TEXT, text=_humanize(folder), hint="Path", resource_id=f"{ID}folder_value",
+        nodes = [Node(widgets.EDIT_TEXT, text=folderpicker.humanize(folder), hint="Path", resource_id=f"{ID}folder_value",
                       bounds=(x1, y, x2, y + m.dp(56)), clickable=True, text_size=m.dp(18),
-                      action=lambda s: s.push("picker", path=start)),
+                      action=folderpicker.open_picker(folder)),
                  widgets.edit_text(ui, frame, "filename", (x1, y + m.dp(72), x2, y + m.dp(128)), "Filename",
                                    f"{ID}save_image_filename")]
         top = y + m.dp(136)
@@ -138,50 +127,12 @@ def _save_dialog(ui: Session, frame: Frame) -> list[Node]:
     return widgets.dialog(ui, "Save as", body=body, body_dp=288, positive=("OK", _save(frame)))
 
 
-def _go(path: str):
-    return lambda ui: ui.replace("picker", path=path)
-
-
-def _pick(frame: Frame):
-    def act(ui: Session) -> None:
-        ui.finish()
-        _, _, dialog = ui.top()
-        if dialog is not None and dialog.screen == "save":
-            ui.set_draft(dialog, "folder", str(frame.args["path"]))
-    return act
-
-
-def _picker(ui: Session, frame: Frame) -> list[Node]:
-    m = ui.m
-    current = str(frame.args["path"])
-
-    def body(box: Box) -> list[Node]:
-        x1, y, x2, y2 = box
-        crumbs, x = [], x1
-        parts = current[len(STORAGE_ROOT):].strip("/").split("/") if current != STORAGE_ROOT else []
-        for depth, label in enumerate(["Internal", *parts]):
-            target = posixpath.join(STORAGE_ROOT, *parts[:depth])
-            width = m.dp(24 + 9 * len(label))
-            crumbs.append(widgets.text(ui, (x, y, x + width, y + m.dp(40)), label if depth == 0 else f"> {label}",
-                                       f"{ID}breadcrumb_text", size_dp=16, action=_go(target)))
-            x += width
-        rows = []
-        for name, is_dir, size in appdata.listing(ui, current):
-            if name.startswith("."):
-                continue  # hidden items stay hidden
-            path = posixpath.join(current, name)
-            details = f"{sum(1 for _ in appdata.listing(ui, path))} items" if is_dir else f"{size} B"
-            rows.append(widgets.Row(m.dp(64), lambda row, p=path, n=name, d=details, folder=is_dir: widgets.list_item(
-                ui, row, n, d, action=_go(p) if folder else None, rid=f"{ID}list_item_holder",
-                title_rid=f"{ID}list_item_name", subtitle_rid=f"{ID}list_item_details")))
-        listed = widgets.scroll_list(ui, frame, "list", (x1, y + m.dp(48), x2, y2), rows, rid=f"{ID}filepicker_list")
-        return [Node("android.widget.LinearLayout", resource_id=f"{ID}filepicker_breadcrumbs",
-                     bounds=(x1, y, x2, y + m.dp(40)), children=crumbs), listed]
-
-    return widgets.dialog(ui, "Select a folder", body=body, body_dp=400, positive=("OK", _pick(frame)))
+def _chosen(ui: Session, below: Frame, folder: str) -> None:
+    if below.screen == "save":
+        ui.set_draft(below, "folder", folder)
 
 
 APP = register(AppScreens(
     PACKAGE,
-    {"main": Screen(_main), "save": Screen(_save_dialog), "picker": Screen(_picker)},
+    {"main": Screen(_main), "save": Screen(_save_dialog), folderpicker.SCREEN: folderpicker.screen(PACKAGE, _chosen)},
     first="main"))

@@ -1,0 +1,156 @@
+"""Simple Gallery Pro: the folders that hold media, a folder's media, one picture full screen and
+its Copy to / Move to, over the files in shared storage.
+
+Ids and labels follow SimpleMobileTools/Simple-Gallery: activity_main.xml (`directories_grid`
+of `directory_item_grid_square.xml` tiles: `dir_holder`, `dir_thumbnail`, `dir_name`,
+`photo_cnt`; two columns, `directory_columns_vertical_scroll`), activity_media.xml
+(`media_grid` of `photo_item_grid.xml` tiles: `media_item_holder`, `medium_thumbnail`,
+`medium_name`; three columns), activity_medium.xml (`medium_viewer_toolbar`) and
+menu_viewpager.xml ("Copy to", "Move to" in the overflow menu), with Simple-Commons' folder
+picker (taskkit/sim/gui/folderpicker.py) choosing the target. Copy to writes the file under the
+same name in the chosen folder and stays on the picture; Move to moves it and closes the
+picture. Screenshots draw the pictures themselves. A folder is any folder of internal storage
+(three levels down, `Android` and hidden ones left out) holding a photo or video.
+Simplified: the file names are shown under the thumbnails (the app's "Show file names" setting,
+off by default); no search, sorting, grouping, selection mode, favourites, recycle bin, editor,
+slideshow, video playback or swiping between pictures; a file already in the target is replaced
+(the app asks whether to keep, replace or merge).
+"""
+from __future__ import annotations
+
+import dataclasses
+import posixpath
+
+from taskkit.apps.simple_gallery_pro import PACKAGE, STORAGE_ROOT, is_media
+from taskkit.sim.gui import appdata, folderpicker, widgets
+from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
+from taskkit.sim.gui.node import Box, Node
+from taskkit.sim.gui.session import Session
+
+ID = f"{PACKAGE}:id/"
+MEDIA = ".activities.MediaActivity"
+VIEWER = ".activities.ViewPagerActivity"
+_SKIPPED = ("Android",)
+
+
+def _media(ui: Session, folder: str) -> list[str]:
+    return [name for name, is_dir, _ in appdata.listing(ui, folder) if not is_dir and is_media(name)]
+
+
+def _folders(ui: Session, folder: str = STORAGE_ROOT, depth: int = 3) -> list[str]:
+    """The folders under `folder` (itself included) that hold media, by path."""
+    found = [folder] if folder != STORAGE_ROOT and _media(ui, folder) else []
+    if depth:
+        for name, is_dir, _ in appdata.listing(ui, folder):
+            if is_dir and not name.startswith(".") and not (folder == STORAGE_ROOT and name in _SKIPPED):
+                found += _folders(ui, posixpath.join(folder, name), depth - 1)
+    return found
+
+
+def _grid(ui: Session, frame: Frame, top: int, tiles: list, columns: int, rid: str, empty: str) -> Node:
+    """`tiles` (builders of one tile in a box) in rows of `columns` square cells."""
+    m = ui.m
+    side = m.width // columns
+    rows = [widgets.Row(side, lambda box, chunk=tiles[i:i + columns]: Node(
+                "android.widget.LinearLayout", bounds=box,
+                children=[build((box[0] + side * k, box[1], box[0] + side * (k + 1), box[3])) for k, build in enumerate(chunk)]))
+            for i in range(0, len(tiles), columns)]
+    return widgets.list_or_empty(ui, frame, top, rows, rid, empty, f"{ID}directories_empty_placeholder")
+
+
+def _tile(ui: Session, box: Box, picture: str, label: str, label_rid: str, holder: str, thumb: str,
+          action, count: str = "") -> Node:
+    m = ui.m
+    x1, y1, x2, y2 = box
+    inner = (x1 + m.dp(2), y1 + m.dp(2), x2 - m.dp(2), y2 - m.dp(2))
+    children = [Node("android.widget.ImageView", resource_id=f"{ID}{thumb}", bounds=inner,
+                     image=str(appdata.host(ui, picture)))]
+    children.append(widgets.text(ui, (inner[0] + m.dp(8), inner[3] - m.dp(36), inner[2] - m.dp(40), inner[3] - m.dp(4)),
+                                 label, f"{ID}{label_rid}", size_dp=14))
+    if count:
+        children.append(widgets.text(ui, (inner[2] - m.dp(40), inner[3] - m.dp(36), inner[2] - m.dp(4), inner[3] - m.dp(4)),
+                                     count, f"{ID}photo_cnt", size_dp=14))
+    return Node("android.widget.RelativeLayout", resource_id=f"{ID}{holder}", bounds=inner, clickable=True,
+                focusable=True, action=action, children=children)
+
+
+def _main(ui: Session, frame: Frame) -> list[Node]:
+    nodes, top = widgets.app_bar(ui, "Simple Gallery", up=False, rid=f"{ID}main_menu")
+    tiles = []
+    for folder in _folders(ui):
+        media = _media(ui, folder)
+        tiles.append(lambda box, f=folder, first=media[0], n=len(media): _tile(
+            ui, box, posixpath.join(f, first), posixpath.basename(f), "dir_name", "dir_holder", "dir_thumbnail",
+            lambda s, path=f: s.push("media", path=path), count=str(n)))
+    return nodes + [_grid(ui, frame, top, tiles, 2, f"{ID}directories_grid",
+                          "No media files have been found with the selected filters.")]
+
+
+def _folder(ui: Session, frame: Frame) -> list[Node]:
+    folder = str(frame.args["path"])
+    nodes, top = widgets.app_bar(ui, posixpath.basename(folder), rid=f"{ID}media_menu")
+    tiles = [lambda box, name=name: _tile(ui, box, posixpath.join(folder, name), name, "medium_name",
+                                          "media_item_holder", "medium_thumbnail",
+                                          lambda s, path=posixpath.join(folder, name): s.push("viewer", path=path))
+             for name in _media(ui, folder)]
+    return nodes + [_grid(ui, frame, top, tiles, 3, f"{ID}media_grid",
+                          "No media files have been found with the selected filters.")]
+
+
+def _viewer(ui: Session, frame: Frame) -> list[Node]:
+    m = ui.m
+    path = str(frame.args["path"])
+    if not appdata.host(ui, path).is_file():
+        return [widgets.text(ui, (m.dp(16), m.height // 2, m.width - m.dp(16), m.height // 2 + m.dp(48)), "")]
+    picture = Node("android.widget.ImageView", resource_id=f"{ID}medium_image_view",
+                   bounds=(0, m.status_bar, m.width, m.content_bottom), image=str(appdata.host(ui, path)),
+                   background=(0, 0, 0))
+    more = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "More options", lambda s: s.push("menu", path=path))
+    bar, _ = widgets.app_bar(ui, posixpath.basename(path), rid=f"{ID}medium_viewer_toolbar", actions=(more,))
+    return [picture, *(dataclasses.replace(node, background=(0, 0, 0)) for node in bar)]  # over the dark viewer
+
+
+def _transfer(how: str, path: str):
+    def act(ui: Session) -> None:
+        ui.finish()  # the menu
+        _, _, viewer = ui.top()
+        if viewer is not None:
+            ui.set_draft(viewer, "transfer", how)
+        folderpicker.open_picker(posixpath.dirname(path))(ui)
+    return act
+
+
+def _menu(ui: Session, frame: Frame) -> list[Node]:
+    """The viewer's overflow menu: a popup ListView of `android:id/title` rows at the top end."""
+    m = ui.m
+    path = str(frame.args["path"])
+    left, top = m.width - m.dp(200), m.status_bar + m.dp(8)
+    rows = [Node("android.widget.LinearLayout", bounds=(left, top + m.dp(48) * i, m.width - m.dp(8), top + m.dp(48) * (i + 1)),
+                 clickable=True, focusable=True, action=_transfer(how, path),
+                 children=[Node(widgets.TEXT_VIEW, text=label, resource_id="android:id/title", text_size=m.dp(16),
+                                bounds=(left + m.dp(16), top + m.dp(48) * i, m.width - m.dp(24), top + m.dp(48) * (i + 1)))])
+            for i, (label, how) in enumerate((("Copy to", "copy"), ("Move to", "move")))]
+    return [Node("android.widget.ListView", bounds=(left, top, m.width - m.dp(8), top + m.dp(48) * len(rows)),
+                 background=(250, 250, 250), children=rows)]
+
+
+def _picked(ui: Session, below: Frame, folder: str) -> None:
+    """Copy or move the viewer's picture into `folder` under its name."""
+    if below.screen != "viewer":
+        return
+    source = str(below.args["path"])
+    target = posixpath.join(folder, posixpath.basename(source))
+    if target == source:
+        return
+    if ui.draft(below, "transfer") == "move":
+        appdata.rename(ui, source, target)
+        ui.finish()
+    else:
+        appdata.write_bytes(ui, target, appdata.host(ui, source).read_bytes())
+
+
+APP = register(AppScreens(
+    PACKAGE,
+    {"main": Screen(_main), "media": Screen(_folder, MEDIA), "viewer": Screen(_viewer, VIEWER),
+     "menu": Screen(_menu, VIEWER), folderpicker.SCREEN: folderpicker.screen(PACKAGE, _picked, VIEWER)},
+    first="main"))
