@@ -18,23 +18,27 @@ _SHOPS = ("Circuit Corner", "Byte Bazaar", "Volt & Wire", "Pixel Depot", "The Ga
 _TAX = 0.08
 
 
+def _random_date(rng: TaskRng) -> str:
+    """An ISO date in 2023 before the device date (October 15)."""
+    month = rng.randint(1, 10)
+    return f"2023-{month:02d}-{rng.randint(1, 14 if month == 10 else 28):02d}"
+
+
 def random_receipt(rng: TaskRng, items: int = 3) -> dict[str, Any]:
     """A receipt: shop, ISO date in 2023 up to the device date (Oct 15), and `items` lines."""
-    month = rng.randint(1, 10)
-    day = rng.randint(1, 14 if month == 10 else 28)
+    date = _random_date(rng)
     chosen = rng.sample(_ITEMS, k=min(items, len(_ITEMS)))
     lines = [{"item": name, "qty": rng.randint(1, 3), "price": rng.randint(low, high)} for name, low, high in chosen]
-    return {"shop": rng.choice(_SHOPS), "date": f"2023-{month:02d}-{day:02d}", "lines": lines}
+    return {"shop": rng.choice(_SHOPS), "date": date, "lines": lines}
 
 
 def random_transactions(rng: TaskRng, count: int) -> list[dict[str, str]]:
     """`count` purchases as a statement lists them: ISO date (2023, up to Oct 15), item, "$12.34"."""
     found = []
     for _ in range(count):
-        month = rng.randint(1, 10)
+        date = _random_date(rng)
         name, low, high = rng.choice(_ITEMS)
-        found.append({"date": f"2023-{month:02d}-{rng.randint(1, 14 if month == 10 else 28):02d}", "item": name,
-                      "amount": _money(rng.randint(low, high))})
+        found.append({"date": date, "item": name, "amount": _money(rng.randint(low, high))})
     return found
 
 

@@ -13,11 +13,11 @@ import io
 import posixpath
 
 from taskkit.apps.base import App
+from taskkit.apps.files import STORAGE_ROOT
 from taskkit.device.base import Device
 
 PACKAGE = "com.simplemobiletools.draw.pro"
 ACTIVITY = "com.simplemobiletools.draw.pro.activities.MainActivity"
-STORAGE_ROOT = "/storage/emulated/0"
 DEFAULT_FOLDER = f"{STORAGE_ROOT}/Simple Draw"
 PICTURES = f"{STORAGE_ROOT}/Pictures"
 EXTENSIONS = ("png", "svg", "jpg")  # the Save dialog's radio buttons, in its order

@@ -10,13 +10,13 @@ from __future__ import annotations
 import posixpath
 
 from taskkit.apps.base import App
+from taskkit.apps.files import DOWNLOAD_DIR, STORAGE_ROOT
 from taskkit.device.base import Device
 
 PACKAGE = "com.simplemobiletools.gallery.pro"
 ACTIVITY = "com.simplemobiletools.gallery.pro.activities.MainActivity"
-STORAGE_ROOT = "/storage/emulated/0"
 DCIM = f"{STORAGE_ROOT}/DCIM"
-DOWNLOAD = f"{STORAGE_ROOT}/Download"
+DOWNLOAD = DOWNLOAD_DIR
 # What the gallery shows (the app's photo and video extensions, lower-cased).
 MEDIA_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".heic", ".bmp", ".mp4", ".3gp", ".webm", ".mkv")
 

@@ -60,11 +60,12 @@ class SaveCopyOfReceiptTaskEval(TaskEval):
         copy = posixpath.join(simple_gallery_pro.DOWNLOAD, self.params["file_name"])
         if not files.exists(copy) or files.is_dir(copy):
             return 0.0
-        for name, receipt in self._pictures().items():
+        photos = {name: receipts.receipt_jpeg(receipt) for name, receipt in self._pictures().items()}
+        for name, photo in photos.items():
             original = posixpath.join(simple_gallery_pro.DCIM, name)
-            if not files.exists(original) or files.read_bytes(original) != receipts.receipt_jpeg(receipt):
+            if not files.exists(original) or files.read_bytes(original) != photo:
                 return 0.0
-        return 1.0 if files.read_bytes(copy) == receipts.receipt_jpeg(self.params["receipt"]) else 0.0
+        return 1.0 if files.read_bytes(copy) == photos[self.params["file_name"]] else 0.0
 
     def teardown(self, env: Any) -> None:
         for name in self._pictures():

@@ -14,12 +14,12 @@ from __future__ import annotations
 import posixpath
 from typing import Callable
 
+from taskkit.apps.files import STORAGE_ROOT
 from taskkit.sim.gui import appdata, widgets
 from taskkit.sim.gui.app import Frame, Screen
 from taskkit.sim.gui.node import Box, Node
 from taskkit.sim.gui.session import Session
 
-STORAGE_ROOT = "/storage/emulated/0"
 SCREEN = "folder_picker"
 # What OK does: (session, the frame under the picker, the chosen folder).
 OnPick = Callable[[Session, Frame, str], None]

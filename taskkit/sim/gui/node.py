@@ -6,9 +6,10 @@ label, then index, text, resource-id, class, package, content-desc, the ten bool
 bounds), plus what the simulator needs to act on it: `action` (a tap), `long_action` (a long
 press), `slide` (a SeekBar set to a fraction of its width), `swipe` (a drag that starts on it),
 `drag` (a drawing surface: the finger's path in screen pixels), `ink` (lines a canvas shows in
-screenshots), `image` (a picture file screenshots draw in the node) and `field` (the draft key of an editable text field). `hint` is the field's placeholder: as
-TextView's `getTextForAccessibility` does, an empty field reports its hint as its text; Android
-13's dumper writes no `hint` attribute, so neither does this one.
+screenshots), `image` (a picture file screenshots draw in the node) and `field` (the draft key
+of an editable text field). `hint` is the field's placeholder: as TextView's
+`getTextForAccessibility` does, an empty field reports its hint as its text; Android 13's
+dumper writes no `hint` attribute, so neither does this one.
 """
 from __future__ import annotations
 

@@ -149,12 +149,13 @@ class _Painter:
     def text(self, node: Node, value: str, color: Color, center: bool = False) -> None:
         x1, y1, x2, y2 = node.bounds
         size = node.text_size or max(12, min(48, (y2 - y1) * 3 // 5))
-        font = _font(size, _script_font(value))
+        script = _script_font(value)
+        font = _font(size, script)
         width = max(1, x2 - x1 - 8)
         lines = _wrap(font, value, width, max(1, (y2 - y1) // int(size * 1.25)))
         top = y1 + max(0, (y2 - y1 - len(lines) * int(size * 1.25)) // 2)
         for line in lines:
-            runs = [(part, _font(size, path)) for part, path in _runs(line.translate(_DRAWABLE), _script_font(value))]
+            runs = [(part, _font(size, path)) for part, path in _runs(line.translate(_DRAWABLE), script)]
             length = int(sum(run_font.getlength(part) for part, run_font in runs))
             left = x2 - 4 - length if self.rtl else x1 + 4  # text starts at the layout's start edge
             if center:
@@ -271,7 +272,8 @@ def _fit(font, line: str, width: int) -> str:
 def render_png(view: View, width: int, height: int) -> bytes:
     """The PNG bytes of `view` on a `width` × `height` screen."""
     palette = _DARK if view.dark else _LIGHT
-    photos = any(node.image for root in (view.window, *view.bars) for node in root.walk())
+    roots = (view.window, *view.bars, *((view.behind,) if view.behind is not None else ()))
+    photos = any(node.image for root in roots for node in root.walk())
     if photos:  # a photo needs every colour
         image = Image.new("RGB", (width, height), palette["background"])
     else:  # a palette image: a few dozen colours, fast to encode

@@ -37,9 +37,10 @@ def _media(ui: Session, folder: str) -> list[str]:
     return [name for name, is_dir, _ in appdata.listing(ui, folder) if not is_dir and is_media(name)]
 
 
-def _folders(ui: Session, folder: str = STORAGE_ROOT, depth: int = 3) -> list[str]:
-    """The folders under `folder` (itself included) that hold media, by path."""
-    found = [folder] if folder != STORAGE_ROOT and _media(ui, folder) else []
+def _folders(ui: Session, folder: str = STORAGE_ROOT, depth: int = 3) -> list[tuple[str, list[str]]]:
+    """The folders under `folder` (itself included) that hold media, by path, with their media."""
+    media = _media(ui, folder) if folder != STORAGE_ROOT else []
+    found = [(folder, media)] if media else []
     if depth:
         for name, is_dir, _ in appdata.listing(ui, folder):
             if is_dir and not name.startswith(".") and not (folder == STORAGE_ROOT and name in _SKIPPED):
@@ -77,8 +78,7 @@ def _tile(ui: Session, box: Box, picture: str, label: str, label_rid: str, holde
 def _main(ui: Session, frame: Frame) -> list[Node]:
     nodes, top = widgets.app_bar(ui, "Simple Gallery", up=False, rid=f"{ID}main_menu")
     tiles = []
-    for folder in _folders(ui):
-        media = _media(ui, folder)
+    for folder, media in _folders(ui):
         tiles.append(lambda box, f=folder, first=media[0], n=len(media): _tile(
             ui, box, posixpath.join(f, first), posixpath.basename(f), "dir_name", "dir_holder", "dir_thumbnail",
             lambda s, path=f: s.push("media", path=path), count=str(n)))
