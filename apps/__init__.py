@@ -4,9 +4,9 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from taskkit.apps import (audio_recorder, broccoli, calendar, camera, clipper, clock, contacts, dialer, expense, files, joplin, launch_only,
-                          markor, opentracks, settings, simple_draw_pro, simple_gallery_pro, sms,
-                          tasks_org)
+from taskkit.apps import (audio_recorder, broccoli, calendar, camera, chrome, clipper, clock, contacts, dialer, expense,
+                          files, joplin, markor, opentracks, osmand, retro_music, settings, simple_draw_pro,
+                          simple_gallery_pro, sms, tasks_org, vlc)
 from taskkit.apps.base import App
 
 __all__ = ["App", "all_apps", "first_run_databases", "get", "register"]
@@ -16,6 +16,7 @@ _APPS: tuple[App, ...] = (
     broccoli.APP,
     calendar.APP,
     camera.APP,
+    chrome.APP,
     clipper.APP,
     clock.APP,
     contacts.APP,
@@ -25,12 +26,14 @@ _APPS: tuple[App, ...] = (
     joplin.APP,
     markor.APP,
     opentracks.APP,
+    osmand.APP,
+    retro_music.APP,
     settings.APP,
     simple_draw_pro.APP,
     simple_gallery_pro.APP,
     sms.APP,
     tasks_org.APP,
-    *launch_only.APPS,
+    vlc.APP,
 )
 
 

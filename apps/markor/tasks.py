@@ -5,7 +5,8 @@ import string
 from datetime import timedelta
 from typing import Any
 
-from taskkit.apps import clipper, markor, receipts, simple_gallery_pro
+from taskkit.apps import clipper, markor, receipts, simple_gallery_pro, vlc
+from taskkit.apps.files import DOWNLOAD_DIR
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, file_absent, file_content, file_exists, folder_exists, no_files_under
@@ -495,3 +496,75 @@ class MarkorTranscribeReceipt(TaskEval):
 
     def solve(self, env: Any) -> None:
         markor.create_note(env.device, "receipt.md", self.text())
+
+
+class MarkorTranscribeVideo(TaskEval):
+    """Write the words a video in Download shows, in order, into a Markor note.
+
+    AndroidWorld fuzzy-matches the note against the words joined by commas; taskkit wants exactly
+    the words, in order, split at the commas (case and spaces around them aside): a fuzzy match
+    passes a word left out of four.
+    """
+
+    app_names = ("markor", "vlc")
+    complexity = 2  # AndroidWorld's
+    seconds_each = 8  # how long the video shows each word (AndroidWorld's)
+    schema = {
+        "type": "object",
+        "properties": {
+            "file_name": {"type": "string", "pattern": r"^[A-Za-z0-9_.-]+_transcription\.txt$"},
+            "video_name": {"type": "string", "pattern": r"^[A-Za-z0-9_.-]+\.mp4$"},
+            "messages": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z]+$"},
+                         "minItems": 2, "maxItems": 4},
+            "noise_files": {"type": "array", "items": {"type": "string"}},
+            "noise_words": {"type": "array", "items": {"type": "string"}},
+            "noise_seconds": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+        },
+        "required": ["file_name", "video_name", "messages", "noise_files", "noise_words", "noise_seconds"],
+    }
+    template = ('Transcribe the contents of video {{ video_name }} by watching it in VLC player (located in Download) '
+                'and writing the sequence of strings shown on each frame to the text file {{ file_name }} in Markor '
+                'as a comma separated list. For example, if the first frame shows the text "edna" and the second '
+                'frame shows the text "pineapple", then the text file should contain only the following text: '
+                '"edna, pineapple".')
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        messages: list[str] = []
+        count = rng.randint(2, 4)
+        while len(messages) < count:
+            name = rng.faker.first_name()
+            if name.isalpha() and name not in messages:
+                messages.append(name)
+        video_name, *noise = vlc.random_video_names(rng, 1 + rng.randint(0, 3))
+        return {"file_name": f"{video_name.rsplit('.', 1)[0]}_transcription.txt", "video_name": video_name,
+                "messages": messages, "noise_files": noise, "noise_words": [vlc.random_word(rng) for _ in noise],
+                "noise_seconds": [rng.randint(20, 180) for _ in noise]}
+
+    def _videos(self) -> list[str]:
+        return [self.params["video_name"], *self.params["noise_files"]]
+
+    def initialize_state(self, env: Any) -> None:
+        super().initialize_state(env)
+        markor.APP.reset(env.device)
+        vlc.write_video(env.device, DOWNLOAD_DIR, self.params["video_name"], self.params["messages"], self.seconds_each)
+        for name, word, seconds in zip(self.params["noise_files"], self.params["noise_words"],
+                                       self.params["noise_seconds"]):
+            vlc.write_video(env.device, DOWNLOAD_DIR, name, [word], seconds)
+
+    def is_successful(self, env: Any) -> float:
+        super().is_successful(env)
+        path = markor.note_path(self.params["file_name"])
+        files = env.device.files
+        if not files.exists(path) or files.is_dir(path):
+            return 0.0
+        words = [word.strip().casefold() for word in files.read_text(path).strip().split(",")]
+        return 1.0 if words == [message.casefold() for message in self.params["messages"]] else 0.0
+
+    def teardown(self, env: Any) -> None:
+        for name in self._videos():
+            env.device.files.remove(f"{DOWNLOAD_DIR}/{name}")
+        super().teardown(env)
+
+    def solve(self, env: Any) -> None:
+        markor.create_note(env.device, self.params["file_name"], ", ".join(self.params["messages"]))

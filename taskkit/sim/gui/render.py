@@ -16,6 +16,7 @@ import io
 
 from PIL import Image, ImageDraw, ImageFont
 
+from taskkit.apps import media
 from taskkit.sim.gui.node import EDIT_TEXT, Node
 from taskkit.sim.gui.screen import View
 
@@ -85,6 +86,23 @@ def _is_dark(color: Color) -> bool:
     return sum(color) < 3 * 128
 
 
+def _open_picture(image: str) -> Image.Image:
+    """A picture file, or the frame of a video at a time (`<path>#t=<ms>`, a media fragment)."""
+    path, _, at = image.partition("#t=")
+    if not at:
+        return Image.open(path)
+    with open(path, "rb") as handle:
+        frames = media.video_frames(handle.read())
+    for jpeg, ms in frames:
+        at_ms = int(at)
+        if at_ms < ms:
+            return Image.open(io.BytesIO(jpeg))
+        at = str(at_ms - ms)
+    if not frames:
+        raise ValueError(f"no pictures in {path}")
+    return Image.open(io.BytesIO(frames[-1][0]))
+
+
 class _Painter:
     def __init__(self, image: Image.Image, dark: bool, dim: float = 1.0, rtl: bool = False):
         self.image = image
@@ -128,7 +146,7 @@ class _Painter:
         """The node's picture scaled to fit its bounds (fitCenter), centred; nothing if it cannot be read."""
         x1, y1, x2, y2 = node.bounds
         try:
-            with Image.open(node.image) as picture:
+            with _open_picture(node.image) as picture:
                 picture.draft("RGB", (x2 - x1, y2 - y1))  # JPEG: decode at about the size needed
                 scale = min((x2 - x1) / picture.width, (y2 - y1) / picture.height)
                 size = (max(1, int(picture.width * scale)), max(1, int(picture.height * scale)))

@@ -130,6 +130,21 @@ def list_item(ui: Session, box: Box, title: str, subtitle: str = "", *, action: 
                 long_action=long_action, children=children)
 
 
+def list_item_with_menu(ui: Session, box: Box, title: str, subtitle: str, menu: tuple[str, str, Action], *,
+                        action: Action | None = None, long_action: Action | None = None, selected: bool = False,
+                        title_rid: str = "", subtitle_rid: str = "") -> Node:
+    """A two-line row with its own menu button at the end (`menu`: description, resource id, action)."""
+    m = ui.m
+    x1, y1, x2, y2 = box
+    row = list_item(ui, (x1, y1, x2 - m.dp(48), y2), title, subtitle, action=action, long_action=long_action,
+                    title_rid=title_rid, subtitle_rid=subtitle_rid)
+    row.selected = selected
+    desc, rid, open_menu = menu
+    button = icon_button(ui, (x2 - m.dp(48), y1 + m.dp(12), x2, y2 - m.dp(12)), desc, open_menu, rid,
+                         class_name="android.widget.ImageView")
+    return Node("android.widget.FrameLayout", bounds=box, children=[row, button])
+
+
 @dataclasses.dataclass(frozen=True)
 class Row:
     """One row of a scrolling list: its height in px and how to build it in a given box."""
@@ -240,9 +255,43 @@ def details(ui: Session, top: int, pairs: list[tuple[str, str, str]], label_dp: 
 
 
 def list_or_empty(ui: Session, frame: Frame, top: int, rows: list[Row], rid: str, empty: str,
-                  empty_rid: str = "") -> Node:
-    """The app window's list from `top` down, or the line an app shows when it has nothing."""
+                  empty_rid: str = "", *, bottom: int = 0, name: str = "list") -> Node:
+    """The app window's list from `top` down (to `bottom`, default the window's end), or the line
+    an app shows when it has nothing; `name` keeps its scroll offset apart from other lists'."""
     m = ui.m
     if rows:
-        return scroll_list(ui, frame, "list", (0, top, m.width, m.content_bottom), rows, rid=rid)
+        return scroll_list(ui, frame, name, (0, top, m.width, bottom or m.content_bottom), rows, rid=rid)
     return text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)), empty, empty_rid)
+
+
+def bottom_navigation(ui: Session, tabs: tuple[str, ...], rid: str, open_tab: Callable[[str], Action]) -> tuple[Node, int]:
+    """A BottomNavigationView of `tabs` (a tap runs `open_tab(tab)`); the node and its top edge."""
+    m = ui.m
+    top = m.content_bottom - m.dp(64)
+    width = m.width // len(tabs)
+    items = [text(ui, (width * i, top, width * (i + 1), m.content_bottom), label, action=open_tab(label))
+             for i, label in enumerate(tabs)]
+    return Node("com.google.android.material.bottomnavigation.BottomNavigationView", resource_id=rid,
+                bounds=(0, top, m.width, m.content_bottom), children=items), top
+
+
+def popup_menu(ui: Session, items: list[tuple[str, Action]], anchor_top: int = 0) -> list[Node]:
+    """An overflow or popup menu: a ListView of `android:id/title` rows at the top end (below
+    `anchor_top`, default the status bar), each row's action finishing the menu first."""
+    m = ui.m
+    left, top = m.width - m.dp(220), (anchor_top or m.status_bar) + m.dp(8)
+    top = min(top, m.content_bottom - m.dp(48) * len(items) - m.dp(8))
+
+    def choose(act: Action) -> Action:
+        def run(session: Session) -> None:
+            session.finish()
+            act(session)
+        return run
+
+    rows = [Node("android.widget.LinearLayout", bounds=(left, top + m.dp(48) * i, m.width - m.dp(8), top + m.dp(48) * (i + 1)),
+                 clickable=True, focusable=True, action=choose(act),
+                 children=[Node(TEXT_VIEW, text=label, resource_id="android:id/title", text_size=m.dp(16),
+                                bounds=(left + m.dp(16), top + m.dp(48) * i, m.width - m.dp(24), top + m.dp(48) * (i + 1)))])
+            for i, (label, act) in enumerate(items)]
+    return [Node("android.widget.ListView", bounds=(left, top, m.width - m.dp(8), top + m.dp(48) * len(rows)),
+                 background=(250, 250, 250), children=rows)]

@@ -41,7 +41,8 @@ def labels(device) -> list[str]:
 # A script step: ("click", label) | ("long", label) | ("type", label, text) | ("retype", label,
 # text) (clear the field first) | ("swipe", label, direction) | ("enter",) |
 # ("back",) | ("open", app name) | ("answer", read) where read(elements) -> the answer text.
-# A label not on the screen is looked for by scrolling down the screen's scrollable list.
+# A label not on the screen is looked for by scrolling the screen's scrollable list down (then up,
+# from its end).
 Step = tuple
 
 
@@ -55,7 +56,7 @@ class GuiScript(Agent):
         self.max_scrolls = max_scrolls
 
     def reset(self, episode) -> None:
-        self.at, self.scrolls = 0, 0
+        self.at, self.scrolls, self.direction, self.seen = 0, 0, "down", ()
 
     def step(self, observation: Observation) -> Action:
         assert observation.last_action_error is None, observation.last_action_error
@@ -64,7 +65,7 @@ class GuiScript(Agent):
         kind, *rest = self.steps[self.at]
         action = self._action(kind, rest, observation)
         if action.action_type != "scroll":
-            self.at, self.scrolls = self.at + 1, 0
+            self.at, self.scrolls, self.direction = self.at + 1, 0, "down"
         return action
 
     def _action(self, kind: str, rest: list, observation: Observation) -> Action:
@@ -75,14 +76,20 @@ class GuiScript(Agent):
             return Action("open_app", app_name=rest[0])
         if kind == "answer":
             return Action("answer", text=rest[0](observation.ui_elements))
-        match = rest[0] if callable(rest[0]) else by(rest[0])
-        matches = [i for i, e in enumerate(observation.ui_elements) if match(e)]
+        if isinstance(rest[0], InRowOf):
+            matches = rest[0].indices(observation.ui_elements)
+        else:
+            match = rest[0] if callable(rest[0]) else by(rest[0])
+            matches = [i for i, e in enumerate(observation.ui_elements) if match(e)]
         if not matches:
             lists = [i for i, e in enumerate(observation.ui_elements) if e.is_scrollable]
             assert lists and self.scrolls < self.max_scrolls, \
                 f"{rest[0]!r} is not on the screen:\n{observation.describe_elements()}"
-            self.scrolls += 1
-            return Action("scroll", direction="down", index=lists[-1])
+            seen = tuple(e.text for e in observation.ui_elements)
+            if self.scrolls and seen == self.seen:  # the end of the list: look the other way
+                self.direction = "up" if self.direction == "down" else "down"
+            self.scrolls, self.seen = self.scrolls + 1, seen
+            return Action("scroll", direction=self.direction, index=lists[-1])
         if kind == "click":
             return Action("click", index=matches[-1])
         if kind == "long":
@@ -90,6 +97,22 @@ class GuiScript(Agent):
         if kind == "swipe":
             return Action("swipe", index=matches[-1], direction=rest[1])
         return Action("input_text", index=matches[-1], text=rest[1], clear_text=kind == "retype" or None)
+
+
+class InRowOf:
+    """A step's target: the element labelled `label` in the list row of the element labelled
+    `row` (a row's own menu button, where every row has one)."""
+
+    def __init__(self, row: str, label: str):
+        self.row, self.label = by(row), by(label)
+
+    def indices(self, elements: Sequence[UIElement]) -> list[int]:
+        rows = [e.bbox.center[1] for e in elements if self.row(e)]
+        return [i for i, e in enumerate(elements)
+                if self.label(e) and any(e.bbox.y_min <= y <= e.bbox.y_max for y in rows)]
+
+    def __repr__(self) -> str:
+        return "InRowOf(...)"
 
 
 def value_of(rid: str) -> Callable[[Sequence[UIElement]], str]:

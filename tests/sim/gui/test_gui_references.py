@@ -9,15 +9,17 @@ value (another amount, name, date, answer) in the place a careless agent would g
 from __future__ import annotations
 
 import ast
+import unicodedata
 from datetime import datetime, timezone
 from typing import Any, Callable
 
 import pytest
 
 from taskkit import loading, registry, suite
+from taskkit.apps import chrome, osmand
 from taskkit.env import Env
 from taskkit.runner import run_episode
-from tests.sim.gui.helpers import GuiScript, value_of
+from tests.sim.gui.helpers import GuiScript, InRowOf, value_of
 
 Steps = Callable[[dict[str, Any], bool], list[tuple]]
 
@@ -190,6 +192,141 @@ def gallery_copy(p: dict[str, Any], wrong: bool) -> list[tuple]:
             ("click", "Move to" if wrong else "Copy to"), ("click", "Internal"), ("click", "Download"), ("click", "OK")]
 
 
+def _retro_playlist(name: str, titles: list[str]) -> list[tuple]:
+    steps = [("open", "retro music")]
+    for index, title in enumerate(titles):
+        steps += [("click", InRowOf(title, "menu")), ("click", "Add to playlist")]
+        steps += [("click", "New playlist"), ("type", "actionNewPlaylist", name), ("click", "Create")] if index == 0 \
+            else [("click", name)]
+    return steps
+
+
+def retro_playlist(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    titles = [song["title"] for song in p["songs"]]
+    return _retro_playlist(p["playlist_name"], titles[::-1] if wrong else titles)
+
+
+def retro_queue(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    titles = [song["title"] for song in p["songs"]]
+    if wrong:
+        titles = [titles[-1]] + titles[:-1]
+    steps = [("open", "retro music")]
+    for title in titles:
+        steps += [("click", InRowOf(title, "menu")), ("click", "Add to playing queue")]
+    return steps
+
+
+def retro_save(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    overflow = lambda e: e.content_description == "More options" and e.class_name.endswith("ImageButton")  # noqa: E731
+    steps = retro_playlist(p, False) + [("click", "Playlists"), ("click", p["playlist_name"]), ("click", overflow),
+                                        ("click", "Save as file")]
+    return steps + [("back",) if wrong else ("click", "SAVE")]
+
+
+def retro_duration(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    """Select the songs (a long press, then taps), add them to a new playlist."""
+    titles = [song["title"] for song in p["songs"]] + ([p["noise"][0]["title"]] if wrong else [])  # over 50 minutes
+    return ([("open", "retro music"), ("long", titles[0])] + [("click", title) for title in titles[1:]]
+            + [("click", "Add to playlist"), ("click", "New playlist"), ("type", "actionNewPlaylist", p["playlist_name"]),
+               ("click", "Create")])
+
+
+def _vlc_playlist(name: str, files: list[str]) -> list[tuple]:
+    steps = []
+    for index, file_name in enumerate(files):
+        steps += [("click", InRowOf(file_name.rsplit(".", 1)[0], "item_more")), ("click", "Add to playlist")]
+        steps += [("type", "dialog_playlist_name", name), ("click", "Save")] if index == 0 else [("click", name)]
+    return steps
+
+
+def vlc_playlist(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    files = p["files"][::-1] if wrong else p["files"]
+    return [("open", "vlc")] + _vlc_playlist(p["playlist_name"], files)
+
+
+def vlc_two_playlists(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    first, second = p["first"], p["second"]
+    return ([("open", "vlc")] + _vlc_playlist(first["playlist_name"], first["files"][::-1] if wrong else first["files"])
+            + _vlc_playlist(second["playlist_name"], second["files"]))
+
+
+def markor_video(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    words = p["messages"][:-1] if wrong else p["messages"]  # the last word missed
+    steps = [("open", "vlc"), ("click", p["video_name"].rsplit(".", 1)[0])]
+    steps += [("click", "Forward 10 seconds")] * len(p["messages"])  # read in the screenshots
+    return steps + markor_create({"file_name": p["file_name"], "text": ", ".join(words)}, False)
+
+
+OPEN_BROWSER_PAGE = [("open", "files"), ("click", "Download"), ("click", "task.html"), ("click", "Just once")]
+
+
+def browser_maze(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    moves = chrome.maze_solution(p["browser_task_seed"])
+    if wrong:  # the last move the other way round
+        moves[-1] = {"Up": "Down", "Down": "Up", "Left": "Right", "Right": "Left"}[moves[-1]]
+    return OPEN_BROWSER_PAGE + [("click", move) for move in moves]
+
+
+def browser_multiply(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    answer = chrome.product(p["browser_task_seed"]) + (1 if wrong else 0)
+    return OPEN_BROWSER_PAGE + [("click", "Next")] * chrome.NUMBER_COUNT + [("type", "Product", str(answer)),
+                                                                     ("click", "Submit")]
+
+
+def browser_draw(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    colours = chrome.target_colours(p["browser_task_seed"])
+    if wrong:  # one target colour replaced by a palette colour that is not asked for
+        colours[-1] = next(hex_ for _, hex_ in chrome.PALETTE if hex_ not in colours)
+    steps = list(OPEN_BROWSER_PAGE)
+    for colour, direction in zip(colours, ("right", "down", "left")):
+        steps += [("click", chrome.COLOUR_NAMES[colour]), ("swipe", chrome.CANVAS_LABEL, direction)]
+    return steps + [("click", "Submit")]
+
+
+def _typed(text: str) -> str:
+    """`text` as `input text` can type it (ASCII): the search ignores accents."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+
+
+def _search_result(title: str) -> Callable[[Any], bool]:
+    """The search result whose title is exactly `title`."""
+    return lambda e: e.text == title and (e.resource_name or "").endswith(":id/title")
+
+
+def _find_place(location: str, wrong: bool) -> list[tuple]:
+    """Search `location` and open its context menu; `wrong` picks a point 0.002° further north
+    (coordinates) or the next place of the list (names)."""
+    if location in osmand.PLACES:
+        names = sorted(osmand.PLACES)
+        chosen = names[(names.index(location) + 1) % len(names)] if wrong else location
+        return [("click", "map_search_button"), ("type", "searchEditText", _typed(chosen)),
+                ("click", _search_result(osmand.short_name(chosen)))]
+    lat, lon = osmand.location_coords(location)
+    lat += 0.002 if wrong else 0
+    return [("click", "map_search_button"), ("type", "searchEditText", f"{lat}, {lon}"),
+            ("click", _search_result(osmand.format_coords(lat, lon)))]
+
+
+def osmand_favorite(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    return [("open", "osmand"), *_find_place(p["location"], wrong), ("click", "context_menu_fav_text_view"),
+            ("click", "right_bottom_button")]
+
+
+def osmand_marker(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    return [("open", "osmand"), *_find_place(p["location"], wrong), ("click", "context_menu_route_text_view")]
+
+
+def osmand_track(p: dict[str, Any], wrong: bool) -> list[tuple]:
+    waypoints = list(p["waypoints"])
+    if wrong:
+        waypoints[0], waypoints[1] = waypoints[1], waypoints[0]
+    steps = [("open", "osmand"), ("click", "map_menu_button"), ("click", "Plan a route")]
+    for name in waypoints:
+        steps += [("click", "map_search_button"), ("type", "searchEditText", _typed(name)),
+                  ("click", _search_result(osmand.short_name(name))), ("click", "add_point_button")]
+    return steps + [("click", "save_button"), ("retype", "file_name_edit", _typed(p["track_name"])), ("click", "Save")]
+
+
 CASES: dict[str, Steps] = {
     "OpenAppTaskEval": open_app,
     "ExpenseAddSingle": expense_add, "ExpenseDeleteSingle": expense_delete,
@@ -202,6 +339,11 @@ CASES: dict[str, Steps] = {
     "AudioRecorderRecordAudio": audio_record, "AudioRecorderRecordAudioWithFileName": audio_record_named,
     "SimpleDrawProCreateDrawing": draw_save, "SaveCopyOfReceiptTaskEval": gallery_copy,
     "MarkorTranscribeReceipt": markor_receipt, "ExpenseAddMultipleFromGallery": expense_from_gallery,
+    "RetroCreatePlaylist": retro_playlist, "RetroPlayingQueue": retro_queue, "RetroSavePlaylist": retro_save,
+    "RetroPlaylistDuration": retro_duration, "VlcCreatePlaylist": vlc_playlist,
+    "VlcCreateTwoPlaylists": vlc_two_playlists, "MarkorTranscribeVideo": markor_video,
+    "BrowserMaze": browser_maze, "BrowserMultiply": browser_multiply, "BrowserDraw": browser_draw,
+    "OsmAndFavorite": osmand_favorite, "OsmAndMarker": osmand_marker, "OsmAndTrack": osmand_track,
 }
 
 

@@ -109,6 +109,22 @@ def start_activity(activity: str, extra_args: Collection[str] | None, env: Any,
     return _shell(env, "am", "start", "-n", activity, *(extra_args or ()))
 
 
+def send_android_intent(command: str, action: str, env: Any, data_uri: str | None = None,
+                        mime_type: str | None = None, extras: dict[str, Any] | None = None,
+                        timeout_sec: float | None = None) -> AdbResponse:
+    """`am start` or `am broadcast` with an action, optional data URI, type and string extras."""
+    if command not in ("start", "broadcast"):
+        raise ValueError('Intent command must be either "start" or "broadcast"')
+    args = ["am", command, "-a", action]
+    if data_uri:
+        args += ["-d", data_uri]
+    if mime_type:
+        args += ["-t", mime_type]
+    for key, value in (extras or {}).items():
+        args += ["--es", key, str(value)]
+    return _shell(env, *args)
+
+
 def clear_app_data(package_name: str, env: Any, timeout_sec: float | None = None) -> AdbResponse:
     return _shell(env, "pm", "clear", package_name)
 

@@ -5,15 +5,16 @@ Ids follow AOSP DocumentsUI (packages/apps/DocumentsUI, res/layout/item_doc_list
 whose name is `android:id/title` with `size` beside it; res/layout/fragment_directory.xml
 `dir_list`; res/menu/action_mode_menu.xml `action_menu_delete` "Delete"; the delete dialog asks
 "Delete “NAME”?" with OK). The list opens on the storage root, named after the device model as
-the app names it. Simplified: no navigation drawer, Recent, grid view, search or sort; a tap on
-a file shows its name, size and folder instead of opening it in another app.
+the app names it. A tap on a file an app views (an .html page) opens the "Open with" chooser
+(taskkit/sim/gui/openwith.py). Simplified: no navigation drawer, Recent, grid view, search or
+sort; a tap on any other file shows its name, size and folder instead of opening it in another app.
 """
 from __future__ import annotations
 
 import posixpath
 
 from taskkit.apps.files import PACKAGE, STORAGE_ROOT
-from taskkit.sim.gui import appdata, filelist, widgets
+from taskkit.sim.gui import appdata, filelist, openwith, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
@@ -27,7 +28,7 @@ def _root_name(ui: Session) -> str:
 
 
 def _open_file(path: str):
-    return lambda ui: ui.push("details", path=path)
+    return lambda ui: ui.push("open_with" if openwith.viewers(path) else "details", path=path)
 
 
 def _files(ui: Session, frame: Frame) -> list[Node]:
@@ -49,5 +50,5 @@ def _details(ui: Session, frame: Frame) -> list[Node]:
 APP = register(AppScreens(
     PACKAGE,
     {"files": Screen(_files), "selection": Screen(filelist.selection(IDS, _open_file)), "details": Screen(_details),
-     "delete": Screen(filelist.confirm_delete("Delete \u201c{name}\u201d?"))},
+     "delete": Screen(filelist.confirm_delete("Delete \u201c{name}\u201d?")), "open_with": Screen(openwith.chooser)},
     first="files", dark_theme=True))

@@ -112,8 +112,7 @@ def _viewer(ui: Session, frame: Frame) -> list[Node]:
 
 def _transfer(how: str, path: str):
     def act(ui: Session) -> None:
-        ui.finish()  # the menu
-        _, _, viewer = ui.top()
+        _, _, viewer = ui.top()  # the menu is gone: the viewer is in front
         if viewer is not None:
             ui.set_draft(viewer, "transfer", how)
         folderpicker.open_picker(posixpath.dirname(path))(ui)
@@ -121,17 +120,9 @@ def _transfer(how: str, path: str):
 
 
 def _menu(ui: Session, frame: Frame) -> list[Node]:
-    """The viewer's overflow menu: a popup ListView of `android:id/title` rows at the top end."""
-    m = ui.m
+    """The viewer's overflow menu."""
     path = str(frame.args["path"])
-    left, top = m.width - m.dp(200), m.status_bar + m.dp(8)
-    rows = [Node("android.widget.LinearLayout", bounds=(left, top + m.dp(48) * i, m.width - m.dp(8), top + m.dp(48) * (i + 1)),
-                 clickable=True, focusable=True, action=_transfer(how, path),
-                 children=[Node(widgets.TEXT_VIEW, text=label, resource_id="android:id/title", text_size=m.dp(16),
-                                bounds=(left + m.dp(16), top + m.dp(48) * i, m.width - m.dp(24), top + m.dp(48) * (i + 1)))])
-            for i, (label, how) in enumerate((("Copy to", "copy"), ("Move to", "move")))]
-    return [Node("android.widget.ListView", bounds=(left, top, m.width - m.dp(8), top + m.dp(48) * len(rows)),
-                 background=(250, 250, 250), children=rows)]
+    return widgets.popup_menu(ui, [("Copy to", _transfer("copy", path)), ("Move to", _transfer("move", path))])
 
 
 def _picked(ui: Session, below: Frame, folder: str) -> None:

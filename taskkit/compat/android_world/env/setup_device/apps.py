@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from taskkit.apps import vlc
 from taskkit.compat.android_world.env import adb_utils
 
 
@@ -42,3 +43,8 @@ ExpenseApp = _app("ExpenseApp", "pro expense")
 RecipeApp = _app("RecipeApp", "broccoli app")
 OpenTracksApp = _app("OpenTracksApp", "activity tracker")
 JoplinApp = _app("JoplinApp", "joplin")
+RetroMusicApp = _app("RetroMusicApp", "retro music")
+OsmAndApp = _app("OsmAndApp", "osmand")
+ChromeApp = _app("ChromeApp", "chrome")
+VlcApp = _app("VlcApp", "vlc")
+VlcApp.videos_path = vlc.VIDEOS_DIR  # type: ignore[attr-defined]

@@ -6,7 +6,10 @@ params are reproducible. `generate_random_string`, `generate_random_number` and
 `generate_modified_file_name` draw as AndroidWorld's do; names, addresses, sentences and file-name
 words come from taskkit's own pools (Faker's locale data for names), so params built from those
 differ from AndroidWorld's (docs/android-world.md). `write_to_gallery` draws the text on a white
-JPEG (Pillow's built-in font) in the Gallery's folder; the video and mp3 writers are not provided.
+JPEG (Pillow's built-in font) in the Gallery's folder; `write_video_file_to_device` writes taskkit's
+Motion-JPEG MP4 of the messages (AndroidWorld renders mp4v frames with OpenCV) and
+`write_mp3_file_to_device` a silent, tagged MP3 of the duration (taskkit.apps.media).
+`COMMON_GIVEN_NAMES` are Faker's en_US first names, not AndroidWorld's list.
 """
 from __future__ import annotations
 
@@ -19,13 +22,16 @@ import string
 from typing import Any
 
 import faker
+from faker.providers.person import en_US as en_US_person
 from PIL import Image, ImageDraw, ImageFont
 
+from taskkit.apps import media
 from taskkit.compat.android_world.env import adb_utils, device_constants
 from taskkit.compat.android_world._device import device_of
 from taskkit.compat.android_world.utils import file_utils
 
 _FAKER = faker.Faker("en_US")
+COMMON_GIVEN_NAMES: list[str] = sorted({name for name in en_US_person.Provider.first_names if name.isalpha()})
 # Android's standard public folders (android.os.Environment.DIRECTORY_*) with plausible files.
 EMULATOR_DIRECTORIES: dict[str, list[str]] = {
     "Alarms": ["sunrise_chime.mp3", "gentle_wake.mp3", "gym_alarm.mp3", "school_bell.mp3", "soft_bells.mp3"],
@@ -133,6 +139,23 @@ def write_to_gallery(data: str, file_name: str, env: Any) -> None:
     path = file_utils.convert_to_posix_path(device_constants.GALLERY_DATA, file_name)
     device_of(env).files.write_bytes(path, buffer.getvalue())
     adb_utils.close_app("simple gallery", env)
+
+
+def write_video_file_to_device(file_name: str, location: str, env: Any, messages: list[str] | None = None,
+                               message_display_time: int = 1, width: int = 320, height: int = 240,
+                               fps: int = 30) -> None:
+    """A video in `location` showing each message for `message_display_time` seconds (one
+    picture per message: `width`, `height` and `fps` do not change what is shown)."""
+    del width, height, fps
+    data = media.message_video(messages or [generate_random_string(10)], message_display_time)
+    device_of(env).files.write_bytes(file_utils.convert_to_posix_path(location, file_name), data)
+
+
+def write_mp3_file_to_device(remote_path: str, env: Any, artist: str = "test_artist", title: str = "test_title",
+                             duration_milliseconds: int = 1000) -> None:
+    """A silent MP3 at `remote_path` tagged with `title` and `artist`, lasting the duration."""
+    tags = media.SongTags(title, artist, "", duration_milliseconds)
+    device_of(env).files.write_bytes(remote_path, media.mp3_bytes(tags))
 
 
 def clear_internal_storage(env: Any) -> None:

@@ -1,0 +1,250 @@
+"""Retro Music: the library's Songs and Playlists tabs, a song's menu (Add to playing queue, Add
+to playlist), the Add to playlist and New playlist dialogs, a playlist's songs with "Save as
+file", and the system's save-document screen, over the song files and the databases the Retro
+checks read.
+
+Labels follow RetroMusicPlayer/RetroMusicPlayer (res/values/strings.xml: "Songs", "Playlists",
+"Add to playing queue", "Add to playlist", "New playlist", "Playlist name", "Create",
+"Save as file", "You have no songs", "You have no playlists"; layout item_list.xml: `title`,
+`text`, `menu`). A tap on a song plays the list from it, as the app does: the playing queue
+becomes the whole list. A long press starts a multi-selection (taps add or remove songs, in the
+order tapped) whose bar adds them all to the queue or a playlist. "Save as file" opens the system's create-document screen (Android 11
+and later, dialogs/SavePlaylistDialog.kt) at Downloads with the playlist's name; SAVE writes the
+M3U there. Simplified: the library is the MP3s of Music (the media store holds every audio
+file); the app opens on the Songs tab (it opens on Home); no player screen, albums, artists,
+genres, folders, search, sorting or "Play next"; the save screen cannot change folders and is
+drawn inside the app (on a phone it is DocumentsUI's activity).
+"""
+from __future__ import annotations
+
+import posixpath
+from typing import Any
+
+from taskkit.apps import media, retro_music
+from taskkit.apps.files import DOWNLOAD_DIR
+from taskkit.apps.retro_music import MUSIC_DIR, PACKAGE, PLAYBACK_DB, PLAYLIST_DB
+from taskkit.sim.gui import appdata, widgets
+from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
+from taskkit.sim.gui.node import Node
+from taskkit.sim.gui.session import Session
+
+ID = f"{PACKAGE}:id/"
+PLAYLIST_ACTIVITY = ".activities.PlaylistDetailActivity"
+_TABS = ("Songs", "Playlists")
+
+
+def library(ui: Session) -> list[dict[str, Any]]:
+    """The songs the app lists (library entries), by title as its default sort."""
+    songs = []
+    for name, is_dir, _ in appdata.listing(ui, MUSIC_DIR):
+        path = posixpath.join(MUSIC_DIR, name)
+        if is_dir or not name.lower().endswith(".mp3"):
+            continue
+        host = appdata.host(ui, path)
+        with host.open("rb") as handle:
+            tags = media.mp3_tags(handle.read(4096))
+        if tags is not None:
+            songs.append(retro_music.library_entry(path, tags, int(host.stat().st_mtime)))
+    return sorted(songs, key=lambda entry: entry["title"].casefold())
+
+
+def _playlists(ui: Session) -> list[dict[str, Any]]:
+    return appdata.rows(ui, PLAYLIST_DB, "SELECT playlist_id, playlist_name, (SELECT count(*) FROM SongEntity "
+                        "WHERE playlist_creator_id = playlist_id) AS songs FROM PlaylistEntity ORDER BY playlist_name")
+
+
+def _playlist_songs(ui: Session, playlist_id: int) -> list[dict[str, Any]]:
+    return appdata.rows(ui, PLAYLIST_DB, "SELECT * FROM SongEntity WHERE playlist_creator_id = ? ORDER BY song_key",
+                        (playlist_id,))
+
+
+def _set_queue(ui: Session, entries: list[dict[str, Any]]) -> None:
+    appdata.write(ui, PLAYBACK_DB, "DELETE FROM playing_queue")
+    appdata.write(ui, PLAYBACK_DB, "DELETE FROM original_playing_queue")
+    for table in retro_music.QUEUE_TABLES:
+        for entry in entries:
+            appdata.insert(ui, PLAYBACK_DB, table, retro_music.queue_row(entry))
+
+
+def _enqueue(entries: list[dict[str, Any]]):
+    def act(ui: Session) -> None:
+        for table in retro_music.QUEUE_TABLES:
+            for entry in entries:
+                appdata.insert(ui, PLAYBACK_DB, table, retro_music.queue_row(entry))
+    return act
+
+
+def _add_to_playlist(ui: Session, playlist_id: int, entries: list[dict[str, Any]]) -> None:
+    """Append the songs the playlist does not have yet (the table's unique index)."""
+    for entry in entries:
+        if not appdata.rows(ui, PLAYLIST_DB, "SELECT 1 FROM SongEntity WHERE playlist_creator_id = ? AND id = ?",
+                            (playlist_id, entry["id"])):
+            appdata.insert(ui, PLAYLIST_DB, "SongEntity", retro_music.song_entity(playlist_id, entry))
+
+
+def _song_row(ui: Session, entry: dict[str, Any], play: Any, select: Any = None, selected: bool = False) -> widgets.Row:
+    menu = ("More options", f"{ID}menu", lambda s: s.push("song_menu", entries=[entry]))
+    return widgets.Row(ui.m.dp(72), lambda box: widgets.list_item_with_menu(
+        ui, box, entry["title"], entry["artist_name"], menu, action=play, long_action=select, selected=selected,
+        title_rid=f"{ID}title", subtitle_rid=f"{ID}text"))
+
+
+def _main(ui: Session, frame: Frame) -> list[Node]:
+    m = ui.m
+    tab = str(frame.args.get("tab") or "Songs")
+    chosen = [str(path) for path in frame.args.get("selected") or []]
+    songs = library(ui) if tab == "Songs" else []
+    if chosen:
+        nodes, top = _selection_bar(ui, [entry for path in chosen for entry in songs if entry["data"] == path])
+    else:
+        actions = () if tab == "Songs" else (widgets.icon_button(ui, (0, 0, m.dp(48), 0), "New playlist",
+                                                                 lambda s: s.push("new_playlist", entries=[])),)
+        nodes, top = widgets.app_bar(ui, "Retro Music", up=False, rid=f"{ID}toolbar", actions=actions)
+    navigation, bottom = widgets.bottom_navigation(ui, _TABS, f"{ID}bottomNavigationView",
+                                                   lambda t: lambda s: s.replace("main", tab=t))
+    if tab == "Songs":
+        def toggle(path: str):
+            picked = [p for p in chosen if p != path] + ([] if path in chosen else [path])
+            return lambda s: s.replace("main", tab=tab, selected=picked)
+        rows = [_song_row(ui, entry, toggle(entry["data"]) if chosen else
+                          (lambda s, at=index: _set_queue(s, songs[at:] + songs[:at])),
+                          select=None if chosen else toggle(entry["data"]), selected=entry["data"] in chosen)
+                for index, entry in enumerate(songs)]
+        empty = "You have no songs"
+    else:
+        rows = [widgets.Row(m.dp(72), lambda box, p=playlist: widgets.list_item(
+                    ui, box, p["playlist_name"], f"{p['songs']} Songs", title_rid=f"{ID}title", subtitle_rid=f"{ID}text",
+                    action=lambda s: s.push("playlist", playlist_id=p["playlist_id"], name=p["playlist_name"])))
+                for playlist in _playlists(ui)]
+        empty = "You have no playlists"
+    return nodes + [widgets.list_or_empty(ui, frame, top, rows, f"{ID}recyclerView", empty, f"{ID}emptyText",
+                                          bottom=bottom, name=tab), navigation]
+
+
+def _selection_bar(ui: Session, entries: list[dict[str, Any]]) -> tuple[list[Node], int]:
+    """The contextual action bar of a multi-selection: "N selected", Add to playing queue, Add to playlist."""
+    m = ui.m
+
+    def done(act):
+        def run(s: Session) -> None:
+            act(s)
+            s.replace("main", tab="Songs")  # the action ends the selection
+        return run
+    actions = (widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Add to playing queue", done(_enqueue(entries)),
+                                   f"{ID}action_add_to_playing_queue"),
+               widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Add to playlist",
+                                   lambda s: (s.replace("main", tab="Songs"), s.push("add_to_playlist", entries=entries)),
+                                   f"{ID}action_add_to_playlist"),
+               widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Done", done(lambda s: None), f"{ID}action_mode_close_button"))
+    nodes, top = widgets.app_bar(ui, f"{len(entries)} selected", up=False, rid=f"{ID}cab", actions=actions)
+    return nodes, top
+
+
+def _song_menu(ui: Session, frame: Frame) -> list[Node]:
+    entries = list(frame.args["entries"])
+    return widgets.popup_menu(ui, [("Add to playing queue", _enqueue(entries)),
+                                   ("Add to playlist", lambda s: s.push("add_to_playlist", entries=entries))])
+
+
+def _add_dialog(ui: Session, frame: Frame) -> list[Node]:
+    """"Add to playlist": New playlist, then the playlists; a tap adds the songs."""
+    entries = list(frame.args["entries"])
+    playlists = _playlists(ui)
+
+    def pick(playlist_id: int):
+        def act(s: Session) -> None:
+            _add_to_playlist(s, playlist_id, entries)
+            s.finish()
+        return act
+
+    def body(box):
+        x1, y1, x2, _ = box
+        h = ui.m.dp(48)
+        choices = [("New playlist", lambda s: (s.finish(), s.push("new_playlist", entries=entries)))]
+        choices += [(p["playlist_name"], pick(p["playlist_id"])) for p in playlists]
+        return [widgets.text(ui, (x1, y1 + h * i, x2, y1 + h * (i + 1)), label, f"{ID}title", size_dp=16, action=act)
+                for i, (label, act) in enumerate(choices)]
+    return widgets.dialog(ui, "Add to playlist", body=body, body_dp=48 * (1 + len(playlists)))
+
+
+def _create(frame: Frame):
+    def act(ui: Session) -> None:
+        name = ui.draft(frame, "name").strip()
+        if not name:
+            return  # the app refuses an empty name
+        found = appdata.rows(ui, PLAYLIST_DB, "SELECT playlist_id FROM PlaylistEntity WHERE playlist_name = ?", (name,))
+        playlist_id = found[0]["playlist_id"] if found else appdata.insert(
+            ui, PLAYLIST_DB, "PlaylistEntity", {"playlist_name": name})
+        _add_to_playlist(ui, playlist_id, list(frame.args.get("entries") or []))
+        ui.finish()
+    return act
+
+
+def _new_dialog(ui: Session, frame: Frame) -> list[Node]:
+    def body(box):
+        x1, y1, x2, _ = box
+        return [widgets.edit_text(ui, frame, "name", (x1, y1, x2, y1 + ui.m.dp(56)), "Playlist name", f"{ID}actionNewPlaylist")]
+    return widgets.dialog(ui, "New playlist", body=body, body_dp=64, positive=("Create", _create(frame)))
+
+
+def _playlist(ui: Session, frame: Frame) -> list[Node]:
+    m = ui.m
+    playlist_id, name = int(frame.args["playlist_id"]), str(frame.args["name"])
+    entries = [{k: v for k, v in row.items() if k not in ("song_key", "playlist_creator_id")}
+               for row in _playlist_songs(ui, playlist_id)]
+    more = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "More options", lambda s: s.push("playlist_menu", **frame.args))
+    nodes, top = widgets.app_bar(ui, name, rid=f"{ID}toolbar", actions=(more,))
+    rows = [_song_row(ui, entry, lambda s, at=index: _set_queue(s, entries[at:] + entries[:at]))
+            for index, entry in enumerate(entries)]
+    return nodes + [widgets.list_or_empty(ui, frame, top, rows, f"{ID}recyclerView", "Playlist is empty", f"{ID}empty")]
+
+
+def _save_as_file(args: dict[str, Any]):
+    def act(ui: Session) -> None:
+        ui.push("save_document", **args)
+        _, _, saver = ui.top()
+        if saver is not None:
+            ui.set_draft(saver, "file_name", f"{args['name']}.m3u")
+    return act
+
+
+def _playlist_menu(ui: Session, frame: Frame) -> list[Node]:
+    return widgets.popup_menu(ui, [("Save as file", _save_as_file(dict(frame.args)))])
+
+
+def _write_m3u(frame: Frame):
+    def act(ui: Session) -> None:
+        file_name = ui.draft(frame, "file_name").strip()
+        if not file_name or "/" in file_name:
+            return
+        if not file_name.lower().endswith(".m3u"):
+            file_name += ".m3u"  # the document's type (audio/mpegurl) gives the extension
+        entries = _playlist_songs(ui, int(frame.args["playlist_id"]))
+        appdata.write_text(ui, posixpath.join(DOWNLOAD_DIR, file_name), retro_music.m3u_text(entries))
+        ui.finish()
+    return act
+
+
+def _save_document(ui: Session, frame: Frame) -> list[Node]:
+    """DocumentsUI's save screen at Downloads: the file name and SAVE."""
+    m = ui.m
+    nodes, top = widgets.app_bar(ui, "Downloads", rid="com.android.documentsui:id/toolbar")
+    listed = [widgets.Row(m.dp(56), lambda box, n=name: widgets.list_item(ui, box, n, title_rid="android:id/title"))
+              for name, is_dir, _ in appdata.listing(ui, DOWNLOAD_DIR) if not is_dir]
+    bottom = m.content_bottom - m.dp(72)
+    if listed:
+        nodes.append(widgets.scroll_list(ui, frame, "files", (0, top, m.width, bottom), listed,
+                                         rid="com.android.documentsui:id/dir_list"))
+    nodes.append(widgets.edit_text(ui, frame, "file_name", (m.dp(16), bottom + m.dp(8), m.width - m.dp(120), bottom + m.dp(64)),
+                                   "File name", "android:id/title"))
+    nodes.append(widgets.button(ui, (m.width - m.dp(112), bottom + m.dp(8), m.width - m.dp(16), bottom + m.dp(64)), "SAVE",
+                                _write_m3u(frame), "android:id/button1"))
+    return nodes
+
+
+APP = register(AppScreens(
+    PACKAGE,
+    {"main": Screen(_main), "song_menu": Screen(_song_menu), "add_to_playlist": Screen(_add_dialog),
+     "new_playlist": Screen(_new_dialog), "playlist": Screen(_playlist, PLAYLIST_ACTIVITY),
+     "playlist_menu": Screen(_playlist_menu, PLAYLIST_ACTIVITY), "save_document": Screen(_save_document, PLAYLIST_ACTIVITY)},
+    first="main"))
