@@ -40,8 +40,9 @@ setup(
         "llm": ["openai>=1.40"],
         # `--executor ray`: the device pool on a Ray cluster (its test runs a local Ray instance).
         "ray": ["ray>=2.9"],
-        # "av" (FFmpeg) decodes the simulated media files in the tests, as a player would.
-        "test": ["openai>=1.40", "ray>=2.9", "av>=12"],
+        # "av" (FFmpeg) decodes the simulated media files in the tests, as a player would;
+        # pytest-xdist runs the suite on every core.
+        "test": ["openai>=1.40", "ray>=2.9", "av>=12", "pytest-xdist>=3"],
     },
     entry_points={"pytest11": ["taskkit = taskkit.testing.plugin"]},
 )

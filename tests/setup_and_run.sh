@@ -20,4 +20,6 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 python3 -m pip install -q -e ".[test]"
-HYPOTHESIS_PROFILE=ci python3 -m pytest -q -p no:cacheprovider tests "$@"
+# -n auto: one pytest worker per core (pytest-xdist); every test keeps to its own temporary
+# directories, simulated devices, ports (0: the kernel picks) and private adb servers.
+HYPOTHESIS_PROFILE=ci python3 -m pytest -q -p no:cacheprovider -n auto tests "$@"

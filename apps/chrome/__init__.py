@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import html
 import re
-import urllib.parse
 from collections import deque
 
 from taskkit.apps.base import App
@@ -391,26 +390,6 @@ def parse_page(text: str) -> tuple[str, int] | None:
     kind, seed = found.get("page"), found.get("seed", "")
     if kind in _PAGES and seed.isdigit() and int(seed) <= SEED_MAX:
         return kind, int(seed)
-    return None
-
-
-# --- URIs Chrome is given ---------------------------------------------------------------------
-_DOCUMENTS = "content://com.android.externalstorage.documents/document/primary%3A"
-
-
-def document_uri(path: str) -> str:
-    """The content URI the Files app hands a viewer for a file in shared storage."""
-    relative = path[len(STORAGE_ROOT) + 1:] if path.startswith(STORAGE_ROOT + "/") else path.lstrip("/")
-    return _DOCUMENTS + urllib.parse.quote(relative, safe="")
-
-
-def path_of_uri(uri: str) -> str | None:
-    """The shared-storage path of a `file://` or Files content URI (None for anything else)."""
-    if uri.startswith(_DOCUMENTS):
-        return f"{STORAGE_ROOT}/{urllib.parse.unquote(uri[len(_DOCUMENTS):])}"
-    if uri.startswith("file://"):
-        path = urllib.parse.unquote(uri[len("file://"):])
-        return STORAGE_ROOT + path[len("/sdcard"):] if path == "/sdcard" or path.startswith("/sdcard/") else path
     return None
 
 

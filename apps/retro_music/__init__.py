@@ -201,5 +201,6 @@ def reset(device: Device) -> None:
 
 
 APP = App(name="retro music", package=PACKAGE, activity=ACTIVITY, aliases=("retro", "retro player"),
-          data_paths=(DB_DIR, MUSIC_DIR), databases=(PLAYLISTS_DATABASE, PLAYBACK_DATABASE),
+          data_paths=(DB_DIR, MUSIC_DIR, DOWNLOAD_DIR),  # Download: where "Save as file" writes playlists
+          databases=(PLAYLISTS_DATABASE, PLAYBACK_DATABASE),
           tables=(PLAYLISTS, SONGS, QUEUE, ORIGINAL_QUEUE), reset=reset)

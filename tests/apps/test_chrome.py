@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from taskkit.apps import chrome
+from taskkit.apps import chrome, files
 from taskkit.apps.chrome.tasks import BrowserDraw, BrowserMaze, BrowserMultiply
 from taskkit.env import Env
 from taskkit.rng import TaskRng
@@ -75,10 +75,10 @@ def test_pages_name_their_game_and_seed_and_nothing_else_is_taken_for_one() -> N
 
 
 def test_uris_map_back_to_the_file() -> None:
-    uri = chrome.document_uri(chrome.TASK_FILE)
+    uri = files.document_uri(chrome.TASK_FILE)
     assert uri == "content://com.android.externalstorage.documents/document/primary%3ADownload%2Ftask.html"
-    assert chrome.path_of_uri(uri) == chrome.path_of_uri("file:///sdcard/Download/task.html") == chrome.TASK_FILE
-    assert chrome.path_of_uri("https://example.com/task.html") is None
+    assert files.path_of_uri(uri) == files.path_of_uri("file:///sdcard/Download/task.html") == chrome.TASK_FILE
+    assert files.path_of_uri("https://example.com/task.html") is None
 
 
 # --- the tasks on the simulator ---------------------------------------------------------------

@@ -2,7 +2,7 @@
 it does on a wrong move (the Browser tasks' reference scripts are in test_gui_references.py)."""
 from __future__ import annotations
 
-from taskkit.apps import chrome
+from taskkit.apps import chrome, files
 from taskkit.apps.files import DOWNLOAD_DIR
 from taskkit.device.services.ui import build_dump
 from tests.sim.gui.helpers import by, find, tap, texts
@@ -23,7 +23,7 @@ def test_files_offers_chrome_for_the_page_and_chrome_shows_its_address(device) -
     assert {"Open with", "Chrome", "Just once", "Always"} <= set(texts(device))
     tap(device, "Just once")
     assert device.activity.foreground_package() == chrome.PACKAGE
-    assert find(device, "url_bar").text == chrome.document_uri(chrome.TASK_FILE)
+    assert find(device, "url_bar").text == files.document_uri(chrome.TASK_FILE)
     assert 'text="Maze" resource-id="" class="android.webkit.WebView"' in _window_dump(device)
     assert "Maze" in texts(device)
 

@@ -252,7 +252,8 @@ def vlc_two_playlists(p: dict[str, Any], wrong: bool) -> list[tuple]:
 
 def markor_video(p: dict[str, Any], wrong: bool) -> list[tuple]:
     words = p["messages"][:-1] if wrong else p["messages"]  # the last word missed
-    steps = [("open", "vlc"), ("click", p["video_name"].rsplit(".", 1)[0])]
+    steps = [("open", "files"), ("click", "Download"), ("click", p["video_name"]), ("click", "VLC"),
+             ("click", "Just once")]  # Files' "Open with" plays it in VLC
     steps += [("click", "Forward 10 seconds")] * len(p["messages"])  # read in the screenshots
     return steps + markor_create({"file_name": p["file_name"], "text": ", ".join(words)}, False)
 

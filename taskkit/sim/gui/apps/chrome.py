@@ -23,7 +23,7 @@ import json
 import re
 from typing import Any
 
-from taskkit.apps import chrome
+from taskkit.apps import chrome, files
 from taskkit.sim.gui import appdata, openwith, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
 from taskkit.sim.gui.node import Box, Node
@@ -44,7 +44,7 @@ def _page(ui: Session, frame: Frame) -> dict[str, Any]:
     if stored:
         return json.loads(stored)
     url = str(frame.args.get("url") or "")
-    path = chrome.path_of_uri(url) if url else None
+    path = files.path_of_uri(url) if url else None
     loaded: dict[str, Any] = {"kind": "blank"}
     if path is not None:
         host = appdata.host(ui, path)
@@ -259,4 +259,4 @@ def _opener(activity: str, intent: Intent | None) -> list[Opening] | None:
 
 APP = register(AppScreens(chrome.PACKAGE, {"tab": Screen(_tab)}, first="tab", opener=_opener, dark_theme=False))
 openwith.register_viewer((".html", ".htm"), openwith.Viewer("Chrome", chrome.PACKAGE, chrome.ACTIVITY, "text/html",
-                                                            chrome.document_uri))
+                                                            files.document_uri))

@@ -11,7 +11,8 @@ Ids and labels follow videolan/vlc-android (res/layout/video_list_card.xml: `ml_
 "Add to playlist", "Save"). The player shows the video's picture at the current position
 (screenshots draw it; the tree names only the video), and moves by the seek bar (a tap seeks to
 that point) or ±10 s; time stands still on the simulator, so playing does not move it.
-Simplified: the library's scan happens when a video is first added to a playlist (VLC scans on
+Files opens a video in the player through its "Open with" chooser (a VIEW intent with the
+video's content URI, as DocumentsUI sends it). Simplified: the library's scan happens when a video is first added to a playlist (VLC scans on
 start), titles are file names without their extension; no Audio, Browse or More tabs, no
 multi-selection, sorting, grouping, thumbnails, subtitles or resume points.
 """
@@ -20,11 +21,11 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from taskkit.apps import media, vlc
+from taskkit.apps import files, media, vlc
 from taskkit.apps.files import STORAGE_ROOT
 from taskkit.apps.vlc import DB_PATH, PACKAGE
-from taskkit.sim.gui import appdata, widgets
-from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
+from taskkit.sim.gui import appdata, openwith, widgets
+from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
 
@@ -198,8 +199,18 @@ def _player(ui: Session, frame: Frame) -> list[Node]:
     return [picture, seekbar, *times, *buttons]
 
 
+def _opener(activity: str, intent: Intent | None) -> list[Opening] | None:
+    """A VIEW intent with a video's URI plays it (from its start)."""
+    path = files.path_of_uri(intent.data) if intent is not None and intent.data else None
+    if path is not None:
+        return [Opening("main"), Opening("player", {"path": path, "at": 0}, activity=activity)]
+    return None
+
+
 APP = register(AppScreens(
     PACKAGE,
     {"main": Screen(_main), "video_menu": Screen(_video_menu), "add_to_playlist": Screen(_add_dialog),
      "playlist": Screen(_playlist, PLAYLIST), "player": Screen(_player, PLAYER)},
-    first="main"))
+    first="main", opener=_opener))
+openwith.register_viewer(vlc.VIDEO_EXTENSIONS, openwith.Viewer("VLC", PACKAGE, PACKAGE + PLAYER, "video/mp4",
+                                                               files.document_uri))
