@@ -10,7 +10,6 @@ import pytest
 
 from taskkit import loading, registry
 from taskkit.apps import media, vlc
-from taskkit.connect import sim_device
 from taskkit.env import Env
 
 # Written the way AndroidWorld writes its VLC tasks; only the imports name taskkit.compat.
@@ -111,15 +110,6 @@ class AwVlcTwoPlaylists(task_eval.TaskEval):
     second["files"] = [name.replace(".mp4", "_b.mp4") for name in second["files"]]
     return {"first": first, "second": second}
 '''
-
-
-@pytest.fixture
-def env(tmp_path: Path):
-    device = sim_device(tmp_path / "device")
-    try:
-        yield Env(device)
-    finally:
-        device.close()
 
 
 @pytest.fixture

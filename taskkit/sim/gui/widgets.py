@@ -240,6 +240,14 @@ def dialog(ui: Session, title: str, *, message: str = "", body: Callable[[Box], 
     return [panel]
 
 
+def choice_rows(ui: Session, box: Box, choices: list[tuple[str, Action]], rid: str = "") -> list[Node]:
+    """A dialog's list of choices: a 48 dp text row per (label, action), from the top of `box`."""
+    x1, y1, x2, _ = box
+    h = ui.m.dp(48)
+    return [text(ui, (x1, y1 + h * i, x2, y1 + h * (i + 1)), label, rid, size_dp=16, action=act)
+            for i, (label, act) in enumerate(choices)]
+
+
 def details(ui: Session, top: int, pairs: list[tuple[str, str, str]], label_dp: float = 112) -> tuple[list[Node], int]:
     """Label/value lines from `top` (a details sheet): (label, value, the value's resource id).
     Returns the nodes and the bottom edge."""

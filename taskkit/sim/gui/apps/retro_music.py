@@ -149,22 +149,11 @@ def _song_menu(ui: Session, frame: Frame) -> list[Node]:
 def _add_dialog(ui: Session, frame: Frame) -> list[Node]:
     """"Add to playlist": New playlist, then the playlists; a tap adds the songs."""
     entries = list(frame.args["entries"])
-    playlists = _playlists(ui)
-
-    def pick(playlist_id: int):
-        def act(s: Session) -> None:
-            _add_to_playlist(s, playlist_id, entries)
-            s.finish()
-        return act
-
-    def body(box):
-        x1, y1, x2, _ = box
-        h = ui.m.dp(48)
-        choices = [("New playlist", lambda s: (s.finish(), s.push("new_playlist", entries=entries)))]
-        choices += [(p["playlist_name"], pick(p["playlist_id"])) for p in playlists]
-        return [widgets.text(ui, (x1, y1 + h * i, x2, y1 + h * (i + 1)), label, f"{ID}title", size_dp=16, action=act)
-                for i, (label, act) in enumerate(choices)]
-    return widgets.dialog(ui, "Add to playlist", body=body, body_dp=48 * (1 + len(playlists)))
+    choices = [("New playlist", lambda s: (s.finish(), s.push("new_playlist", entries=entries)))]
+    choices += [(p["playlist_name"], lambda s, pid=p["playlist_id"]: (_add_to_playlist(s, pid, entries), s.finish()))
+                for p in _playlists(ui)]
+    return widgets.dialog(ui, "Add to playlist", body=lambda box: widgets.choice_rows(ui, box, choices, f"{ID}title"),
+                          body_dp=48 * len(choices))
 
 
 def _create(frame: Frame):

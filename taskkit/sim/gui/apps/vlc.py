@@ -131,24 +131,15 @@ def _save(frame: Frame):
 def _add_dialog(ui: Session, frame: Frame) -> list[Node]:
     """SavePlaylistDialog: the playlists (a tap appends the video), a new playlist's name, Save."""
     path = str(frame.args["path"])
-    playlists = _playlists(ui)
-    h = ui.m.dp(48)
-
-    def pick(playlist_id: int):
-        def act(s: Session) -> None:
-            _append(s, playlist_id, path)
-            s.finish()
-        return act
+    choices = [(p["name"], lambda s, pid=int(p["id_playlist"]): (_append(s, pid, path), s.finish()))
+               for p in _playlists(ui)]
 
     def body(box):
         x1, y1, x2, _ = box
-        nodes = [widgets.text(ui, (x1, y1 + h * i, x2, y1 + h * (i + 1)), p["name"], f"{ID}title", size_dp=16,
-                              action=pick(int(p["id_playlist"]))) for i, p in enumerate(playlists)]
-        y = y1 + h * len(playlists)
-        nodes.append(widgets.edit_text(ui, frame, "name", (x1, y, x2, y + ui.m.dp(56)), "Playlist name",
-                                       f"{ID}dialog_playlist_name"))
-        return nodes
-    return widgets.dialog(ui, "Add to playlist", body=body, body_dp=48 * len(playlists) + 64,
+        y = y1 + ui.m.dp(48) * len(choices)
+        return widgets.choice_rows(ui, box, choices, f"{ID}title") + [widgets.edit_text(
+            ui, frame, "name", (x1, y, x2, y + ui.m.dp(56)), "Playlist name", f"{ID}dialog_playlist_name")]
+    return widgets.dialog(ui, "Add to playlist", body=body, body_dp=48 * len(choices) + 64,
                           positive=("Save", _save(frame)))
 
 
