@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 import string
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 from taskkit.rng import TaskRng
 
@@ -177,3 +177,17 @@ def format_amount(cents: int) -> str:
     sign = "-" if cents < 0 else ""
     whole, rest = divmod(abs(int(cents)), 100)
     return f"{sign}${whole}.{rest:02d}"
+
+
+def same_name(actual: str, wanted: str) -> bool:
+    """A typed name matches: equal but for case and surrounding spaces."""
+    return actual.strip().casefold() == wanted.strip().casefold()
+
+
+def one_playlist(rows: list[dict[str, Any]], name: str) -> list[dict[str, Any]] | None:
+    """The rows (in order) of the only playlist called `name` among a player's playlist rows
+    (`playlist_name` per row); None when no playlist, or more than one spelling, has that name."""
+    named = {row["playlist_name"] for row in rows if same_name(row["playlist_name"], name)}
+    if len(named) != 1:
+        return None
+    return [row for row in rows if row["playlist_name"] in named]

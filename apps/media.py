@@ -78,8 +78,8 @@ def mp3_tags(data: bytes) -> SongTags | None:
     fields: dict[str, str] = {}
     audio = 0
     if data[:3] == b"ID3" and len(data) >= 10:
-        size, audio, at = _unsync(data[6:10]), 10 + _unsync(data[6:10]), 10
-        while at + 10 <= 10 + size and data[at:at + 4].strip(b"\x00"):
+        audio, at = 10 + _unsync(data[6:10]), 10
+        while at + 10 <= audio and data[at:at + 4].strip(b"\x00"):
             frame_id = data[at:at + 4].decode("latin-1")
             length = _unsync(data[at + 4:at + 8]) if data[3] == 4 else struct.unpack(">I", data[at + 4:at + 8])[0]
             if frame_id.startswith("T"):

@@ -28,6 +28,7 @@ from __future__ import annotations
 import html
 import re
 from collections import deque
+from typing import Iterator
 
 from taskkit.apps.base import App
 from taskkit.apps.files import DOWNLOAD_DIR, STORAGE_ROOT
@@ -93,6 +94,14 @@ class PageRng {
 
 
 # --- maze -------------------------------------------------------------------------------------
+def _neighbours(cell: tuple[int, int]) -> Iterator[tuple[str, tuple[int, int]]]:
+    """The cells beside `cell` inside the maze, each with the button that leads there (page order)."""
+    for button, (dr, dc) in MOVES.items():
+        row, col = cell[0] + dr, cell[1] + dc
+        if 0 <= row < MAZE_SIZE and 0 <= col < MAZE_SIZE:
+            yield button, (row, col)
+
+
 def _reaches_goal(grid: list[list[bool]], start: tuple[int, int]) -> bool:
     """Whether the goal is reachable from `start` through cells not yet opened."""
     goal = (MAZE_SIZE - 1, MAZE_SIZE - 1)
@@ -101,9 +110,8 @@ def _reaches_goal(grid: list[list[bool]], start: tuple[int, int]) -> bool:
         cell = todo.popleft()
         if cell == goal:
             return True
-        for dr, dc in MOVES.values():
-            nxt = (cell[0] + dr, cell[1] + dc)
-            if 0 <= nxt[0] < MAZE_SIZE and 0 <= nxt[1] < MAZE_SIZE and not grid[nxt[0]][nxt[1]] and nxt not in seen:
+        for _, nxt in _neighbours(cell):
+            if not grid[nxt[0]][nxt[1]] and nxt not in seen:
                 seen.add(nxt)
                 todo.append(nxt)
     return False
@@ -122,15 +130,13 @@ def maze(seed: int) -> tuple[str, ...]:
     row, col = 0, 0
     grid[0][0] = True
     while (row, col) != (MAZE_SIZE - 1, MAZE_SIZE - 1):
-        options = [(row + dr, col + dc) for dr, dc in MOVES.values()
-                   if 0 <= row + dr < MAZE_SIZE and 0 <= col + dc < MAZE_SIZE and not grid[row + dr][col + dc]
-                   and _reaches_goal(grid, (row + dr, col + dc))]
+        options = [nxt for _, nxt in _neighbours((row, col))
+                   if not grid[nxt[0]][nxt[1]] and _reaches_goal(grid, nxt)]
         row, col = options[rng.below(len(options))]
         grid[row][col] = True
     for r in range(MAZE_SIZE):
         for c in range(MAZE_SIZE):
-            beside = sum(grid[r + dr][c + dc] for dr, dc in MOVES.values()
-                         if 0 <= r + dr < MAZE_SIZE and 0 <= c + dc < MAZE_SIZE)
+            beside = sum(grid[nr][nc] for _, (nr, nc) in _neighbours((r, c)))
             if not grid[r][c] and beside == 1 and rng.below(2) == 0:
                 grid[r][c] = True
     return tuple("".join("." if cell else "#" for cell in line) for line in grid)

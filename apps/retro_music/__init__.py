@@ -63,6 +63,7 @@ _QUEUE_COLUMNS = ("_id INT NOT NULL, title STRING NOT NULL, track INT NOT NULL, 
                   "duration LONG NOT NULL, _data STRING NOT NULL, date_modified LONG NOT NULL, "
                   "album_id INT NOT NULL, album STRING NOT NULL, artist_id INT NOT NULL, "
                   "artist STRING NOT NULL, composer STRING, album_artist STRING")
+CLEAR_QUEUE_SQL = " ".join(f"DELETE FROM {table};" for table in QUEUE_TABLES)
 PLAYBACK_DDL = "CREATE TABLE android_metadata (locale TEXT);\nINSERT INTO android_metadata VALUES ('en_US');\n" + "".join(
     f"CREATE TABLE {table} ({_QUEUE_COLUMNS});\n" for table in QUEUE_TABLES)
 
@@ -170,8 +171,8 @@ def queue_titles(device: Device) -> list[str]:
 def set_queue(device: Device, songs: list[dict[str, Any]]) -> None:
     """Make `songs` (library entries) the playing queue."""
     rows = [queue_row(entry) for entry in songs]
-    device.sqlite.execute(PLAYBACK_DB, "DELETE FROM playing_queue; DELETE FROM original_playing_queue;\n"
-                          + QUEUE.insert_statements(rows) + "\n" + ORIGINAL_QUEUE.insert_statements(rows))
+    device.sqlite.execute(PLAYBACK_DB, "\n".join((CLEAR_QUEUE_SQL, QUEUE.insert_statements(rows),
+                                                 ORIGINAL_QUEUE.insert_statements(rows))))
 
 
 def m3u_text(songs: list[dict[str, Any]]) -> str:
@@ -188,14 +189,15 @@ def m3u_paths(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
-def export_path(name: str, folder: str = DOWNLOAD_DIR) -> str:
-    return posixpath.join(folder, f"{name}.m3u")
+def export_path(name: str) -> str:
+    """Where the task expects "Save as file" to put playlist `name` (the save screen's start: Download)."""
+    return posixpath.join(DOWNLOAD_DIR, f"{name}.m3u")
 
 
 def reset(device: Device) -> None:
     """No playlists, an empty queue, no songs in Music."""
     device.sqlite.execute(PLAYLIST_DB, f"{PLAYLISTS.clear_sql()} {SONGS.clear_sql()}")
-    device.sqlite.execute(PLAYBACK_DB, "DELETE FROM playing_queue; DELETE FROM original_playing_queue;")
+    device.sqlite.execute(PLAYBACK_DB, CLEAR_QUEUE_SQL)
     device.files.remove(MUSIC_DIR, recursive=True)
     device.files.mkdir(MUSIC_DIR)
 

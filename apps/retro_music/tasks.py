@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from taskkit.apps import retro_music
+from taskkit.apps.common import one_playlist, same_name
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -20,10 +21,6 @@ _FILE_NAME = {"type": "string", "pattern": r"^[^/\x00-\x1f]+$"}
 _SONG_SCHEMA = {"type": "object", "properties": {
     "title": _FILE_NAME, "artist": {"type": "string"}, "album": {"type": "string"},
     "duration_ms": {"type": "integer", "minimum": 1000}}, "required": ["title", "artist", "album", "duration_ms"]}
-
-
-def _same_name(actual: str, wanted: str) -> bool:
-    return actual.strip().casefold() == wanted.strip().casefold()
 
 
 def _split_sum(rng: TaskRng, total: int, parts: int, least: int = 30_000) -> list[int]:
@@ -68,11 +65,8 @@ class RetroCreatePlaylist(TaskEval):
         retro_music.write_songs(env.device, self.params["songs"] + self.params["noise"])
 
     def playlist_score(self, env: Any) -> float:
-        rows = retro_music.playlist_songs(env.device)
-        named = {row["playlist_name"] for row in rows if _same_name(row["playlist_name"], self.params["playlist_name"])}
-        if len(named) != 1:
-            return 0.0
-        return 1.0 if [row["title"] for row in rows if row["playlist_name"] in named] == self.titles else 0.0
+        songs = one_playlist(retro_music.playlist_songs(env.device), self.params["playlist_name"])
+        return 1.0 if songs is not None and [row["title"] for row in songs] == self.titles else 0.0
 
     def is_successful(self, env: Any) -> float:
         super().is_successful(env)
@@ -159,7 +153,7 @@ class RetroPlaylistDuration(RetroCreatePlaylist):
         TaskEval.is_successful(self, env)
         rows = retro_music.playlist_songs(env.device)
         provided = {song["title"] for song in self.params["songs"] + self.params["noise"]}
-        if not rows or any(not _same_name(row["playlist_name"], self.params["playlist_name"])
+        if not rows or any(not same_name(row["playlist_name"], self.params["playlist_name"])
                            or row["title"] not in provided for row in rows):
             return 0.0
         return 1.0 if 45 * 60_000 <= sum(row["duration"] for row in rows) <= 50 * 60_000 else 0.0

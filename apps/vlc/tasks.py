@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from taskkit.apps import vlc
+from taskkit.apps.common import one_playlist
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -17,11 +18,8 @@ _NAMES = {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z0-9_
 
 def playlist_holds(rows: list[dict[str, Any]], name: str, files: list[str]) -> bool:
     """One playlist called `name` lists exactly `files` in order, at positions 0, 1, 2, …"""
-    named = {row["playlist_name"] for row in rows if row["playlist_name"].strip().casefold() == name.strip().casefold()}
-    if len(named) != 1:
-        return False
-    entries = [(row["position"], row["filename"]) for row in rows if row["playlist_name"] in named]
-    return entries == list(enumerate(files))
+    entries = one_playlist(rows, name)
+    return entries is not None and [(row["position"], row["filename"]) for row in entries] == list(enumerate(files))
 
 
 def random_playlist(rng: TaskRng, taken: set[str]) -> dict[str, Any]:

@@ -93,14 +93,14 @@ def _open_picture(image: str) -> Image.Image:
         return Image.open(path)
     with open(path, "rb") as handle:
         frames = media.video_frames(handle.read())
-    for jpeg, ms in frames:
-        at_ms = int(at)
-        if at_ms < ms:
-            return Image.open(io.BytesIO(jpeg))
-        at = str(at_ms - ms)
     if not frames:
         raise ValueError(f"no pictures in {path}")
-    return Image.open(io.BytesIO(frames[-1][0]))
+    remaining = int(at)
+    for jpeg, ms in frames:
+        if remaining < ms:
+            return Image.open(io.BytesIO(jpeg))
+        remaining -= ms
+    return Image.open(io.BytesIO(frames[-1][0]))  # past the end: the last picture
 
 
 class _Painter:

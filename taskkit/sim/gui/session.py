@@ -11,7 +11,7 @@ front, so `dumpsys activity` and the screen agree.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from taskkit.sim.commands.activity import foreground_component, go_home, set_foreground
 from taskkit.sim.commands.settings import list_settings, put_setting
@@ -148,11 +148,14 @@ class Session:
             set_foreground(self.state, f"{package}/{frames[-1].activity}")
 
     # --- navigation -------------------------------------------------------------------------
-    def push(self, screen: str, focus: str | None = None, **args: Any) -> None:
-        """Open `screen` of the app in front on top of its stack."""
+    def push(self, screen: str, focus: str | None = None, drafts: Mapping[str, str] | None = None,
+             **args: Any) -> None:
+        """Open `screen` of the app in front on top of its stack, its fields holding `drafts`
+        (a dialog's suggested name, an editor's text)."""
         package, app, _ = self.top()
         assert app is not None, f"{package} has no modeled screens"
-        self._set_frames(package, self.frames(package) + self._new_frames(app, [Opening(screen, args, focus)]))
+        opening = Opening(screen, args, focus, drafts=drafts or {})
+        self._set_frames(package, self.frames(package) + self._new_frames(app, [opening]))
 
     def replace(self, screen: str, focus: str | None = None, **args: Any) -> None:
         """Close the top screen and open `screen` in its place (an activity that starts another

@@ -283,11 +283,11 @@ def bottom_navigation(ui: Session, tabs: tuple[str, ...], rid: str, open_tab: Ca
                 bounds=(0, top, m.width, m.content_bottom), children=items), top
 
 
-def popup_menu(ui: Session, items: list[tuple[str, Action]], anchor_top: int = 0) -> list[Node]:
-    """An overflow or popup menu: a ListView of `android:id/title` rows at the top end (below
-    `anchor_top`, default the status bar), each row's action finishing the menu first."""
+def popup_menu(ui: Session, items: list[tuple[str, Action]]) -> list[Node]:
+    """An overflow or popup menu: a ListView of `android:id/title` rows at the top end, each
+    row's action finishing the menu first."""
     m = ui.m
-    left, top = m.width - m.dp(220), (anchor_top or m.status_bar) + m.dp(8)
+    left, top = m.width - m.dp(220), m.status_bar + m.dp(8)
     top = min(top, m.content_bottom - m.dp(48) * len(items) - m.dp(8))
 
     def choose(act: Action) -> Action:

@@ -9,8 +9,8 @@ A subclass is written as AndroidWorld writes tasks and becomes a taskkit task:
 * `template` is a `str.format` template over the params;
 * `initialize_task`, `is_successful` and `tear_down` receive an `interface.AsyncEnv` (taskkit's
   Env plus `controller`); the base `is_successful` returns 1.0 and taskkit's lifecycle guards,
-  restore points and registry apply unchanged (a helper task another task built and never
-  initialized is checked without them, as AndroidWorld's composite tasks check their parts);
+  restore points and registry apply unchanged (a helper task another task built is checked
+  without them, as AndroidWorld's composite tasks check their parts);
 * a class whose name starts with `_` (AndroidWorld's helper bases) is never registered, nor is a
   base this package defines (`sqlite_validators.SQLiteApp`, `file_validators.CreateFile`, ...).
 """
@@ -51,23 +51,13 @@ def _seeded(func: Callable[[type], dict[str, Any]]) -> classmethod:
 
 
 def _sub_task_aware(guarded: Callable[..., Any], unguarded: Callable[..., Any]) -> Callable[..., Any]:
-    """`is_successful` as AndroidWorld runs it on a helper task another task built and only set up
-    in part (VlcCreateTwoPlaylists checks its second playlist with a task it never initialized):
-    unguarded there, with taskkit's lifecycle checks everywhere else."""
+    """`is_successful` with taskkit's lifecycle checks on the task the runner owns, and as
+    AndroidWorld runs it on a helper task another task built (VlcCreateTwoPlaylists checks its
+    second playlist with a task it only set up in part, never initialized): unguarded."""
     @functools.wraps(unguarded)
     def method(self: Any, env: Any, *args: Any, **kwargs: Any) -> Any:
-        if not getattr(self, "_aw_episode_task", False) and not getattr(self, "_aw_ready", False):
-            return unguarded(self, env, *args, **kwargs)
-        return guarded(self, env, *args, **kwargs)
-    return method
-
-
-def _marking_ready(initialize: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(initialize)
-    def method(self: Any, env: Any, *args: Any, **kwargs: Any) -> Any:
-        result = initialize(self, env, *args, **kwargs)
-        self._aw_ready = True
-        return result
+        check = guarded if getattr(self, "_aw_episode_task", False) else unguarded
+        return check(self, env, *args, **kwargs)
     return method
 
 
@@ -94,8 +84,6 @@ class TaskEval(_TaskEval, register=False):
         super().__init_subclass__(**kwargs)
         if unguarded is not None:
             cls.is_successful = _sub_task_aware(cls.__dict__["is_successful"], unguarded)
-        if "initialize_task" in cls.__dict__:
-            cls.initialize_task = _marking_ready(cls.__dict__["initialize_task"])
 
     @classmethod
     def with_params(cls, params: dict[str, Any], seed: int | None = None) -> "TaskEval":

@@ -42,10 +42,7 @@ IDS = filelist.Ids(f"{ID}ui__filesystem_dialog__list", f"{ID}opoc_filesystem_ite
 def open_file(path: str):
     """The action that opens `path` in the editor with its stored text."""
     def act(ui: Session) -> None:
-        ui.push("editor", focus="text", path=path)
-        _, _, frame = ui.top()
-        assert frame is not None
-        ui.set_draft(frame, "text", appdata.read_text(ui, path))
+        ui.push("editor", focus="text", path=path, drafts={"text": appdata.read_text(ui, path)})
     return act
 
 
@@ -77,10 +74,7 @@ def _create(frame: Frame):
 def _open_new(folder: str):
     """The add button: the new-file dialog, its extension field set to ".md"."""
     def act(ui: Session) -> None:
-        ui.push("new", focus="name", folder=folder)
-        _, _, frame = ui.top()
-        assert frame is not None
-        ui.set_draft(frame, "ext", EXTENSIONS[0])
+        ui.push("new", focus="name", folder=folder, drafts={"ext": EXTENSIONS[0]})
     return act
 
 

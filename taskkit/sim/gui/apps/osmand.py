@@ -233,10 +233,7 @@ def _context(ui: Session, frame: Frame) -> list[Node]:
     width = (m.width - m.dp(16)) // 4
 
     def favorite(s: Session) -> None:
-        s.push("favorite", focus=None, point=point)
-        _, _, editor = s.top()
-        assert editor is not None
-        s.set_draft(editor, "name", point["name"])
+        s.push("favorite", point=point, drafts={"name": point["name"]})
 
     def marker(s: Session) -> None:
         _add_marker(s, point)
@@ -311,12 +308,8 @@ def _actions(ui: Session, frame: Frame) -> list[Node]:
 def start_plan(ui: Session, points: list[list[float]], center: tuple[float, float] | None = None) -> None:
     """Open "Plan a route" with `points`, its map centred on `center` (else the main map's)."""
     below = ui.top()[2]
-    ui.push("plan")
-    _, _, plan = ui.top()
-    assert plan is not None
-    ui.set_draft(plan, "points", json.dumps(points))
     lat, lon = center or (_center(ui, below) if below is not None else DEFAULT_CENTER)
-    _set_center(ui, plan, lat, lon)
+    ui.push("plan", drafts={"points": json.dumps(points), "center": json.dumps([lat, lon])})
 
 
 def _menu(ui: Session, frame: Frame) -> list[Node]:
@@ -374,10 +367,7 @@ def _invalid(name: str) -> bool:
 
 def _open_save(plan: Frame):
     def act(ui: Session) -> None:
-        ui.push("save", focus="name", plan=plan.id)
-        _, _, dialog = ui.top()
-        assert dialog is not None
-        ui.set_draft(dialog, "name", suggested_track_name(ui))
+        ui.push("save", focus="name", plan=plan.id, drafts={"name": suggested_track_name(ui)})
     return act
 
 

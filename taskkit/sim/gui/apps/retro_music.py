@@ -58,20 +58,18 @@ def _playlist_songs(ui: Session, playlist_id: int) -> list[dict[str, Any]]:
                         (playlist_id,))
 
 
-def _set_queue(ui: Session, entries: list[dict[str, Any]]) -> None:
-    appdata.write(ui, PLAYBACK_DB, "DELETE FROM playing_queue")
-    appdata.write(ui, PLAYBACK_DB, "DELETE FROM original_playing_queue")
-    for table in retro_music.QUEUE_TABLES:
-        for entry in entries:
-            appdata.insert(ui, PLAYBACK_DB, table, retro_music.queue_row(entry))
-
-
 def _enqueue(entries: list[dict[str, Any]]):
     def act(ui: Session) -> None:
         for table in retro_music.QUEUE_TABLES:
             for entry in entries:
                 appdata.insert(ui, PLAYBACK_DB, table, retro_music.queue_row(entry))
     return act
+
+
+def _set_queue(ui: Session, entries: list[dict[str, Any]]) -> None:
+    for table in retro_music.QUEUE_TABLES:
+        appdata.write(ui, PLAYBACK_DB, f"DELETE FROM {table}")
+    _enqueue(entries)(ui)
 
 
 def _add_to_playlist(ui: Session, playlist_id: int, entries: list[dict[str, Any]]) -> None:
@@ -189,12 +187,7 @@ def _playlist(ui: Session, frame: Frame) -> list[Node]:
 
 
 def _save_as_file(args: dict[str, Any]):
-    def act(ui: Session) -> None:
-        ui.push("save_document", **args)
-        _, _, saver = ui.top()
-        if saver is not None:
-            ui.set_draft(saver, "file_name", f"{args['name']}.m3u")
-    return act
+    return lambda ui: ui.push("save_document", drafts={"file_name": f"{args['name']}.m3u"}, **args)
 
 
 def _playlist_menu(ui: Session, frame: Frame) -> list[Node]:

@@ -60,12 +60,9 @@ def _undo(frame: Frame):
 
 def _open_save(frame: Frame):
     def act(ui: Session) -> None:
-        ui.push("save", focus="filename", canvas=frame.id)
-        _, _, dialog = ui.top()
-        assert dialog is not None
-        ui.set_draft(dialog, "filename", "image_" + local_time(ui.state).strftime("%Y_%m_%d_%H_%M_%S"))
-        ui.set_draft(dialog, "folder", DEFAULT_FOLDER)
-        ui.set_draft(dialog, "extension", EXTENSIONS[0])
+        ui.push("save", focus="filename", canvas=frame.id,
+                drafts={"filename": "image_" + local_time(ui.state).strftime("%Y_%m_%d_%H_%M_%S"),
+                        "folder": DEFAULT_FOLDER, "extension": EXTENSIONS[0]})
     return act
 
 
