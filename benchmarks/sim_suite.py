@@ -2,8 +2,9 @@
 
     python benchmarks/sim_suite.py [--combinations 10] [--agent oracle] [--json]
 
-Runs every built-in task `--combinations` times on one fresh simulator and prints, per task,
-episodes, mean device round trips and mean milliseconds per episode, then the totals.
+Runs every built-in task that runs on the simulated device `--combinations` times on one fresh
+simulator (with its GUI, as `taskkit.run` opens it) and prints, per task, episodes, mean device
+round trips and mean milliseconds per episode, then the totals.
 """
 from __future__ import annotations
 
@@ -14,17 +15,18 @@ import statistics
 import sys
 import time
 
-from taskkit import agents, apps, loading, suite
+from taskkit import agents, loading, suite
+from taskkit.connect import sim_device
 from taskkit.env import Env
 from taskkit.report import table
 from taskkit.runner import run_episode
-from taskkit.sim.device import SimDevice
 
 
 def measure(combinations: int, agent_name: str, seed: int) -> dict:
     loading.load_builtin()
-    instances = suite.build_suite(seed, n_task_combinations=combinations)
-    device = SimDevice(app_databases=apps.first_run_databases())
+    instances = [instance for instance in suite.build_suite(seed, n_task_combinations=combinations)
+                 if not instance.task.real_device_only]  # left out on the simulator, as taskkit.run does
+    device = sim_device()
     env, agent = Env(device), agents.load(agent_name)
     per_task: dict[str, list[tuple[float, int]]] = collections.defaultdict(list)
     scores = []
