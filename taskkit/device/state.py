@@ -1,10 +1,12 @@
 """Whole-device state operations built from shell commands: restore points and state listings.
 
-A restore point copies app data paths aside on the device (`cp -a`) and records every setting,
-in one round trip. It doubles as a journal: its directory holds a manifest (what was saved) and
-the settings, and it is deleted only after everything has been put back. Restoring stages each
-saved copy beside its path and swaps it in with `mv`, so an interrupted restore can simply be
-run again; `recover` does that for the restore points a killed run left behind. `cp -a` as
+A restore point copies app data paths aside on the device (`cp -a`; a path that does not exist
+leaves a note saying so) and records every setting, in one round trip. It doubles as a journal:
+its directory holds a manifest (what was saved) and the settings, and it is retired — renamed
+away in one atomic step, then deleted — only after everything has been put back. Restoring
+stages each saved copy beside its path and swaps it in with `mv`, so an interrupted restore can
+simply be run again; `recover` does that for the restore points a killed run left behind, and
+refuses (RestoreError, nothing changed) a journal in which a saved copy is missing. `cp -a` as
 root keeps each file's owner and mode, and `restorecon -RF` gives the restored tree the SELinux
 labels the app needs on a real device, as AndroidWorld does after its restore (the simulated
 device has no SELinux: there it only checks the paths exist).
@@ -18,7 +20,7 @@ import dataclasses
 import hashlib
 import json
 
-from taskkit.device.base import Device
+from taskkit.device.base import CommandFailed, Device, DeviceError
 from taskkit.device.quoting import shell_join, shell_quote
 from taskkit.device.services.settings import Snapshot, build_restore, build_snapshot, parse_snapshot
 
@@ -28,10 +30,13 @@ DIGEST_ROOTS = ("/data/data", "/storage/emulated/0", "/data/local/tmp")
 _MANIFEST = "manifest.json"
 _SETTINGS = "settings.txt"
 _STAGED = ".taskkit-restoring"
+_ABSENT = ".absent"  # beside a saved copy's index: the path did not exist when it was saved
+_RETIRED = ".retired-"  # a restored restore point, renamed away before it is deleted
+_INCONSISTENT = "restore point damaged: a saved copy is missing"
 _MARK = "--taskkit-section--"
 
 
-class RestoreError(RuntimeError):
+class RestoreError(DeviceError):
     """A restore point could not be saved, read or applied."""
 
 
@@ -48,7 +53,8 @@ class RestorePoint:
 def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packages: tuple[str, ...]) -> RestorePoint:
     """Copy `paths` aside under RESTORE_ROOT/label and record the settings (one round trip).
 
-    The manifest is written last: a restore point without one was never complete (nothing had
+    Each path leaves either its copy (`N`) or a note that it did not exist (`N.absent`). The
+    manifest is written last: a restore point without one was never complete (nothing had
     changed yet) and `recover` discards it. Any failure raises, naming the command.
     """
     directory = f"{RESTORE_ROOT}/{label}"
@@ -56,8 +62,9 @@ def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packa
     with device.batch():
         device.run(f"rm -rf {shell_quote(directory)} && mkdir -p {shell_quote(directory)}")
         for index, path in enumerate(paths):
-            saved = shell_quote(f"{directory}/{index}")
-            device.run(f"if [ -e {shell_quote(path)} ]; then cp -a {shell_quote(path)} {saved}; fi")
+            saved = f"{directory}/{index}"
+            device.run(f"if [ -e {shell_quote(path)} ]; then cp -a {shell_quote(path)} {shell_quote(saved)}; "
+                       f"else : > {shell_quote(saved + _ABSENT)}; fi")
         settings_file = shell_quote(f"{directory}/{_SETTINGS}")
         output = device.check(
             f"{{ {build_snapshot()}\n}} > {settings_file}"
@@ -67,33 +74,64 @@ def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packa
     return RestorePoint(directory, tuple(paths), tuple(packages), parse_snapshot(output))
 
 
-def restore(device: Device, point: RestorePoint) -> None:
-    """Put back the paths and settings saved in `point`, then delete it (two round trips).
+def _journal_check(point: RestorePoint) -> str:
+    """A command that fails, changing nothing, unless every path has its copy or absence note."""
+    tests = " && ".join(
+        f"{{ [ -e {shell_quote(f'{point.directory}/{i}')} ] || [ -e {shell_quote(f'{point.directory}/{i}{_ABSENT}')} ]; }}"
+        for i in range(len(point.paths)))
+    return f"{tests} || {{ echo {shell_quote(_INCONSISTENT)} >&2; exit 1; }}" if tests else "true"
 
-    Each path is staged beside itself and swapped in, and the restore point goes last, so a
-    restore stopped anywhere can be run again (`recover`) with the same result.
+
+def restore(device: Device, point: RestorePoint) -> None:
+    """Put back the paths and settings saved in `point`, then retire it (one round trip).
+
+    The journal is checked whole first: a path with neither its copy nor its absence note means
+    the restore point is damaged, and RestoreError is raised before anything is changed. Each
+    path is then staged beside itself and swapped in, the settings are put back, and the restore
+    point is retired by one rename (atomic) before it is deleted, so a restore stopped anywhere
+    can be run again (`recover`) with the same result, and a half-deleted restore point is never
+    read as a journal.
     """
-    with device.batch():
-        for package in point.packages:
-            device.run(f"am force-stop {shell_quote(package)}")
-        for index, path in enumerate(point.paths):
-            saved, target = shell_quote(f"{point.directory}/{index}"), shell_quote(path)
-            staged = shell_quote(path + _STAGED)
-            device.run(f"rm -rf {staged}")
-            device.run(f"if [ -e {saved} ]; then cp -a {saved} {staged}; fi")
-            device.run(f"rm -rf {target}")
-            device.run(f"if [ -e {staged} ]; then mv {staged} {target} && restorecon -RF {target}; fi")
-        command = build_restore(device.settings.snapshot(), point.settings)
-        if command is not None:
-            device.run(command)
-        device.run(f"rm -rf {shell_quote(point.directory)}")
+    check = _journal_check(point)
+    try:
+        with device.batch():
+            device.run(check)
+            for package in point.packages:
+                device.run(f"am force-stop {shell_quote(package)}")
+            for index, path in enumerate(point.paths):
+                saved, target = shell_quote(f"{point.directory}/{index}"), shell_quote(path)
+                staged = shell_quote(path + _STAGED)
+                device.run(f"rm -rf {staged}")
+                device.run(f"if [ -e {saved} ]; then cp -a {saved} {staged}; fi")
+                device.run(f"rm -rf {target}")
+                device.run(f"if [ -e {staged} ]; then mv {staged} {target} && restorecon -RF {target}; fi")
+            command = build_restore(device.settings.snapshot(), point.settings)
+            if command is not None:
+                device.run(command)
+            _retire(device, point.directory)
+    except CommandFailed as error:
+        if error.command != check:
+            raise
+        raise _damaged(device, point.directory, "a saved copy is missing") from None
+
+
+def _damaged(device: Device, directory: str, why: str) -> RestoreError:
+    return RestoreError(f"restore point {directory} on {device.serial} is damaged ({why}); nothing was restored "
+                        f"or deleted: inspect it (adb shell ls -la {directory}), then remove it by hand")
+
+
+def _retire(device: Device, directory: str) -> None:
+    """Rename a restore point out of the journal (atomic), then delete it."""
+    retired = shell_quote(f"{RESTORE_ROOT}/{_RETIRED}{directory.rsplit('/', 1)[-1]}")
+    device.run(f"rm -rf {retired} && mv {shell_quote(directory)} {retired} && rm -rf {retired}")
 
 
 def pending_restore_points(device: Device) -> list[RestorePoint]:
     """The restore points left on the device by a run that did not finish (one round trip).
 
     Incomplete ones (no manifest: the run died while saving, before changing anything) are
-    listed too, with no paths, so that `recover` removes them.
+    listed too, with no paths, so that `recover` removes them. Retired ones (renamed away once
+    restored, their deletion cut short) are not restore points any more and are not listed.
     """
     root = shell_quote(RESTORE_ROOT)
     output = device.check(
@@ -107,26 +145,32 @@ def pending_restore_points(device: Device) -> list[RestorePoint]:
         try:
             manifest = json.loads(manifest_text) if manifest_text.strip() else None
             settings = parse_snapshot(settings_text) if manifest is not None else {}
-        except ValueError as error:
-            raise RestoreError(f"restore point {directory} on {device.serial} is damaged: {error}") from None
-        if manifest is None:
-            points.append(RestorePoint(directory, (), (), {}))
-        else:
-            points.append(RestorePoint(directory, tuple(manifest["paths"]), tuple(manifest["packages"]), settings))
+            paths = tuple(manifest["paths"]) if manifest is not None else ()
+            packages = tuple(manifest["packages"]) if manifest is not None else ()
+        except (ValueError, KeyError, TypeError) as error:
+            raise _damaged(device, directory, f"unreadable manifest: {error}") from None
+        points.append(RestorePoint(directory, paths, packages, settings))
     return points
 
 
 def recover(device: Device) -> list[str]:
     """Finish every restore point a killed run left behind; returns their directories.
 
-    The newest is applied first, so when several overlap the oldest state wins.
+    Retired restore points are deleted first. The newest pending one is applied first, so when
+    several overlap the oldest state wins. A damaged one raises RestoreError before any is applied.
     """
-    points = sorted(pending_restore_points(device), key=lambda p: p.directory, reverse=True)
+    with device.batch():
+        device.run(f"rm -rf {shell_quote(RESTORE_ROOT)}/{_RETIRED}*")
+        points = sorted(pending_restore_points(device), key=lambda p: p.directory, reverse=True)
+    for point in points:
+        check = _journal_check(point)
+        if device.shell(check).exit_code:
+            raise _damaged(device, point.directory, "a saved copy is missing")
     for point in points:
         if point.paths or point.settings:
             restore(device, point)
         else:
-            device.run(f"rm -rf {shell_quote(point.directory)}")
+            _retire(device, point.directory)
     return [point.directory for point in points]
 
 

@@ -9,8 +9,17 @@ Every connection the simulator opens on behalf of a device command comes from `c
   (a prepared `ATTACH (expr)`), with SQLite's own `not authorized` error;
 * temporary tables, indices, sorts and `''` databases live in memory (`temp_store = MEMORY`), and
   the pragmas that would move them to a host directory or back to files are denied;
-* extension loading stays off (`load_extension()` is denied too);
-* SQLITE_LIMIT_ATTACHED bounds the files one connection holds open.
+* extension loading stays off;
+* SQL functions, virtual-table modules and pragmas pass by an allowlist (`policy`): what Android's
+  SQLite build offers apps and its `sqlite3` (AOSP external/sqlite dist/Android.bp: FTS3/FTS4,
+  dbstat, the core, date and JSON functions). Anything else the host library has — the
+  memory-unsafe `fts3_tokenizer()` (it hands out and takes raw code pointers), FTS5, R-Tree,
+  `sqlite_dbpage`, `sqlite_stmt`, `writable_schema`, process-wide heap and mmap pragmas — is
+  denied with SQLite's own `not authorized` error. Names the library does not have fall through
+  to SQLite's own `no such function` / `no such module` (pragmas it does not know do nothing);
+* SQLITE_LIMIT_ATTACHED bounds the files one connection holds open, SQLITE_LIMIT_LENGTH the size
+  of one string or blob (`zeroblob`, `randomblob`, `printf` widths), and one process-wide SQLite
+  heap limit keeps a runaway query from exhausting the host's memory.
 
 URI file names are always on, as in the sqlite3 shell (which sets SQLITE_CONFIG_URI).
 """
@@ -20,7 +29,7 @@ import os
 import sqlite3
 from typing import Any, Callable
 
-from taskkit.sim import limits
+from taskkit.sim import limits, sqlite_policy
 from taskkit.sim.state import SimState, is_inside
 
 # At most this many attached databases per connection: SQLite's default SQLITE_MAX_ATTACHED, set
@@ -119,13 +128,17 @@ def authorizer(root: str | os.PathLike[str]) -> Callable[..., int]:
         if action == sqlite3.SQLITE_ATTACH:
             return sqlite3.SQLITE_OK if arg1 is not None and allowed_database(arg1, root) \
                 else sqlite3.SQLITE_DENY
-        if action == sqlite3.SQLITE_PRAGMA and arg2 is not None:
+        if action == sqlite3.SQLITE_PRAGMA:
             pragma = str(arg1).lower()
-            if pragma in ("temp_store_directory", "data_store_directory") or (
-                    pragma == "temp_store" and not _is_memory_temp_store(str(arg2))):
-                return sqlite3.SQLITE_DENY
-        if action == sqlite3.SQLITE_FUNCTION and str(arg2).lower() == "load_extension":
-            return sqlite3.SQLITE_DENY
+            if pragma == "temp_store" and arg2 is not None:
+                return sqlite3.SQLITE_OK if _is_memory_temp_store(str(arg2)) else sqlite3.SQLITE_DENY
+            return sqlite3.SQLITE_OK if sqlite_policy.pragma_allowed(pragma, arg2) else sqlite3.SQLITE_DENY
+        if action == sqlite3.SQLITE_FUNCTION:
+            return sqlite3.SQLITE_OK if sqlite_policy.function_allowed(str(arg2)) else sqlite3.SQLITE_DENY
+        if action == sqlite3.SQLITE_CREATE_VTABLE:
+            return sqlite3.SQLITE_OK if sqlite_policy.module_allowed(str(arg2)) else sqlite3.SQLITE_DENY
+        if action == sqlite3.SQLITE_READ and arg1 is not None:  # an eponymous virtual table
+            return sqlite3.SQLITE_OK if sqlite_policy.module_allowed(str(arg1)) else sqlite3.SQLITE_DENY
         return sqlite3.SQLITE_OK
 
     return authorize
@@ -147,7 +160,10 @@ def connect(state: SimState, name: str | os.PathLike[str], **options: Any) -> sq
         if hasattr(conn, "enable_load_extension"):
             conn.enable_load_extension(False)
         conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, MAX_ATTACHED)
+        conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, sqlite_policy.MAX_LENGTH)
+        conn.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, sqlite_policy.MAX_LENGTH)
         conn.execute("PRAGMA temp_store = MEMORY")
+        sqlite_policy.cap_process_heap(conn)
         conn.set_authorizer(authorizer(state.fs_root))
         conn.set_progress_handler(limits.expired, PROGRESS_STEPS)  # a runaway query stops at the deadline
     except BaseException:

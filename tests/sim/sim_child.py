@@ -1,0 +1,32 @@
+"""A simulated device in a child process, driven one JSON line at a time (for crash tests).
+
+    python -m tests.sim.sim_child STATE_DIR
+
+Each stdin line is {"shell": COMMAND} or {"push": DEVICE_PATH, "data": BASE64}; each answer is
+one JSON line {"stdout", "stderr", "exit_code"}. If the device crashes the process, the parent
+sees the pipe close instead of an answer.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import sys
+
+from taskkit.sim.device import SimDevice
+
+
+def main(state_dir: str) -> None:
+    device = SimDevice(state_dir)
+    for line in sys.stdin:
+        request = json.loads(line)
+        if "push" in request:
+            device.push(base64.b64decode(request["data"]), request["push"])
+            answer = {"stdout": "", "stderr": "", "exit_code": 0}
+        else:
+            result = device.shell(request["shell"])
+            answer = {"stdout": result.stdout, "stderr": result.stderr, "exit_code": result.exit_code}
+        print(json.dumps(answer), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
