@@ -5,6 +5,7 @@ import dataclasses
 from typing import Callable
 
 from taskkit.apps.table import Database, Table
+from taskkit.device import catalog
 from taskkit.device.base import Device
 
 
@@ -12,7 +13,9 @@ from taskkit.device.base import Device
 class App:
     """One Android app as tasks see it.
 
-    `name` is AndroidWorld's lowercase app name ("simple calendar pro"); `data_paths` are the
+    `name` is AndroidWorld's lowercase app name ("simple calendar pro"); `activity`, the launch
+    activity, comes from the device image's package catalog (`taskkit.device.catalog`) unless
+    given (an app the catalog does not list must give it). `data_paths` are the
     device paths (directories or files) whose contents are the app's state: `TaskEval`
     snapshots them before `initialize_state` and restores them in `teardown`. `settings` lists
     the settings namespaces the app's tasks change (snapshotted the same way). `reset` brings
@@ -24,7 +27,7 @@ class App:
 
     name: str
     package: str
-    activity: str
+    activity: str = ""
     data_paths: tuple[str, ...] = ()
     settings: tuple[str, ...] = ()
     reset: Callable[[Device], None] | None = None  # None: empty every declared table
@@ -35,6 +38,11 @@ class App:
     module: str = ""
 
     def __post_init__(self) -> None:
+        if not self.activity:
+            listed = catalog.get(self.package)
+            if listed is None or listed.launch_activity is None:
+                raise ValueError(f"app {self.name!r}: {self.package} is not in taskkit.device.catalog; give its activity")
+            object.__setattr__(self, "activity", listed.launch_activity)
         if self.reset is None:
             object.__setattr__(self, "reset", self.clear_tables)
 

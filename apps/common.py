@@ -11,10 +11,9 @@ import re
 import string
 from typing import Any, Callable, TypeVar
 
+from taskkit.device.reference import DEVICE_EPOCH
 from taskkit.rng import TaskRng
 
-# 2023-10-15 15:34:00 UTC: the device time every task starts from.
-DEVICE_EPOCH = 1697384040
 DEVICE_TZ = _dt.timezone.utc
 
 DAY_SECONDS = 86400

@@ -27,6 +27,7 @@ import sqlite_utils
 from taskkit.device.base import Device
 from taskkit.device.quoting import shell_quote, sql_identifier, sql_literal
 from taskkit.device.services.sqlite import build_insert_statements
+from taskkit.env import TaskEnv
 
 Row = dict[str, Any]
 Rows = dict[Any, Row]
@@ -112,7 +113,7 @@ def duplicated_rows(rows: Rows, fields: Sequence[str]) -> Rows:
     return {k: row for k, row in rows.items() if counts[tuple(row.get(f) for f in fields)] > 1}
 
 
-def scratch_path(env: Any, name: str) -> str:
+def scratch_path(env: TaskEnv, name: str) -> str:
     """A fresh device path for a snapshot file, removed with the episode's restore point."""
     directory = getattr(env, "scratch_dir", None) or _SCRATCH
     return f"{directory}/{name}-{next(_COUNTER)}.db"
@@ -268,7 +269,7 @@ class Table:
         return " ".join([f"CREATE TABLE IF NOT EXISTS {_LOG}(tbl TEXT, key);", trigger("INSERT", log("NEW")),
                          trigger("UPDATE", log("OLD") + " " + log("NEW")), trigger("DELETE", log("OLD"))])
 
-    def snapshot(self, env: Any) -> str:
+    def snapshot(self, env: TaskEnv) -> str:
         """Save the table and start logging changed keys (run for effect: no round trip)."""
         path = scratch_path(env, self.name)
         t, key = self._id(), sql_identifier(self.key)
@@ -283,7 +284,7 @@ class Table:
         ]))
         return path
 
-    def diff(self, env: Any, snapshot: str) -> RowDiff:
+    def diff(self, env: TaskEnv, snapshot: str) -> RowDiff:
         """Added, removed and changed rows: one query over the logged keys only."""
         t, key = self._id(), sql_identifier(self.key)
         changed_keys = (f"SELECT key FROM main.{_LOG} WHERE tbl = {sql_literal(self.name)} "

@@ -10,6 +10,7 @@ from typing import Any
 from taskkit.apps import expense, sms
 from taskkit.apps.common import device_now_ms, random_phone_number
 from taskkit import TaskEval, TaskRng
+from taskkit.env import TaskEnv
 from taskkit.validators import answer_equals, rows_added
 
 
@@ -37,7 +38,7 @@ class ExpenseAddCoffee(TaskEval):
             "noise_seed": rng.getrandbits(32),
         }
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)  # fixed clock, empty expense table
         noise = expense.noise_expenses(TaskRng(self.params["noise_seed"]), 5,
                                        exclude=lambda row: row["name"].startswith("Coffee"))
@@ -47,7 +48,7 @@ class ExpenseAddCoffee(TaskEval):
         expected = {"name": self.params["name"], "amount": self.params["amount"], "category": 3}
         return rows_added(expense.EXPENSES, [expected], fuzzy=("name",))
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         now = device_now_ms()
         expense.EXPENSES.insert(env.device, [{
             "name": self.params["name"], "amount": self.params["amount"], "category": 3, "note": "",
@@ -72,18 +73,18 @@ class SmsCountUnread(TaskEval):
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
         return {"unread": rng.randint(1, 5), "read": rng.randint(0, 5), "noise_seed": rng.getrandbits(32)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"])
         for read in [0] * self.params["unread"] + [1] * self.params["read"]:
             env.device.content.insert(sms.BOX_URIS["inbox"], {
                 "address": random_phone_number(rng), "body": sms.random_message(rng), "read": read})
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         check = answer_equals(self.params["unread"], kind="number")
         self.last_result = check.evaluate(env, None)
         return self.last_result.score
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         unread = env.device.content.query(sms.BOX_URIS["inbox"], projection=["_id"], where="read=0")
         env.submit_answer(str(len(unread)))

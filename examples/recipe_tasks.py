@@ -10,6 +10,7 @@ from typing import Any
 
 from examples import recipe_box
 from taskkit import TaskEval, TaskRng
+from taskkit.env import TaskEnv
 from taskkit.validators import rows_added
 
 RECIPES = recipe_box.RECIPES
@@ -43,7 +44,7 @@ class RecipeAddFavorite(TaskEval):
         return {"title": recipe["title"], "servings": recipe["servings"], "preparation": recipe["preparationTime"],
                 "ingredients": recipe["ingredients"], "noise_seed": rng.getrandbits(32)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)  # the fixed clock, and an empty Recipe Box (database created)
         title = self.params["title"].lower()
         noise = recipe_box.noise_recipes(TaskRng(self.params["noise_seed"]), 4,
@@ -56,7 +57,7 @@ class RecipeAddFavorite(TaskEval):
                     "favorite": 1}
         return rows_added(RECIPES, [expected], fuzzy=("title", "ingredients"))
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         recipe_box.RECIPES.insert(env.device, [recipe_box.random_recipe(
             TaskRng(0), title=self.params["title"], servings=self.params["servings"],
             preparationTime=self.params["preparation"], ingredients=self.params["ingredients"], favorite=1)])

@@ -4,7 +4,8 @@ An element `index` is resolved against the elements the agent last saw: a click 
 element's centre, `input_text` taps the element first (focusing it), clears it when asked
 (`input keycombination 113 29` selects all with Ctrl+A, `input keyevent 67` deletes, as
 AndroidWorld's actuation does) and then types, `scroll`
-swipes inside the element's bounds. A mistake of the agent's — an index out of range, text
+swipes inside the element's bounds, or across the whole display (its real size, `wm size`, as the
+observation read it) when no element is named. A mistake of the agent's — an index out of range, text
 `input text` cannot carry — raises `ActionError`, which the runner hands back to the agent as
 `last_action_error`; it is never a crash.
 """
@@ -18,8 +19,6 @@ from taskkit.device.quoting import shell_quote
 from taskkit.device.services.ui import BoundingBox, UIElement
 from taskkit.env import Env
 
-# A Pixel 6 screen (1080×2400): where whole-screen scrolls and swipes start and end.
-_SCREEN = BoundingBox(0, 0, 1080, 2400)
 _CLEAR = ["input keycombination 113 29", "input keyevent 67"]  # KEYCODE_CTRL_LEFT + KEYCODE_A, KEYCODE_DEL
 _KEYS = {"navigate_home": "KEYCODE_HOME", "navigate_back": "KEYCODE_BACK", "keyboard_enter": "KEYCODE_ENTER"}
 # What `input text` can type: it turns each character into key events of the virtual keyboard's
@@ -80,8 +79,12 @@ def input_text_command(text: str) -> str:
     return f"input text {shell_quote(text.replace(' ', '%s'))}"
 
 
-def commands_for(action: Action, elements: Sequence[UIElement] = ()) -> list[str]:
-    """The shell commands that perform `action` (none for answer, status, wait, unknown)."""
+def commands_for(action: Action, elements: Sequence[UIElement] = (),
+                 screen_size: tuple[int, int] | None = None) -> list[str]:
+    """The shell commands that perform `action` (none for answer, status, wait, unknown).
+
+    A scroll or swipe without an element needs `screen_size` (width, height).
+    """
     kind = action.action_type
     if kind in ("click", "double_tap", "long_press"):
         x, y = _point(action, elements)
@@ -97,7 +100,12 @@ def commands_for(action: Action, elements: Sequence[UIElement] = ()) -> list[str
         x, y = _point(action, elements)
         return [f"input tap {x} {y}", *typing]
     if kind in ("scroll", "swipe"):
-        box = _element(action, elements).bbox if action.index is not None else _SCREEN
+        if action.index is not None:
+            box = _element(action, elements).bbox
+        elif screen_size is None:
+            raise ValueError("a whole-screen scroll needs the screen size")
+        else:
+            box = BoundingBox(0, 0, *screen_size)
         return [_swipe(box, action.direction or "down", towards=kind == "swipe")]  # type: ignore[arg-type]
     if kind in _KEYS:
         return [f"input keyevent {_KEYS[kind]}"]
@@ -112,11 +120,15 @@ def commands_for(action: Action, elements: Sequence[UIElement] = ()) -> list[str
     return []
 
 
-def perform(env: Env, action: Action, elements: Sequence[UIElement] = ()) -> None:
-    """Carry out `action` (one round trip at most); raises ActionError for an action that cannot be done."""
+def perform(env: Env, action: Action, elements: Sequence[UIElement] = (),
+            screen_size: tuple[int, int] | None = None) -> None:
+    """Carry out `action` (one round trip at most, two for a whole-screen scroll when the screen
+    size is not given); raises ActionError for an action that cannot be done."""
     if action.action_type == "answer":
         env.submit_answer(action.text or "")
         return
-    commands = commands_for(action, elements)
+    if action.action_type in ("scroll", "swipe") and action.index is None and screen_size is None:
+        screen_size = env.device.ui.size()
+    commands = commands_for(action, elements, screen_size)
     if commands:
         env.device.check(" && ".join(commands))

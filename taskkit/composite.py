@@ -11,6 +11,7 @@ import sys
 import types
 from typing import Any, Mapping, Sequence
 
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators.base import CheckResult
@@ -36,7 +37,7 @@ class CompositeTask(TaskEval):
             params[label][field] = value
         return params
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         started = []
         try:
@@ -48,7 +49,7 @@ class CompositeTask(TaskEval):
                 task.teardown(env)
             raise
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         total = sum(weight for _, _, weight in self.subtasks)
         reasons: list[str] = []
         score = 0.0
@@ -60,11 +61,11 @@ class CompositeTask(TaskEval):
         self.last_result = CheckResult(score / total, tuple(reasons))
         return self.last_result.score
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         for _, task, _ in self.subtasks:
             task.solve(env)
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         try:
             for _, task, _ in reversed(self.subtasks):
                 if task.initialized:

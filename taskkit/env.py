@@ -1,7 +1,26 @@
-"""`Env`: what a task and an agent share during one episode."""
+"""`Env`: what a task and an agent share during one episode; `TaskEnv`, the type tasks take."""
 from __future__ import annotations
 
+from typing import Protocol
+
 from taskkit.device.base import Device
+
+
+class TaskEnv(Protocol):
+    """What a task's methods, validators and reference solutions may use of an episode's
+    environment: the device and the agent's answer. `Env` is the one taskkit builds; an
+    adapter (AndroidWorld's `env`, a test double) serves if it has the same members."""
+
+    device: Device
+    interaction_cache: str
+    scratch_dir: str | None
+
+    @property
+    def answer(self) -> str: ...
+
+    def submit_answer(self, text: str) -> None: ...
+
+    def new_episode(self) -> None: ...
 
 
 class Env:

@@ -191,7 +191,7 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instan
         last_error = None
         if not action.ends_episode:
             try:
-                perform(env, action, observation.ui_elements)
+                perform(env, action, observation.ui_elements, observation.screen_size)
             except ActionError as error:
                 last_error = str(error)
         if trajectory is not None:
@@ -217,7 +217,7 @@ def observe(env: Env, agent: Agent, goal: str, step: int, max_steps: int, last_e
             screen_error = screen_error or str(error)
     return Observation(goal=goal, step=step, max_steps=max_steps, foreground=screen.foreground,
                        ui_elements=screen.elements, screenshot=png, last_action_error=last_error,
-                       screen_error=screen_error)
+                       screen_error=screen_error, screen_size=screen.size)
 
 
 def _run_solution(env: Env, task: Any) -> None:

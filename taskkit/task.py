@@ -19,7 +19,6 @@ import functools
 import inspect
 import itertools
 import re
-from datetime import datetime, timezone
 from typing import Any, Callable, ClassVar
 
 import jinja2
@@ -29,11 +28,11 @@ from taskkit.apps import common as app_format
 from taskkit import params as params_lib
 from taskkit import metadata, registry
 from taskkit.device import state as device_state
+from taskkit.device.reference import DEVICE_TIME
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.validators.base import CheckResult, Validator
 
-# AndroidWorld's fixed device time: 2023-10-15 15:34:00 UTC.
-DEVICE_TIME = datetime(2023, 10, 15, 15, 34, tzinfo=timezone.utc)
 
 _JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
 # Filters for goal templates: `{{ start_ts | date }}` → "October 22 2023", `| time` → "14:00",
@@ -170,14 +169,14 @@ class TaskEval:
         return [apps.get(name) for name in self.app_names]
 
     # ------------------------------------------------------------------ the lifecycle
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         """Set the device clock and bring every app in `app_names` to its clean state."""
         env.device.clock.set(DEVICE_TIME)
         for app in self.apps():
             app.force_stop(env.device)
             app.reset(env.device)
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         """Score the device state in [0, 1]; the default asks `validator()`.
 
         With no validator it returns 1.0, as AndroidWorld's base does, so an override may call
@@ -188,14 +187,14 @@ class TaskEval:
         self.last_result = self._validator.evaluate(env, self._validator_snapshot)
         return self.last_result.score
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         """Undo what the task did; the base class restores app data and settings afterwards."""
 
     def validator(self) -> Validator | None:
         """The check this task is scored by, built from its params (or None)."""
         return None
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         """The reference solution: device operations that would also work on a rooted emulator."""
         raise NotImplementedError(f"{self.name} has no reference solution")
 
@@ -212,7 +211,7 @@ def _guarded(method: str, func: Callable[..., Any]) -> Callable[..., Any]:
     """Wrap one override so the outermost call runs the lifecycle checks around it."""
 
     @functools.wraps(func)
-    def wrapper(self: TaskEval, env: Any, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: TaskEval, env: TaskEnv, *args: Any, **kwargs: Any) -> Any:
         if self._depth:  # a super() call from inside an override
             return func(self, env, *args, **kwargs)
         self._depth += 1
@@ -224,7 +223,7 @@ def _guarded(method: str, func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _run_initialize(task: TaskEval, env: Any, body: Callable[[], Any]) -> None:
+def _run_initialize(task: TaskEval, env: TaskEnv, body: Callable[[], Any]) -> None:
     if task._initialized:
         raise LifecycleError(f"{task.name}: initialize_state called twice; call teardown first")
     paths = tuple(path for app in task.apps() for path in app.data_paths)
@@ -246,7 +245,7 @@ def _run_initialize(task: TaskEval, env: Any, body: Callable[[], Any]) -> None:
     task._initialized = True
 
 
-def _run_is_successful(task: TaskEval, env: Any, body: Callable[[], Any]) -> float:
+def _run_is_successful(task: TaskEval, env: TaskEnv, body: Callable[[], Any]) -> float:
     if not task._initialized:
         raise LifecycleError(f"{task.name}: is_successful called before initialize_state")
     score = body()
@@ -255,7 +254,7 @@ def _run_is_successful(task: TaskEval, env: Any, body: Callable[[], Any]) -> flo
     return float(score)
 
 
-def _run_teardown(task: TaskEval, env: Any, body: Callable[[], Any]) -> None:
+def _run_teardown(task: TaskEval, env: TaskEnv, body: Callable[[], Any]) -> None:
     if not task._initialized:
         raise LifecycleError(f"{task.name}: teardown called before initialize_state")
     try:

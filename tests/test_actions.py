@@ -41,7 +41,30 @@ SCREEN = (
     ],
 )
 def test_commands_for(action, commands):
-    assert commands_for(action, SCREEN) == commands
+    assert commands_for(action, SCREEN, (1080, 2400)) == commands
+
+
+@pytest.mark.parametrize("size, command", [((1080, 2400), "input swipe 540 1920 540 480 300"),
+                                           ((1200, 800), "input swipe 600 640 600 160 300"),
+                                           ((720, 1280), "input swipe 360 1024 360 256 300")])
+def test_whole_screen_scrolls_follow_the_screen_size(size, command):
+    assert commands_for(Action("scroll", direction="down"), SCREEN, size) == [command]
+
+
+def test_the_runner_scrolls_within_the_devices_real_size(env):
+    """On a 1200x800 tablet config a whole-screen scroll starts and ends on the screen."""
+    from taskkit.actions import perform
+
+    env.device.run("wm size 1200x800")
+    screen = env.device.ui.screen()
+    assert screen.size == (1200, 800)
+    sent: list[str] = []
+    check = env.device.check
+    env.device.check = lambda command: sent.append(command) or check(command)
+    perform(env, Action("scroll", direction="down"), screen.elements, screen.size)
+    perform(env, Action("scroll", direction="up"))  # no size given: read from the device
+    assert sent[0] == "input swipe 600 640 600 160 300"
+    assert sent[-1] == "input swipe 600 160 600 640 300" and sent[-2] == "wm size"
 
 
 @pytest.mark.parametrize("action, message", [
@@ -55,7 +78,7 @@ def test_commands_for(action, commands):
 ])
 def test_bad_actions_are_reported_to_the_agent(action, message):
     with pytest.raises(ActionError, match=message):
-        commands_for(action, SCREEN)
+        commands_for(action, SCREEN, (1080, 2400))
 
 
 def test_an_index_needs_the_screen_it_was_chosen_from():

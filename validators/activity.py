@@ -5,6 +5,7 @@ import dataclasses
 from typing import Any
 
 from taskkit import apps
+from taskkit.env import TaskEnv
 from taskkit.validators.base import CheckResult, Stateless
 
 
@@ -16,7 +17,7 @@ class AppInForeground(Stateless):
     package: str
     component: str  # what launches it (near misses and their opposite use it)
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         front = env.device.activity.foreground_package()
         if front == self.package:
             return CheckResult(1.0)

@@ -5,6 +5,7 @@ import dataclasses
 import re
 from typing import Any
 
+from taskkit.env import TaskEnv
 from taskkit.validators.base import CheckResult, Stateless
 from taskkit.validators.fuzzy import DEFAULT_THRESHOLD, fuzzy_match
 
@@ -16,7 +17,7 @@ class AnswerEquals(Stateless):
     tolerance: float
     threshold: float
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         answer = (env.answer or "").strip()
         if not answer:
             return CheckResult(0.0, ("no answer was given",))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Protocol, Sequence
 
+from taskkit.env import TaskEnv
+
 
 @dataclasses.dataclass(frozen=True)
 class CheckResult:
@@ -30,15 +32,15 @@ class CheckResult:
 class Validator(Protocol):
     """What a task's check is made of."""
 
-    def snapshot(self, env: Any) -> Any: ...
+    def snapshot(self, env: TaskEnv) -> Any: ...
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult: ...
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult: ...
 
 
 class Stateless:
     """Base for validators that read only the state at check time."""
 
-    def snapshot(self, env: Any) -> Any:
+    def snapshot(self, env: TaskEnv) -> Any:
         return None
 
 
@@ -48,10 +50,10 @@ class Weighted(Stateless):
 
     parts: tuple[tuple[Validator, float], ...]
 
-    def snapshot(self, env: Any) -> Any:
+    def snapshot(self, env: TaskEnv) -> Any:
         return tuple(part.snapshot(env) for part, _ in self.parts)
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         total = sum(weight for _, weight in self.parts)
         score, reasons = 0.0, []
         for (part, weight), part_snapshot in zip(self.parts, snapshot):
@@ -65,7 +67,7 @@ class Weighted(Stateless):
 class AllOf(Weighted):
     """1.0 only when every part passes; otherwise 0.0 with every part's reasons."""
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         results = [part.evaluate(env, s) for (part, _), s in zip(self.parts, snapshot)]
         reasons = [reason for result in results for reason in result.reasons]
         return CheckResult(1.0 if all(r.passed for r in results) else 0.0, tuple(reasons))
@@ -75,7 +77,7 @@ class AllOf(Weighted):
 class AnyOf(Weighted):
     """The best part's score; reasons only when no part passes."""
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         results = [part.evaluate(env, s) for (part, _), s in zip(self.parts, snapshot)]
         best = max(results, key=lambda result: result.score)
         if best.passed:
@@ -91,10 +93,10 @@ class Not(Stateless):
     part: Validator
     description: str = "the forbidden state"
 
-    def snapshot(self, env: Any) -> Any:
+    def snapshot(self, env: TaskEnv) -> Any:
         return self.part.snapshot(env)
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         if self.part.evaluate(env, snapshot).passed:
             return CheckResult(0.0, (f"{self.description} holds but must not",))
         return CheckResult(1.0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from taskkit.env import TaskEnv
 from taskkit.validators.base import CheckResult, Stateless
 from taskkit.validators.rows import _brief
 from taskkit.validators.sources import RowSource, Where
@@ -26,7 +27,7 @@ class RowExists(Stateless):
     where: Where
     description: str
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         if self.source.select(env.device, self.where):
             return CheckResult(1.0)
         return CheckResult(0.0, (f"{self.source.describe()}: no row matches {self.description}",))

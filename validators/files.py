@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from taskkit.env import TaskEnv
 from taskkit.validators.base import CheckResult, Stateless
 from taskkit.validators.fuzzy import DEFAULT_THRESHOLD, fuzzy_match, similarity
 
@@ -13,7 +14,7 @@ from taskkit.validators.fuzzy import DEFAULT_THRESHOLD, fuzzy_match, similarity
 class FileExists(Stateless):
     path: str
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         ok = env.device.files.exists(self.path) and not env.device.files.is_dir(self.path)
         return CheckResult.verdict([] if ok else [f"file {self.path} does not exist"])
 
@@ -22,7 +23,7 @@ class FileExists(Stateless):
 class FileAbsent(Stateless):
     path: str
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         present = env.device.files.exists(self.path)
         return CheckResult.verdict([f"{self.path} still exists but must be gone"] if present else [])
 
@@ -34,7 +35,7 @@ class FileContent(Stateless):
     fuzzy: bool
     threshold: float
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         try:
             text = env.device.files.read_text(self.path)
         except FileNotFoundError:
@@ -49,7 +50,7 @@ class FileContent(Stateless):
 class FolderExists(Stateless):
     path: str
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         ok = env.device.files.is_dir(self.path)
         return CheckResult.verdict([] if ok else [f"folder {self.path} does not exist"])
 
@@ -60,7 +61,7 @@ class NoFilesUnder(Stateless):
 
     path: str
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         try:
             left = env.device.files.find(self.path, type="f")
         except FileNotFoundError:

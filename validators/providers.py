@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Iterable, Mapping
 
+from taskkit.env import TaskEnv
 from taskkit.validators.base import CheckResult, Stateless
 from taskkit.validators.fuzzy import DEFAULT_THRESHOLD
 from taskkit.validators.rows import FieldMatcher, Row, _brief, _matcher
@@ -15,7 +16,7 @@ class ProviderRowExists(Stateless):
     match: Row
     matcher: FieldMatcher
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         rows = env.device.content.query(self.uri, projection=list(self.match))
         if any(self.matcher.row_matches(self.match, row) for row in rows):
             return CheckResult(1.0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Mapping, Sequence
 
+from taskkit.env import TaskEnv
 from taskkit.validators import itemmatch
 from taskkit.validators.base import CheckResult
 from taskkit.validators.fuzzy import DEFAULT_THRESHOLD
@@ -106,7 +107,7 @@ class AnswerMatches:
         self.threshold, self.label = threshold, label
         self.items: list[Any] | None = None
 
-    def snapshot(self, env: Any) -> list[Any]:
+    def snapshot(self, env: TaskEnv) -> list[Any]:
         self.items = self.expected.items(env.device) if isinstance(self.expected, Select) else list(self.expected)
         return self.items
 
@@ -118,7 +119,7 @@ class AnswerMatches:
             return "None"  # nothing matches the question: the answer says so
         return ", ".join(itemmatch.format_item(item, self.match, self.millis) for item in self.items)
 
-    def evaluate(self, env: Any, expected: list[Any]) -> CheckResult:
+    def evaluate(self, env: TaskEnv, expected: list[Any]) -> CheckResult:
         answer = (env.answer or "").strip()
         if not answer:
             return CheckResult(0.0, ("no answer was given",))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from taskkit.env import TaskEnv
 from taskkit.validators.base import CheckResult
 from taskkit.validators.fuzzy import DEFAULT_THRESHOLD, fuzzy_match
 from taskkit.validators.sources import ProviderUri, Row, RowDiff, Rows, RowSource, Table, Where
@@ -106,10 +107,10 @@ class RowsAdded:
     expected: tuple[Row, ...]
     matcher: FieldMatcher
 
-    def snapshot(self, env: Any) -> Any:
+    def snapshot(self, env: TaskEnv) -> Any:
         return self.source.snapshot(env)
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         diff = self.source.diff(env, snapshot)
         reasons = _unexpected(diff, self.source, added_ok=True)
         new_rows = list(diff.added.values())
@@ -129,7 +130,7 @@ class TargetSnapshot:
     targets: Rows
 
 
-def _snapshot_targets(source: RowSource, where: Where, env: Any) -> TargetSnapshot:
+def _snapshot_targets(source: RowSource, where: Where, env: TaskEnv) -> TargetSnapshot:
     return TargetSnapshot(source.snapshot(env), source.select(env.device, where))
 
 
@@ -141,10 +142,10 @@ class RowsDeleted:
     targets: Where
     description: str
 
-    def snapshot(self, env: Any) -> TargetSnapshot:
+    def snapshot(self, env: TaskEnv) -> TargetSnapshot:
         return _snapshot_targets(self.source, self.targets, env)
 
-    def evaluate(self, env: Any, snapshot: TargetSnapshot) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: TargetSnapshot) -> CheckResult:
         diff = self.source.diff(env, snapshot.source)
         targets = frozenset(snapshot.targets)
         reasons = [f"{self.source.describe()}: {self.description}: row {self.source.key}={k!r} still exists"
@@ -162,10 +163,10 @@ class RowsUpdated:
     changes: Row
     matcher: FieldMatcher
 
-    def snapshot(self, env: Any) -> TargetSnapshot:
+    def snapshot(self, env: TaskEnv) -> TargetSnapshot:
         return _snapshot_targets(self.source, self.targets, env)
 
-    def evaluate(self, env: Any, snapshot: TargetSnapshot) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: TargetSnapshot) -> CheckResult:
         diff = self.source.diff(env, snapshot.source)
         targets = frozenset(snapshot.targets)
         name, key = self.source.describe(), self.source.key
@@ -191,14 +192,14 @@ class DuplicatesRemoved:
     source: RowSource
     fields: tuple[str, ...]
 
-    def snapshot(self, env: Any) -> TargetSnapshot:
+    def snapshot(self, env: TaskEnv) -> TargetSnapshot:
         return TargetSnapshot(self.source.snapshot(env), self._duplicated(env))
 
-    def _duplicated(self, env: Any) -> Rows:
+    def _duplicated(self, env: TaskEnv) -> Rows:
         """The rows that have at least one duplicate, read at initialize time."""
         return self.source.duplicates(env.device, self.fields)
 
-    def evaluate(self, env: Any, snapshot: TargetSnapshot) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: TargetSnapshot) -> CheckResult:
         diff = self.source.diff(env, snapshot.source)
         groups: dict[tuple, list[Any]] = {}
         for k, row in snapshot.targets.items():

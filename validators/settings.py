@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Iterable
 
+from taskkit.env import TaskEnv
 from taskkit.validators.base import CheckResult, Stateless
 
 
@@ -13,7 +14,7 @@ class SettingEquals(Stateless):
     key: str
     accepted: frozenset[str | None]
 
-    def evaluate(self, env: Any, snapshot: Any) -> CheckResult:
+    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         value = env.device.settings.get(self.namespace, self.key)
         if value in self.accepted:
             return CheckResult(1.0)

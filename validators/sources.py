@@ -14,6 +14,7 @@ from typing import Any, Protocol, Sequence
 from taskkit.apps.table import (Row, RowDiff, Rows, Table, Where, diff_rows, duplicated_rows,
                                 where_sql)
 from taskkit.device.base import Device
+from taskkit.env import TaskEnv
 
 __all__ = ["ProviderUri", "Row", "RowDiff", "RowSource", "Rows", "Table", "Where",
            "diff_rows", "duplicated_rows", "where_sql"]
@@ -30,9 +31,9 @@ class RowSource(Protocol):
 
     def duplicates(self, device: Device, fields: Sequence[str]) -> Rows: ...
 
-    def snapshot(self, env: Any) -> Any: ...
+    def snapshot(self, env: TaskEnv) -> Any: ...
 
-    def diff(self, env: Any, snapshot: Any) -> RowDiff: ...
+    def diff(self, env: TaskEnv, snapshot: Any) -> RowDiff: ...
 
     def describe(self) -> str: ...
 
@@ -63,10 +64,10 @@ class ProviderUri:
     def duplicates(self, device: Device, fields: Sequence[str]) -> Rows:
         return duplicated_rows(self.read(device), fields)
 
-    def snapshot(self, env: Any) -> Rows:
+    def snapshot(self, env: TaskEnv) -> Rows:
         return self.read(env.device)
 
-    def diff(self, env: Any, snapshot: Rows) -> RowDiff:
+    def diff(self, env: TaskEnv, snapshot: Rows) -> RowDiff:
         return diff_rows(snapshot, self.read(env.device))
 
     def describe(self) -> str:

@@ -19,7 +19,6 @@ from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 
 PACKAGE = "com.dimowner.audiorecorder"
-ACTIVITY = "com.dimowner.audiorecorder.app.welcome.WelcomeActivity"
 RECORDS_DIR = "/storage/emulated/0/Android/data/com.dimowner.audiorecorder/files/Music/records"
 EXTENSION = ".m4a"
 BYTES_PER_SECOND = 16_000  # 128 kbps, the app's default bitrate
@@ -65,4 +64,4 @@ def reset(device: Device) -> None:
     device.files.mkdir(RECORDS_DIR)
 
 
-APP = App(name="audio recorder", package=PACKAGE, activity=ACTIVITY, data_paths=(RECORDS_DIR,), reset=reset)
+APP = App(name="audio recorder", package=PACKAGE, data_paths=(RECORDS_DIR,), reset=reset)

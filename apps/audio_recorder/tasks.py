@@ -5,6 +5,7 @@ import posixpath
 from typing import Any
 
 from taskkit.apps import audio_recorder
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, file_exists
@@ -13,14 +14,14 @@ _APP = ("audio recorder",)
 _NOISE = {"type": "integer", "minimum": 0, "maximum": 3}
 
 
-def _older_recordings(env: Any, count: int) -> None:
+def _older_recordings(env: TaskEnv, count: int) -> None:
     """`count` earlier recordings (Record-1 … Record-count), so a new one is Record-(count+1)."""
     audio_recorder.reset(env.device)
     for index in range(count):
         audio_recorder.save_recording(env.device, 5 + 7 * index)
 
 
-def _sizes(env: Any) -> dict[str, int]:
+def _sizes(env: TaskEnv) -> dict[str, int]:
     """Each recording's size in bytes."""
     files = env.device.files
     return {name: (files.stat(posixpath.join(audio_recorder.RECORDS_DIR, name)) or _EMPTY).size
@@ -46,19 +47,19 @@ class AudioRecorderRecordAudio(TaskEval):
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
         return {"older": rng.randint(0, 3)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         _older_recordings(env, self.params["older"])
         self.before = _sizes(env)
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         after = _sizes(env)
         new = [name for name, size in after.items() if size > 0 and self.before.get(name) != size]
         kept = all(name in after for name in self.before)
         return 1.0 if len(new) == 1 and kept else 0.0
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         audio_recorder.save_recording(env.device, 4)
 
 
@@ -75,7 +76,7 @@ class AudioRecorderRecordAudioWithFileName(TaskEval):
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
         return {"file_name": audio_recorder.random_recording_name(rng), "older": rng.randint(0, 3)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         _older_recordings(env, self.params["older"])
 
@@ -87,5 +88,5 @@ class AudioRecorderRecordAudioWithFileName(TaskEval):
                  for i in range(self.params["older"])]
         return all_of(file_exists(self.path()), *(file_exists(path) for path in older))
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         audio_recorder.save_recording(env.device, 6, self.params["file_name"] + audio_recorder.EXTENSION)

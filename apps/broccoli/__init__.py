@@ -15,7 +15,6 @@ from taskkit.apps.table import Database
 from taskkit.rng import TaskRng
 
 PACKAGE = "com.flauschcode.broccoli"
-ACTIVITY = ".MainActivity"
 DB_DIR = f"/data/data/{PACKAGE}/databases"
 DB_PATH = f"{DB_DIR}/broccoli"
 TABLE = "recipes"
@@ -100,7 +99,6 @@ COLUMNS = RECIPES.column_names
 APP = App(
     name="broccoli",
     package=PACKAGE,
-    activity=ACTIVITY,
     data_paths=(DB_DIR,),
     databases=(DATABASE,),
     tables=(RECIPES,),

@@ -14,6 +14,7 @@ from typing import Any
 
 from taskkit.apps import broccoli, markor, pictures, simple_gallery_pro
 from taskkit.device.quoting import sql_literal
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import duplicates_removed, rows_added, rows_deleted
@@ -59,7 +60,7 @@ class RecipeDeleteMultipleRecipes(TaskEval):
     def titles(self) -> list[str]:
         return [target["title"] for target in self.params["targets"]]
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         titles = set(self.titles)
         noise = broccoli.noise_recipes(TaskRng(self.params["noise_seed"]), self.noise_count,
@@ -74,7 +75,7 @@ class RecipeDeleteMultipleRecipes(TaskEval):
     def validator(self):
         return rows_deleted(RECIPES, self._named())
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         RECIPES.delete(env.device, self._named())
         broccoli.APP.force_stop(env.device)
 
@@ -115,7 +116,7 @@ def _stated(row: dict[str, Any]) -> dict[str, Any]:
     return {field: row[field] for field in STATED}
 
 
-def _insert_shuffled(env: Any, rows: list[dict[str, Any]], seed: int) -> None:
+def _insert_shuffled(env: TaskEnv, rows: list[dict[str, Any]], seed: int) -> None:
     TaskRng(seed).shuffle(rows)
     RECIPES.insert(env.device, rows)
     broccoli.APP.force_stop(env.device)
@@ -147,7 +148,7 @@ class RecipeAddMultipleRecipes(TaskEval):
                 targets.append(row)
         return {"targets": targets, "noise_seed": rng.getrandbits(32)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         titles = {target["title"] for target in self.params["targets"]}
         rng = TaskRng(self.params["noise_seed"])
@@ -158,7 +159,7 @@ class RecipeAddMultipleRecipes(TaskEval):
         return rows_added(RECIPES, [dict(target) for target in self.params["targets"]],
                           fuzzy=("title", "description", "ingredients", "directions"))
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         RECIPES.insert(env.device, [broccoli.random_recipe(TaskRng(0), **target) | {"source": ""}
                                     for target in self.params["targets"]])
         broccoli.APP.force_stop(env.device)
@@ -182,7 +183,7 @@ class RecipeAddMultipleRecipesFromMarkor(RecipeAddMultipleRecipes):
         """The recipes the note lists, in its order."""
         return list(self.params["targets"])
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         text = "\n".join("".join(f"{label}: {recipe[field]}\n" for field, label in _LABELS.items())
                          for recipe in self.note_recipes())
@@ -196,13 +197,13 @@ class RecipeAddMultipleRecipesFromImage(RecipeAddMultipleRecipes):
     template = "Add the recipes from recipes.jpg in Simple Gallery Pro to the Broccoli recipe app."
     picture = "recipes.jpg"
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         lines = [line for recipe in self.params["targets"]
                  for line in [*(f"{label}: {recipe[field]}" for field, label in _LABELS.items()), ""]]
         simple_gallery_pro.add_picture(env.device, simple_gallery_pro.DCIM, self.picture, pictures.text_picture(lines))
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         simple_gallery_pro.remove_pictures(env.device, simple_gallery_pro.DCIM, [self.picture])
         super().teardown(env)
 
@@ -262,14 +263,14 @@ class RecipeDeleteDuplicateRecipes(TaskEval):
         others = broccoli.noise_recipes(rng, self.others, exclude=lambda r: r["title"] == target["title"])
         return others + [target, dict(target)]
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         _insert_shuffled(env, self.rows(), self.params["noise_seed"] + 1)
 
     def validator(self):
         return duplicates_removed(RECIPES, CONTENT)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         columns = ", ".join(CONTENT)
         RECIPES.delete(env.device, f"{broccoli.KEY} NOT IN (SELECT MIN({broccoli.KEY}) FROM {broccoli.TABLE} "
                                    f"GROUP BY {columns})")
@@ -326,7 +327,7 @@ class RecipeDeleteMultipleRecipesWithConstraint(RecipeDeleteMultipleRecipes):
         targets = [broccoli.random_recipe(rng) for _ in range(cls.count)]
         return {"targets": targets, "noise_seed": rng.getrandbits(32), "ingredient": ingredient}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         TaskEval.initialize_state(self, env)
         ingredient = self.params["ingredient"]
         noise = broccoli.noise_recipes(TaskRng(self.params["noise_seed"]), self.noise_count,

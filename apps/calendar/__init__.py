@@ -20,7 +20,6 @@ from taskkit.apps.common import (
 from taskkit.rng import TaskRng
 
 PACKAGE = "com.simplemobiletools.calendar.pro"
-ACTIVITY = ".activities.MainActivity"
 DB_DIR = f"/data/data/{PACKAGE}/databases"
 DB_PATH = f"{DB_DIR}/events.db"
 TABLE = "events"
@@ -236,7 +235,6 @@ def format_duration(event: dict[str, Any]) -> str:
 APP = App(
     name="simple calendar pro",
     package=PACKAGE,
-    activity=ACTIVITY,
     data_paths=(DB_DIR,),
     databases=(DATABASE,),
     tables=(EVENTS,),

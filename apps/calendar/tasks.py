@@ -6,6 +6,7 @@ from typing import Any
 from taskkit.apps import calendar
 from taskkit.apps.common import DAY_SECONDS, epoch, to_datetime
 from taskkit.device.quoting import sql_literal
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import rows_added, rows_deleted
@@ -42,7 +43,7 @@ def _event_params(rng: TaskRng) -> dict[str, Any]:
     }
 
 
-def _insert(env: Any, rows: list[dict[str, Any]]) -> None:
+def _insert(env: TaskEnv, rows: list[dict[str, Any]]) -> None:
     calendar.EVENTS.insert(env.device, rows)
     calendar.APP.force_stop(env.device)
 
@@ -78,7 +79,7 @@ class SimpleCalendarAddOneEvent(OneEventTask):
         """The columns the check compares, beyond start, end, title and description."""
         return {}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"])
         start = self.params["start_ts"]
@@ -95,7 +96,7 @@ class SimpleCalendarAddOneEvent(OneEventTask):
         }
         return rows_added(EVENTS, [expected], fuzzy=("title", "description"))
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         _insert(env, [_target_row(self.params, **self.expected_columns())])
 
 
@@ -152,7 +153,7 @@ class SimpleCalendarDeleteEventsOnDay(TaskEval):
     def _on_day(self, row: dict[str, Any]) -> bool:
         return self.params["day_ts"] <= int(row["start_ts"]) < self.params["day_ts"] + DAY_SECONDS
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"])
         noise = calendar.noise_events(rng, 20, exclude=self._on_day)
@@ -166,7 +167,7 @@ class SimpleCalendarDeleteEventsOnDay(TaskEval):
     def validator(self):
         return rows_deleted(EVENTS, self._on_the_day())
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         EVENTS.delete(env.device, self._on_the_day())
         calendar.APP.force_stop(env.device)
 
@@ -213,7 +214,7 @@ class SimpleCalendarDeleteOneEvent(OneEventTask):
     tags = ("data_edit", "calendar")
     template = "In Simple Calendar Pro, delete the calendar event titled '{{ title }}' on {{ start_ts | date }}."
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"])
         title = self.params["title"].lower()
@@ -226,7 +227,7 @@ class SimpleCalendarDeleteOneEvent(OneEventTask):
     def validator(self):
         return rows_deleted(EVENTS, self._target())
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         EVENTS.delete(env.device, self._target())
         calendar.APP.force_stop(env.device)
 

@@ -14,7 +14,6 @@ from taskkit.apps.base import App
 from taskkit.device.base import Device
 
 PACKAGE = "com.android.camera2"
-ACTIVITY = "com.android.camera.CameraLauncher"
 CAMERA_DIR = "/sdcard/DCIM/Camera"
 PHOTO_DIRS = (CAMERA_DIR, "/sdcard/Pictures")
 VIDEO_DIRS = (CAMERA_DIR, "/sdcard/Movies")
@@ -34,4 +33,4 @@ def media_files(device: Device, folders: tuple[str, ...], extensions: tuple[str,
     return found
 
 
-APP = App(name="camera", package=PACKAGE, activity=ACTIVITY, data_paths=(CAMERA_DIR, "/sdcard/Pictures", "/sdcard/Movies"))
+APP = App(name="camera", package=PACKAGE, data_paths=(CAMERA_DIR, "/sdcard/Pictures", "/sdcard/Movies"))

@@ -2,9 +2,9 @@
 camera, so runs on the simulated device leave them out (`real_device_only`)."""
 from __future__ import annotations
 
-from typing import Any
 
 from taskkit.apps import camera
+from taskkit.env import TaskEnv
 from taskkit.task import TaskEval
 
 _NO_CAMERA = "captures with the device's camera; the simulated device has no camera"
@@ -23,19 +23,19 @@ class _CaptureTask(TaskEval, register=False):
     action = ""  # the intent that opens the camera in this mode (the reference solution)
     presses = 1  # camera-key presses the reference solution makes
 
-    def files(self, env: Any) -> set[str]:
+    def files(self, env: TaskEnv) -> set[str]:
         return camera.media_files(env.device, self.folders, self.extensions)
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         self.before = self.files(env)
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         after = self.files(env)
         return 1.0 if self.before <= after and len(after - self.before) == 1 else 0.0
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         """Open the camera in this mode and press the camera key (a real device's camera app)."""
         env.device.activity.start_intent(self.action)
         for press in range(self.presses):

@@ -35,7 +35,6 @@ from taskkit.apps.files import DOWNLOAD_DIR, STORAGE_ROOT
 from taskkit.device.base import Device
 
 PACKAGE = "com.android.chrome"
-ACTIVITY = "com.google.android.apps.chrome.Main"
 TASK_FILE = f"{DOWNLOAD_DIR}/task.html"
 SUCCESS = "Success!"
 KINDS = ("maze", "multiply", "draw")
@@ -404,5 +403,5 @@ def reset(device: Device) -> None:
     device.files.remove(TASK_FILE)
 
 
-APP = App(name="chrome", package=PACKAGE, activity=ACTIVITY, aliases=("google chrome",), data_paths=(TASK_FILE,),
+APP = App(name="chrome", package=PACKAGE, aliases=("google chrome",), data_paths=(TASK_FILE,),
           reset=reset)

@@ -17,6 +17,7 @@ from typing import Any, Callable
 from taskkit.apps import chrome
 from taskkit.device.quoting import shell_join
 from taskkit.device.services.ui import UIElement
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -29,7 +30,7 @@ def _named(label: str) -> Match:
     return lambda e: label in (e.text, e.content_description) and not e.is_editable
 
 
-def _elements(env: Any) -> tuple[UIElement, ...]:
+def _elements(env: TaskEnv) -> tuple[UIElement, ...]:
     return env.device.ui.screen().elements
 
 
@@ -40,7 +41,7 @@ def _centre(elements: tuple[UIElement, ...], match: Match) -> tuple[int, int]:
     return found[-1].bbox.center  # type: ignore[union-attr]
 
 
-def _tap(env: Any, x: int, y: int) -> None:
+def _tap(env: TaskEnv, x: int, y: int) -> None:
     env.device.check(shell_join(["input", "tap", str(x), str(y)]))
 
 
@@ -66,12 +67,12 @@ class _BrowserTask(TaskEval, register=False):
     def page_seed(self) -> int:
         return int(self.params["browser_task_seed"])
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         chrome.APP.force_stop(env.device)  # no page (and none of its state) is open
         env.device.files.write_text(chrome.TASK_FILE, chrome.page_html(self.kind, self.page_seed))
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         screen = env.device.ui.screen()
         if (screen.foreground or "").split("/")[0] != chrome.PACKAGE:
@@ -79,18 +80,18 @@ class _BrowserTask(TaskEval, register=False):
         shown = any(e.text == chrome.SUCCESS and not e.is_editable for e in screen.elements)
         return 1.0 if shown else 0.0
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         chrome.APP.force_stop(env.device)
         chrome.reset(env.device)
         super().teardown(env)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         """Open the page in Chrome as a VIEW intent, then play it through the screen."""
         env.device.check(shell_join(["am", "start", "-a", "android.intent.action.VIEW", "-d",
                                      "file://" + chrome.TASK_FILE, "-t", "text/html", "-n", chrome.APP.component]))
         self.play(env)
 
-    def play(self, env: Any) -> None:
+    def play(self, env: TaskEnv) -> None:
         raise NotImplementedError
 
 
@@ -100,7 +101,7 @@ class BrowserMaze(_BrowserTask):
     kind = "maze"
     template = _PREAMBLE + " Then navigate the X to the bottom-right cell, by using the direction buttons."
 
-    def play(self, env: Any) -> None:
+    def play(self, env: TaskEnv) -> None:
         elements = _elements(env)
         for button in chrome.maze_solution(self.page_seed):
             _tap(env, *_centre(elements, _named(button)))
@@ -114,7 +115,7 @@ class BrowserMultiply(_BrowserTask):
     template = (_PREAMBLE + " Then click the button 5 times, remember the numbers displayed, and enter their "
                 "product in the form.")
 
-    def play(self, env: Any) -> None:
+    def play(self, env: TaskEnv) -> None:
         for _ in range(chrome.NUMBER_COUNT):
             _tap(env, *_centre(_elements(env), _named("Next")))
         _tap(env, *_centre(_elements(env), lambda e: e.is_editable))
@@ -128,7 +129,7 @@ class BrowserDraw(_BrowserTask):
     kind = "draw"
     template = (_PREAMBLE + " Then create a drawing using the three colors shown at the top and hit submit.")
 
-    def play(self, env: Any) -> None:
+    def play(self, env: TaskEnv) -> None:
         elements = _elements(env)
         canvas = next(e for e in elements if e.content_description == chrome.CANVAS_LABEL and e.bbox is not None)
         box = canvas.bbox

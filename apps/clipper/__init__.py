@@ -14,9 +14,8 @@ from taskkit.device.base import Device
 from taskkit.device.services.activity import parse_broadcast
 
 PACKAGE = "ca.zgrs.clipper"
-ACTIVITY = "ca.zgrs.clipper.Main"
 
-APP = App(name="clipper", package=PACKAGE, activity=ACTIVITY)
+APP = App(name="clipper", package=PACKAGE)
 
 
 def set_clipboard(device: Device, text: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from taskkit.apps import clipper
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -44,15 +45,15 @@ class SystemCopyToClipboard(TaskEval):
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
         return {"clipboard_content": _snippet(rng)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         clipper.set_clipboard(env.device, RESET_TEXT)
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         """The clipboard holds the text exactly (surrounding whitespace aside); AndroidWorld's 90 %
         fuzzy match would also pass a text with a wrong digit in an order number."""
         super().is_successful(env)
         return 1.0 if clipper.clipboard(env.device).strip() == self.params["clipboard_content"].strip() else 0.0
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         clipper.set_clipboard(env.device, self.params["clipboard_content"])

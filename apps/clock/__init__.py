@@ -16,7 +16,6 @@ from taskkit.apps.base import App
 from taskkit.device.base import Device
 
 PACKAGE = "com.google.android.deskclock"
-ACTIVITY = "com.android.deskclock.DeskClock"
 TABS = ("Alarm", "Clock", "Timer", "Stopwatch")
 
 
@@ -72,4 +71,4 @@ def reset(device: Device) -> None:
     device.packages.clear(PACKAGE)
 
 
-APP = App(name="clock", package=PACKAGE, activity=ACTIVITY, aliases=("deskclock",), reset=reset)
+APP = App(name="clock", package=PACKAGE, aliases=("deskclock",), reset=reset)

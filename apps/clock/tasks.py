@@ -9,20 +9,21 @@ from __future__ import annotations
 from typing import Any
 
 from taskkit.apps import clock
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
 _APP = ("clock",)
 
 
-def _tap(env: Any, match) -> None:
+def _tap(env: TaskEnv, match) -> None:
     """Tap the first element of the screen that `match` accepts."""
     element = next(e for e in env.device.ui.screen().elements if match(e))
     x, y = element.bbox.center
     env.device.check(f"input tap {x} {y}")
 
 
-def _open_tab(env: Any, tab: str) -> None:
+def _open_tab(env: TaskEnv, tab: str) -> None:
     clock.APP.launch(env.device)
     _tap(env, lambda e: e.content_description == tab and e.is_clickable)
 
@@ -31,11 +32,11 @@ class _ClockTask(TaskEval, register=False):
     app_names = _APP
     abstract = True
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         clock.reset(env.device)
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         super().teardown(env)
         clock.reset(env.device)
 
@@ -56,7 +57,7 @@ class ClockTimerEntry(_ClockTask):
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
         return {"hours": rng.randint(0, 23), "minutes": rng.randint(0, 59), "seconds": rng.randint(1, 59)}
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         """The Clock is in front with the keypad showing exactly this time (a started timer
         shows a countdown instead)."""
         super().is_successful(env)
@@ -64,7 +65,7 @@ class ClockTimerEntry(_ClockTask):
         wanted = (self.params["hours"], self.params["minutes"], self.params["seconds"])
         return 1.0 if shown is not None and clock.parse_timer_text(shown) == wanted else 0.0
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         _open_tab(env, "Timer")
         for digit in clock.keypad_digits(self.params["hours"], self.params["minutes"], self.params["seconds"]):
             _tap(env, lambda e, d=digit: (e.resource_name or "").endswith(f":id/timer_setup_digit_{d}"))
@@ -79,11 +80,11 @@ class _StopwatchTask(_ClockTask):
     state = ""
     press: str | None = None
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         return 1.0 if getattr(clock.screen_state(env.device), self.state) else 0.0
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         _open_tab(env, "Stopwatch")
         if self.press:
             _tap(env, lambda e: e.content_description == self.press)

@@ -12,7 +12,6 @@ from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 
 PACKAGE = "com.google.android.contacts"
-ACTIVITY = "com.android.contacts.activities.PeopleActivity"
 PROVIDER_PACKAGE = "com.android.providers.contacts"
 DB_DIR = f"/data/data/{PROVIDER_PACKAGE}/databases"
 
@@ -66,7 +65,6 @@ def reset(device: Device) -> None:
 APP = App(
     name="contacts",
     package=PACKAGE,
-    activity=ACTIVITY,
     data_paths=(DB_DIR,),
     reset=reset,
 )

@@ -7,6 +7,7 @@ from typing import Any
 
 from taskkit.apps import contacts
 from taskkit.apps.common import normalize_phone
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import ProviderUri, rows_added
@@ -35,7 +36,7 @@ class ContactsAddContact(TaskEval):
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
         return contacts.random_contact(rng) | {"noise_seed": rng.getrandbits(32)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"])
         for _ in range(rng.randint(0, 3)):
@@ -47,7 +48,7 @@ class ContactsAddContact(TaskEval):
         expected = {"display_name": self.params["name"], "number": self.params["number"]}
         return rows_added(PHONES, [expected], normalize={"number": normalize_phone})
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         contacts.add_contact(env.device, self.params["name"], self.params["number"])
 
 
@@ -88,11 +89,11 @@ class ContactsNewContactDraft(TaskEval):
         return {"first": rng.faker.first_name(), "last": rng.faker.last_name(), "phone": phone,
                 "phone_label": rng.choice(_DRAFT_LABELS)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         contacts.reset(env.device)
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         if contacts.list_contacts(env.device):
             return 0.0  # saved
@@ -107,7 +108,7 @@ class ContactsNewContactDraft(TaskEval):
         labelled = any(e.text == label and e.content_description == f"{label} Phone" for e in screen.elements)
         return 1.0 if names and phone and labelled else 0.0
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         p = self.params
         env.device.activity.start_intent("android.intent.action.INSERT", mime_type="vnd.android.cursor.dir/contact",
                                          extras={"name": f"{p['first']} {p['last']}", "phone": p["phone"]})

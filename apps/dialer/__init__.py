@@ -9,6 +9,5 @@ from __future__ import annotations
 from taskkit.apps.base import App
 
 PACKAGE = "com.google.android.dialer"
-ACTIVITY = ".extensions.GoogleDialtactsActivity"
 
-APP = App(name="dialer", package=PACKAGE, activity=ACTIVITY, aliases=("phone",))
+APP = App(name="dialer", package=PACKAGE, aliases=("phone",))

@@ -14,7 +14,6 @@ from taskkit.apps.common import format_amount  # noqa: F401 - how the app shows 
 from taskkit.rng import TaskRng
 
 PACKAGE = "com.arduia.expense"
-ACTIVITY = ".ui.MainActivity"
 DB_DIR = f"/data/data/{PACKAGE}/databases"
 DB_PATH = f"{DB_DIR}/accounting.db"
 TABLE = "expense"
@@ -131,7 +130,6 @@ COLUMNS = EXPENSES.column_names  # in the order the DDL declares them
 APP = App(
     name="pro expense",
     package=PACKAGE,
-    activity=ACTIVITY,
     data_paths=(DB_DIR,),
     databases=(DATABASE,),
     tables=(EXPENSES,),

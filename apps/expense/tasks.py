@@ -8,6 +8,7 @@ from typing import Any
 from taskkit.apps import expense, markor, pictures, simple_gallery_pro
 from taskkit.apps.common import device_now_ms
 from taskkit.device.quoting import sql_literal
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import duplicates_removed, rows_added, rows_deleted
@@ -41,7 +42,7 @@ def _row(params: dict[str, Any]) -> dict[str, Any]:
     return {field: params[field] for field in _FIELDS} | {"created_date": now_ms, "modified_date": now_ms}
 
 
-def _insert(env: Any, rows: list[dict[str, Any]]) -> None:
+def _insert(env: TaskEnv, rows: list[dict[str, Any]]) -> None:
     expense.EXPENSES.insert(env.device, rows)
     expense.APP.force_stop(env.device)
 
@@ -80,7 +81,7 @@ class ExpenseAddMultiple(TaskEval):
                 items.append(item)
         return {"expenses": items, "noise_seed": rng.getrandbits(32)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"])
         _insert(env, _noise(self.params, rng.randint(0, 15), {e["name"] for e in self.params["expenses"]}))
@@ -89,7 +90,7 @@ class ExpenseAddMultiple(TaskEval):
         expected = [{f: item[f] for f in _FIELDS} for item in self.params["expenses"]]
         return rows_added(EXPENSES, expected, fuzzy=("name", "note"))
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         _insert(env, [_row(item) for item in self.params["expenses"]])
 
 
@@ -111,7 +112,7 @@ class ExpenseAddMultipleFromMarkor(ExpenseAddMultiple):
             item["note"] = f"{item['note']}. Reimbursable."  # what marks them, as in AndroidWorld
         return params
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         names = {item["name"].lower() for item in self.params["expenses"]}
         rng = TaskRng(self.params["noise_seed"] + 2)
@@ -146,7 +147,7 @@ class ExpenseAddMultipleFromGallery(ExpenseAddMultiple):
     picture = "expenses.jpg"
     old = tuple(f"old_expenses_{index}.jpg" for index in range(10))
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         names = {item["name"].lower() for item in self.params["expenses"]}
         rng = TaskRng(self.params["noise_seed"] + 3)
@@ -156,7 +157,7 @@ class ExpenseAddMultipleFromGallery(ExpenseAddMultiple):
             others = expense.noise_expenses(rng, 3, exclude=lambda row: row["name"].lower() in names)
             add(env.device, simple_gallery_pro.DCIM, name, pictures.text_picture(_expense_lines(others)))
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         simple_gallery_pro.remove_pictures(env.device, simple_gallery_pro.DCIM, [self.picture, *self.old])
         super().teardown(env)
 
@@ -203,7 +204,7 @@ class ExpenseDeleteMultiple(TaskEval):
     def names(self) -> list[str]:
         return [target["name"] for target in self.params["targets"]]
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         noise = _noise(self.params, self.noise_count, set(self.names))
         half = len(noise) // 2
@@ -215,7 +216,7 @@ class ExpenseDeleteMultiple(TaskEval):
     def validator(self):
         return rows_deleted(EXPENSES, self._named())
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         EXPENSES.delete(env.device, self._named())
         expense.APP.force_stop(env.device)
 
@@ -269,7 +270,7 @@ class ExpenseDeleteDuplicates(TaskEval):
             "noise_seed": rng.getrandbits(32),
         }
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         noise = _noise(self.params, 10, {d["name"] for d in self.params["duplicated"]})
         copies = [_row(item) for item, n in zip(self.params["duplicated"], self.params["copies"]) for _ in range(n)]
@@ -280,7 +281,7 @@ class ExpenseDeleteDuplicates(TaskEval):
     def validator(self):
         return duplicates_removed(EXPENSES, _FIELDS)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         EXPENSES.delete(env.device, "expense_id NOT IN "
                         "(SELECT MIN(expense_id) FROM expense GROUP BY name, amount, category, note)")
         expense.APP.force_stop(env.device)
@@ -304,7 +305,7 @@ class ExpenseDeleteDuplicates2(ExpenseDeleteDuplicates):
         return {"duplicated": [_expense_params(rng)], "copies": [2], "perturbations": rng.sample(range(50, 1000), 3),
                 "noise_seed": rng.getrandbits(32)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super(ExpenseDeleteDuplicates, self).initialize_state(env)  # its own rows, not the parent's
         target = self.params["duplicated"][0]
         rng = TaskRng(self.params["noise_seed"] + 1)

@@ -12,7 +12,6 @@ from taskkit.apps.common import random_name_stem
 from taskkit.rng import TaskRng
 
 PACKAGE = "com.google.android.documentsui"
-ACTIVITY = "com.android.documentsui.files.FilesActivity"
 STORAGE_ROOT = "/storage/emulated/0"
 DOWNLOAD_DIR = f"{STORAGE_ROOT}/Download"
 DOCUMENTS_DIR = f"{STORAGE_ROOT}/Documents"
@@ -56,6 +55,5 @@ def path_of_uri(uri: str) -> str | None:
 APP = App(
     name="files",
     package=PACKAGE,
-    activity=ACTIVITY,
     data_paths=tuple(f"{STORAGE_ROOT}/{folder}" for folder in FOLDERS),  # every folder the file tasks touch
 )

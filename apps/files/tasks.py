@@ -6,6 +6,7 @@ import posixpath
 from typing import Any
 
 from taskkit.apps import files
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, file_absent, file_content, file_exists
@@ -56,7 +57,7 @@ class FilesDeleteFile(TaskEval):
     def _others(self) -> list[dict[str, str]]:
         return _noise(self.params)
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         folder = self.params["subfolder"]
         content = files.random_file(TaskRng(self.params["noise_seed"] + 1))["content"]
@@ -69,7 +70,7 @@ class FilesDeleteFile(TaskEval):
         keep = [file_exists(_path(folder, other["name"])) for other in self._others()]
         return all_of(file_absent(_path(folder, self.params["file_name"])), *keep)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         env.device.files.remove(_path(self.params["subfolder"], self.params["file_name"]))
 
 
@@ -105,7 +106,7 @@ class FilesMoveFile(TaskEval):
     def _content(self) -> str:
         return files.random_file(TaskRng(self.params["noise_seed"] + 1))["content"]
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         source = self.params["source_folder"]
         env.device.files.write_text(_path(source, self.params["file_name"]), self._content())
@@ -119,6 +120,6 @@ class FilesMoveFile(TaskEval):
         return all_of(file_absent(_path(source, name)),
                       file_content(_path(self.params["destination_folder"], name), self._content()), *keep)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         name = self.params["file_name"]
         env.device.files.move(_path(self.params["source_folder"], name), _path(self.params["destination_folder"], name))

@@ -25,7 +25,6 @@ from taskkit.apps.common import (
 from taskkit.rng import TaskRng
 
 PACKAGE = "net.cozic.joplin"
-ACTIVITY = ".MainActivity"
 DB_DIR = f"/data/data/{PACKAGE}/databases"
 DB_PATH = f"{DB_DIR}/joplin.sqlite"
 NOTES_TABLE, NORMALIZED_TABLE, FOLDERS_TABLE = "notes", "notes_normalized", "folders"
@@ -420,7 +419,6 @@ NOTE_COLUMNS, NORMALIZED_COLUMNS, FOLDER_COLUMNS = (NOTES.column_names, NOTES_NO
 APP = App(
     name="joplin",
     package=PACKAGE,
-    activity=ACTIVITY,
     data_paths=(DB_DIR,),
     databases=(DATABASE,),
     tables=(NOTES, FOLDERS, NOTES_NORMALIZED),

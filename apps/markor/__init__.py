@@ -15,7 +15,6 @@ from taskkit.device.quoting import shell_join
 from taskkit.rng import TaskRng
 
 PACKAGE = "net.gsantner.markor"
-ACTIVITY = ".activity.MainActivity"
 NOTES_DIR = "/storage/emulated/0/Documents/Markor"
 EXTENSIONS = (".md", ".txt")
 SUBFOLDERS = (
@@ -79,7 +78,6 @@ def reset(device: Device) -> None:
 APP = App(
     name="markor",
     package=PACKAGE,
-    activity=ACTIVITY,
     data_paths=(NOTES_DIR,),
     reset=reset,
 )

@@ -7,6 +7,7 @@ from typing import Any
 
 from taskkit.apps import clipper, markor, receipts, simple_gallery_pro, vlc
 from taskkit.apps.files import DOWNLOAD_DIR
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, file_absent, file_content, file_exists, folder_exists, no_files_under
@@ -16,7 +17,7 @@ _NAME = {"type": "string", "pattern": r"^[A-Za-z0-9_\-]+\.(md|txt)$"}
 _NOISE_SEED = {"type": "integer", "minimum": 0}
 
 
-def _noise_notes(env: Any, params: dict[str, Any], avoid: str, count: int) -> list[str]:
+def _noise_notes(env: TaskEnv, params: dict[str, Any], avoid: str, count: int) -> list[str]:
     """Write `count` other notes (never named `avoid`) and return their names."""
     rng = TaskRng(params["noise_seed"])
     names: list[str] = []
@@ -49,14 +50,14 @@ class MarkorCreateNote(TaskEval):
             "noise_seed": rng.getrandbits(32),
         }
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         _noise_notes(env, self.params, self.params["file_name"], TaskRng(self.params["noise_seed"]).randint(0, 4))
 
     def validator(self):
         return file_content(markor.note_path(self.params["file_name"]), self.params["text"], fuzzy=True)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         markor.create_note(env.device, self.params["file_name"], self.params["text"])
 
 
@@ -101,7 +102,7 @@ class MarkorEditNote(TaskEval):
             return f"{original.rstrip()}\n{new}"
         return new
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         _noise_notes(env, self.params, self.params["file_name"], 3)
         markor.create_note(env.device, self.params["file_name"], self.params["original"])
@@ -109,7 +110,7 @@ class MarkorEditNote(TaskEval):
     def validator(self):
         return file_content(markor.note_path(self.params["file_name"]), self.expected_text(), fuzzy=True, threshold=0.95)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         markor.create_note(env.device, self.params["file_name"], self.expected_text())
 
 
@@ -130,7 +131,7 @@ class MarkorDeleteNote(TaskEval):
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
         return {"file_name": markor.random_file_name(rng), "noise_seed": rng.getrandbits(32)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         self.others = _noise_notes(env, self.params, self.params["file_name"], 4)
         markor.create_note(env.device, self.params["file_name"], markor.random_note_text(TaskRng(self.params["noise_seed"] + 1)))
@@ -139,7 +140,7 @@ class MarkorDeleteNote(TaskEval):
         keep = [file_exists(markor.note_path(name)) for name in self.others]
         return all_of(file_absent(markor.note_path(self.params["file_name"])), *keep)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         env.device.files.remove(markor.note_path(self.params["file_name"]))
 
 
@@ -165,14 +166,14 @@ class MarkorCreateFolder(TaskEval):
         return {"folder_name": f"folder_2023{month:02d}{day:02d}_{clock[0]:02d}{clock[1]:02d}{clock[2]:02d}",
                 "noise_seed": rng.getrandbits(32)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         _noise_notes(env, self.params, self.params["folder_name"], TaskRng(self.params["noise_seed"]).randint(1, 4))
 
     def validator(self):
         return folder_exists(markor.note_path(self.params["folder_name"]))
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         env.device.files.mkdir(markor.note_path(self.params["folder_name"]))
 
 
@@ -189,14 +190,14 @@ class MarkorDeleteAllNotes(TaskEval):
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
         return {"noise_seed": rng.getrandbits(32)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         _noise_notes(env, self.params, "", TaskRng(self.params["noise_seed"]).randint(2, 6))
 
     def validator(self):
         return no_files_under(markor.NOTES_DIR)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         for path in env.device.files.find(markor.NOTES_DIR, type="f"):
             env.device.files.remove(path)
 
@@ -227,7 +228,7 @@ class MarkorMoveNote(TaskEval):
     def _text(self) -> str:
         return markor.random_note_text(TaskRng(self.params["noise_seed"] + 1))
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"])
         for _ in range(rng.randint(1, 3)):  # other notes in the source folder stay where they are
@@ -242,7 +243,7 @@ class MarkorMoveNote(TaskEval):
         return all_of(file_absent(markor.note_path(name, self.params["source_folder"])),
                       file_content(markor.note_path(name, self.params["destination_folder"]), self._text()))
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         name = self.params["file_name"]
         env.device.files.move(markor.note_path(name, self.params["source_folder"]),
                               markor.note_path(name, self.params["destination_folder"]))
@@ -284,7 +285,7 @@ class MarkorChangeNoteContent(TaskEval):
     def _original_text(self) -> str:
         return _random_string(TaskRng(self.params["noise_seed"] + 1))
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         avoid = {self.params["original_name"], self.params["new_name"]}
         rng = TaskRng(self.params["noise_seed"])
@@ -298,7 +299,7 @@ class MarkorChangeNoteContent(TaskEval):
         return all_of(file_absent(markor.note_path(self.params["original_name"])),
                       file_content(markor.note_path(self.params["new_name"]), self.expected_text()))
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         env.device.files.remove(markor.note_path(self.params["original_name"]))
         markor.create_note(env.device, self.params["new_name"], self.expected_text() + "\n")
 
@@ -330,7 +331,7 @@ class MarkorCreateNoteFromClipboard(MarkorCreateNote):
         params["text"] = "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(20))  # AndroidWorld's
         return params
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         clipper.set_clipboard(env.device, self.params["text"])
 
@@ -371,7 +372,7 @@ class MarkorMergeNotes(TaskEval):
         """AndroidWorld's expected text: the notes joined by a blank line."""
         return "\n\n".join(source["text"] for source in self.params["sources"])
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         for source in self.params["sources"]:
             markor.create_note(env.device, source["file_name"], source["text"])
@@ -379,7 +380,7 @@ class MarkorMergeNotes(TaskEval):
     def validator(self):
         return file_content(markor.note_path(self.params["file_name"]), self.merged, fuzzy=True)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         markor.create_note(env.device, self.params["file_name"], self.merged + "\n")
 
 
@@ -412,7 +413,7 @@ class MarkorDeleteNewestNote(TaskEval):
         names = _names(TaskRng(self.params["noise_seed"]), self.params["count"])
         return list(zip(names, ages))
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         markor.reset(env.device)
         self.texts = {}
@@ -428,7 +429,7 @@ class MarkorDeleteNewestNote(TaskEval):
         kept = [file_content(markor.note_path(name), self.texts[name]) for name in others]
         return all_of(file_absent(markor.note_path(newest)), *kept)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         env.device.files.remove(markor.note_path(self.notes()[0][0]))
 
 
@@ -474,7 +475,7 @@ class MarkorTranscribeReceipt(TaskEval):
     def text(self) -> str:
         return receipts.transactions_text(self.params["transactions"])
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         markor.APP.reset(env.device)  # receipt.md not there yet, as AndroidWorld clears the folder
         simple_gallery_pro.add_picture(env.device, simple_gallery_pro.DCIM, self.picture,
@@ -483,18 +484,18 @@ class MarkorTranscribeReceipt(TaskEval):
     def validator(self):
         return file_content(markor.note_path("receipt.md"), self.text(), fuzzy=True)
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         score = super().is_successful(env)
         if score < 1.0:
             return score
         written = env.device.files.read_text(markor.note_path("receipt.md"))
         return 1.0 if all(t["amount"] in written for t in self.params["transactions"]) else 0.0
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         simple_gallery_pro.remove_pictures(env.device, simple_gallery_pro.DCIM, [self.picture])
         super().teardown(env)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         markor.create_note(env.device, "receipt.md", self.text())
 
 
@@ -544,7 +545,7 @@ class MarkorTranscribeVideo(TaskEval):
     def _videos(self) -> list[str]:
         return [self.params["video_name"], *self.params["noise_files"]]
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         markor.APP.reset(env.device)
         vlc.write_video(env.device, DOWNLOAD_DIR, self.params["video_name"], self.params["messages"], self.seconds_each)
@@ -552,7 +553,7 @@ class MarkorTranscribeVideo(TaskEval):
                                        self.params["noise_seconds"]):
             vlc.write_video(env.device, DOWNLOAD_DIR, name, [word], seconds)
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         path = markor.note_path(self.params["file_name"])
         files = env.device.files
@@ -561,10 +562,10 @@ class MarkorTranscribeVideo(TaskEval):
         words = [word.strip().casefold() for word in files.read_text(path).strip().split(",")]
         return 1.0 if words == [message.casefold() for message in self.params["messages"]] else 0.0
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         for name in self._videos():
             env.device.files.remove(f"{DOWNLOAD_DIR}/{name}")
         super().teardown(env)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         markor.create_note(env.device, self.params["file_name"], ", ".join(self.params["messages"]))

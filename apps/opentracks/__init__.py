@@ -25,7 +25,6 @@ from taskkit.apps.common import (
 from taskkit.rng import TaskRng
 
 PACKAGE = "de.dennisguse.opentracks"
-ACTIVITY = ".TrackListActivity"
 DB_DIR = f"/data/data/{PACKAGE}/databases"
 DB_PATH = f"{DB_DIR}/database.db"
 TABLE = "tracks"
@@ -257,7 +256,6 @@ COLUMNS = TRACKS.column_names  # in the order the DDL declares them
 APP = App(
     name="open tracks sports tracker",
     package=PACKAGE,
-    activity=ACTIVITY,
     data_paths=(DB_DIR,),
     databases=(DATABASE,),
     tables=(TRACKS,),

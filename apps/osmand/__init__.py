@@ -42,7 +42,6 @@ from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 
 PACKAGE = "net.osmand"
-ACTIVITY = "net.osmand.plus.activities.MapActivity"
 VERSION = "OsmAnd~ 4.6.13"  # the GPX `creator` the pinned APK writes (Version.getFullVersion)
 
 EXTERNAL_DIR = "/storage/emulated/0/Android/data/net.osmand"
@@ -443,5 +442,5 @@ def reset(device: Device) -> None:
     MARKERS.clear(device)
 
 
-APP = App(name="osmand", package=PACKAGE, activity=ACTIVITY, data_paths=(EXTERNAL_DIR, PRIVATE_FILES, DB_DIR),
+APP = App(name="osmand", package=PACKAGE, data_paths=(EXTERNAL_DIR, PRIVATE_FILES, DB_DIR),
           reset=reset, databases=(DATABASE,), tables=(MARKERS,))

@@ -27,6 +27,7 @@ from typing import Any
 
 from taskkit.apps import osmand
 from taskkit.apps.common import DEVICE_EPOCH
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -96,20 +97,20 @@ class OsmAndFavorite(_LocationTask):
     complexity = 1.3  # AndroidWorld's
     template = "Add a favorite location marker for {{ location }} in the OsmAnd maps app."
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"])
         _noise_favorites(env.device, rng, [_target(self.params["location"])])
         osmand.MARKERS.insert(env.device, osmand.noise_markers(rng, rng.randint(0, 2), rng.randint(0, 1)))
         self.before = set(osmand.read_favorites(env.device, ""))
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         target = _target(self.params["location"])
         added = [f for f in osmand.read_favorites(env.device, "") if f not in self.before]
         return 1.0 if any(osmand.coords_match(f.coords, target) for f in added) else 0.0
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         lat, lon = _target(self.params["location"])
         osmand.add_favorite(env.device, osmand.Favorite(_place_label(self.params["location"]), lat, lon,
                                                         time=DEVICE_EPOCH))
@@ -121,20 +122,20 @@ class OsmAndMarker(_LocationTask):
     complexity = 2.0  # AndroidWorld's
     template = "Add a location marker for {{ location }} in the OsmAnd maps app."
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"])
         avoid = [_target(self.params["location"])]
         osmand.MARKERS.insert(env.device, osmand.noise_markers(rng, rng.randint(1, 3), rng.randint(0, 2), avoid))
         _noise_favorites(env.device, rng, avoid)
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         target = _target(self.params["location"])
         return 1.0 if any(osmand.coords_match((row["marker_lat"], row["marker_lon"]), target)
                           for row in osmand.active_markers(env.device)) else 0.0
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         lat, lon = _target(self.params["location"])
         osmand.add_marker(env.device, lat, lon, _place_label(self.params["location"]), DEVICE_EPOCH * 1000)
 
@@ -165,7 +166,7 @@ class OsmAndTrack(_OsmAndTask):
     def _targets(self) -> list[osmand.Coords]:
         return [_target(name) for name in self.params["waypoints"]]
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"])
         _noise_favorites(env.device, rng, [])
@@ -179,10 +180,10 @@ class OsmAndTrack(_OsmAndTask):
         points = osmand.track_points(text)
         return points is not None and osmand.visits_in_order(points, self._targets())
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         return 1.0 if any(self._passes(env.device.files.read_text(path))
                           for path in osmand.track_files(env.device)) else 0.0
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         osmand.save_track(env.device, self.params["track_name"], osmand.straight_route(self._targets()))

@@ -26,7 +26,6 @@ from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 
 PACKAGE = "code.name.monkey.retromusic"
-ACTIVITY = ".activities.MainActivity"
 MUSIC_DIR = f"{STORAGE_ROOT}/Music"
 DB_DIR = f"/data/data/{PACKAGE}/databases"
 PLAYLIST_DB = f"{DB_DIR}/playlist.db"
@@ -202,7 +201,7 @@ def reset(device: Device) -> None:
     device.files.mkdir(MUSIC_DIR)
 
 
-APP = App(name="retro music", package=PACKAGE, activity=ACTIVITY, aliases=("retro", "retro player"),
+APP = App(name="retro music", package=PACKAGE, aliases=("retro", "retro player"),
           data_paths=(DB_DIR, MUSIC_DIR, DOWNLOAD_DIR),  # Download: where "Save as file" writes playlists
           databases=(PLAYLISTS_DATABASE, PLAYBACK_DATABASE),
           tables=(PLAYLISTS, SONGS, QUEUE, ORIGINAL_QUEUE), reset=reset)

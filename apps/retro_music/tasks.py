@@ -13,6 +13,7 @@ from typing import Any
 
 from taskkit.apps import retro_music
 from taskkit.apps.common import one_playlist, same_name
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -59,24 +60,24 @@ class RetroCreatePlaylist(TaskEval):
     def titles(self) -> list[str]:
         return [song["title"] for song in self.params["songs"]]
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         retro_music.reset(env.device)
         retro_music.write_songs(env.device, self.params["songs"] + self.params["noise"])
 
-    def playlist_score(self, env: Any) -> float:
+    def playlist_score(self, env: TaskEnv) -> float:
         songs = one_playlist(retro_music.playlist_songs(env.device), self.params["playlist_name"])
         return 1.0 if songs is not None and [row["title"] for row in songs] == self.titles else 0.0
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         return self.playlist_score(env)
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         retro_music.reset(env.device)
         super().teardown(env)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         retro_music.create_playlist(env.device, self.params["playlist_name"],
                                     [retro_music.entry_of(song) for song in self.params["songs"]])
 
@@ -88,11 +89,11 @@ class RetroPlayingQueue(RetroCreatePlaylist):
     template = ('Add the following songs, in order, {{ songs | map(attribute="title") | join(", ") }} to my playing '
                 'queue in Retro music.')
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         TaskEval.is_successful(self, env)
         return 1.0 if retro_music.queue_titles(env.device) == self.titles else 0.0
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         retro_music.set_queue(env.device, [retro_music.entry_of(song) for song in self.params["songs"]])
 
 
@@ -108,11 +109,11 @@ class RetroSavePlaylist(RetroCreatePlaylist):
                 '{{ songs | map(attribute="title") | join(", ") }}. Then export the playlist to the Downloads '
                 'directory on the device.')
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         env.device.files.remove(retro_music.export_path(self.params["playlist_name"]))
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         TaskEval.is_successful(self, env)
         files = env.device.files
         path = retro_music.export_path(self.params["playlist_name"])
@@ -120,11 +121,11 @@ class RetroSavePlaylist(RetroCreatePlaylist):
         exported = files.exists(path) and retro_music.m3u_paths(files.read_text(path)) == wanted
         return (self.playlist_score(env) + (1.0 if exported else 0.0)) / 2
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         env.device.files.remove(retro_music.export_path(self.params["playlist_name"]))
         super().teardown(env)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         super().solve(env)
         entries = [retro_music.entry_of(song) for song in self.params["songs"]]
         env.device.files.write_text(retro_music.export_path(self.params["playlist_name"]), retro_music.m3u_text(entries))
@@ -149,7 +150,7 @@ class RetroPlaylistDuration(RetroCreatePlaylist):
             song["duration_ms"] = duration
         return params
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         TaskEval.is_successful(self, env)
         rows = retro_music.playlist_songs(env.device)
         provided = {song["title"] for song in self.params["songs"] + self.params["noise"]}

@@ -12,7 +12,6 @@ from taskkit.device.base import Device
 from taskkit.device.quoting import shell_join
 
 PACKAGE = "com.android.settings"
-ACTIVITY = ".Settings"
 NAMESPACES = ("global", "system", "secure")
 
 BRIGHTNESS_MIN, BRIGHTNESS_MAX = 1, 255
@@ -86,7 +85,6 @@ def set_dark_mode(device: Device, on: bool) -> None:
 APP = App(
     name="settings",
     package=PACKAGE,
-    activity=ACTIVITY,
     settings=NAMESPACES,
     aliases=("system",),
 )

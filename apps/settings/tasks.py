@@ -5,6 +5,7 @@ from typing import Any, Callable, ClassVar
 
 from taskkit.apps import settings
 from taskkit.device.base import Device
+from taskkit.env import TaskEnv
 from taskkit.task import TaskEval
 from taskkit import apps
 from taskkit.rng import TaskRng
@@ -24,14 +25,14 @@ class SettingTask(TaskEval):
     start: ClassVar[Callable[[Device], None]]  # puts the device in the opposite state
     reference: ClassVar[Callable[[Device], None]]  # the reference solution
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         type(self).start(env.device)
 
     def validator(self):
         return setting_equals(self.namespace, self.key, self.accepted)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         type(self).reference(env.device)
 
 
@@ -140,12 +141,12 @@ class OpenAppTaskEval(TaskEval):
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
         return {"app_name": rng.choice(OPENABLE_APPS)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         apps.get(self.params["app_name"]).force_stop(env.device)  # not in front when the episode starts
 
     def validator(self):
         return app_in_foreground(self.params["app_name"])
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         apps.get(self.params["app_name"]).launch(env.device)

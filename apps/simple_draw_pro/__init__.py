@@ -17,7 +17,6 @@ from taskkit.apps.files import STORAGE_ROOT
 from taskkit.device.base import Device
 
 PACKAGE = "com.simplemobiletools.draw.pro"
-ACTIVITY = "com.simplemobiletools.draw.pro.activities.MainActivity"
 DEFAULT_FOLDER = f"{STORAGE_ROOT}/Simple Draw"
 PICTURES = f"{STORAGE_ROOT}/Pictures"
 EXTENSIONS = ("png", "svg", "jpg")  # the Save dialog's radio buttons, in its order
@@ -77,5 +76,5 @@ def reset(device: Device) -> None:
     device.files.remove(DEFAULT_FOLDER, recursive=True)
 
 
-APP = App(name="simple draw pro", package=PACKAGE, activity=ACTIVITY, data_paths=(DEFAULT_FOLDER, PICTURES),
+APP = App(name="simple draw pro", package=PACKAGE, data_paths=(DEFAULT_FOLDER, PICTURES),
           reset=reset)

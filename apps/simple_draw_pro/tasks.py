@@ -6,6 +6,7 @@ from typing import Any
 
 from taskkit.apps import simple_draw_pro
 from taskkit.apps.common import random_name_stem
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -49,7 +50,7 @@ class SimpleDrawProCreateDrawing(TaskEval):
     def _path(self, name: str) -> str:
         return posixpath.join(simple_draw_pro.PICTURES, name)
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         simple_draw_pro.reset(env.device)
         files = env.device.files
@@ -60,7 +61,7 @@ class SimpleDrawProCreateDrawing(TaskEval):
                                          [((100 + 90 * index, 300), (900, 1200 - 150 * index))])
         self.before = {name: files.read_bytes(self._path(name)) for name in self.params["older"]}
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         files = env.device.files
         path = self._path(self.params["file_name"])
@@ -73,11 +74,11 @@ class SimpleDrawProCreateDrawing(TaskEval):
                    for name, data in self.before.items())
         return 1.0 if kept else 0.0
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         for name in [self.params["file_name"], *self.params["older"]]:
             env.device.files.remove(self._path(name))
         simple_draw_pro.reset(env.device)
         super().teardown(env)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         simple_draw_pro.save_drawing(env.device, simple_draw_pro.PICTURES, self.params["file_name"])

@@ -14,7 +14,6 @@ from taskkit.apps.files import DOWNLOAD_DIR, STORAGE_ROOT
 from taskkit.device.base import Device
 
 PACKAGE = "com.simplemobiletools.gallery.pro"
-ACTIVITY = "com.simplemobiletools.gallery.pro.activities.MainActivity"
 DCIM = f"{STORAGE_ROOT}/DCIM"
 DOWNLOAD = DOWNLOAD_DIR
 # What the gallery shows (the app's photo and video extensions, lower-cased).
@@ -38,5 +37,5 @@ def remove_pictures(device: Device, folder: str, names: list[str]) -> None:
         device.files.remove(posixpath.join(folder, name))
 
 
-APP = App(name="simple gallery pro", package=PACKAGE, activity=ACTIVITY, data_paths=(DCIM, DOWNLOAD),
+APP = App(name="simple gallery pro", package=PACKAGE, data_paths=(DCIM, DOWNLOAD),
           aliases=("simple gallery",))

@@ -6,6 +6,7 @@ from typing import Any
 
 from taskkit.apps import receipts, simple_gallery_pro
 from taskkit.apps.common import random_name_stem
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -47,14 +48,14 @@ class SaveCopyOfReceiptTaskEval(TaskEval):
         return {self.params["file_name"]: self.params["receipt"],
                 **{other["file_name"]: other["receipt"] for other in self.params["others"]}}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         files = env.device.files
         for name, receipt in self._pictures().items():
             files.remove(posixpath.join(simple_gallery_pro.DOWNLOAD, name))
             simple_gallery_pro.add_picture(env.device, simple_gallery_pro.DCIM, name, receipts.receipt_jpeg(receipt))
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         files = env.device.files
         copy = posixpath.join(simple_gallery_pro.DOWNLOAD, self.params["file_name"])
@@ -67,13 +68,13 @@ class SaveCopyOfReceiptTaskEval(TaskEval):
                 return 0.0
         return 1.0 if files.read_bytes(copy) == photos[self.params["file_name"]] else 0.0
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         for name in self._pictures():
             env.device.files.remove(posixpath.join(simple_gallery_pro.DCIM, name))
             env.device.files.remove(posixpath.join(simple_gallery_pro.DOWNLOAD, name))
         super().teardown(env)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         name = self.params["file_name"]
         data = env.device.files.read_bytes(posixpath.join(simple_gallery_pro.DCIM, name))
         simple_gallery_pro.add_picture(env.device, simple_gallery_pro.DOWNLOAD, name, data)

@@ -13,7 +13,6 @@ from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 
 PACKAGE = "com.simplemobiletools.smsmessenger"
-ACTIVITY = ".activities.MainActivity"
 PROVIDER_PACKAGE = "com.android.providers.telephony"
 DB_DIR = f"/data/data/{PROVIDER_PACKAGE}/databases"
 
@@ -96,7 +95,6 @@ def reset(device: Device) -> None:
 APP = App(
     name="simple sms messenger",
     package=PACKAGE,
-    activity=ACTIVITY,
     data_paths=(DB_DIR,),
     reset=reset,
     aliases=("sms", "simple sms", "messages"),

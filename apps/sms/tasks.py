@@ -5,6 +5,7 @@ from typing import Any
 
 from taskkit.apps import clipper, contacts, sms
 from taskkit.apps.common import normalize_phone, random_phone_number
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import ProviderUri, rows_added
@@ -22,7 +23,7 @@ def sent_to(number: str, message: str):
                       normalize={"address": normalize_phone})
 
 
-def _conversations(env: Any, rng: TaskRng, count: int, avoid: str) -> None:
+def _conversations(env: TaskEnv, rng: TaskRng, count: int, avoid: str) -> None:
     """Seed `count` older exchanges with other numbers (received and sent)."""
     now = env.device.clock.now_ms()
     for i in range(count):
@@ -51,7 +52,7 @@ class SimpleSmsSend(TaskEval):
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
         return {"number": random_phone_number(rng), "message": sms.random_message(rng), "noise_seed": rng.getrandbits(32)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"])
         _conversations(env, rng, rng.randint(0, 4), self.params["number"])
@@ -59,7 +60,7 @@ class SimpleSmsSend(TaskEval):
     def validator(self):
         return sent_to(self.params["number"], self.params["message"])
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         sms.send(env.device, self.params["number"], self.params["message"])
 
 
@@ -69,7 +70,7 @@ class SimpleSmsReply(SimpleSmsSend):
     complexity = 1.2  # AndroidWorld's
     template = "Reply to {{ number }} with message: {{ message }} in Simple SMS Messenger"
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"] + 1)
         sms.receive(env.device, self.params["number"], sms.random_message(rng))
@@ -81,7 +82,7 @@ class SimpleSmsReplyMostRecent(SimpleSmsSend):
     complexity = 1.2  # AndroidWorld's
     template = "Reply to the most recent text message using Simple SMS Messenger with message: {{ message }}"
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         TaskEval.initialize_state(self, env)
         rng = TaskRng(self.params["noise_seed"])
         _conversations(env, rng, rng.randint(1, 4), self.params["number"])
@@ -117,7 +118,7 @@ class SimpleSmsResend(SimpleSmsSend):
         person = contacts.random_contact(rng)
         return {**person, "message": sms.random_message(rng), "noise_seed": rng.getrandbits(32)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)  # other conversations first
         contacts.add_contact(env.device, self.params["name"], self.params["number"])
         now = env.device.clock.now_ms()
@@ -148,7 +149,7 @@ class SimpleSmsSendReceivedAddress(SimpleSmsSend):
         return {"name1": first["name"], "number": first["number"], "name2": second["name"],
                 "number2": second["number"], "message": rng.choice(ADDRESSES), "noise_seed": rng.getrandbits(32)}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         contacts.add_contact(env.device, self.params["name1"], self.params["number"])
         contacts.add_contact(env.device, self.params["name2"], self.params["number2"])
@@ -162,6 +163,6 @@ class SimpleSmsSendClipboardContent(SimpleSmsSend):
     complexity = 1.2  # AndroidWorld's
     template = "Send a message to {{ number }} with the clipboard content in Simple SMS Messenger"
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         clipper.set_clipboard(env.device, self.params["message"])

@@ -24,7 +24,6 @@ from taskkit.apps.common import (
 from taskkit.rng import TaskRng
 
 PACKAGE = "org.tasks"
-ACTIVITY = "com.todoroo.astrid.activity.MainActivity"
 DB_DIR = f"/data/data/{PACKAGE}/databases"
 DB_PATH = f"{DB_DIR}/database"
 TABLE = "tasks"
@@ -239,7 +238,6 @@ COLUMNS = TASKS.column_names  # in the order the DDL declares them
 APP = App(
     name="tasks",
     package=PACKAGE,
-    activity=ACTIVITY,
     data_paths=(DB_DIR,),
     databases=(DATABASE,),
     tables=(TASKS,),

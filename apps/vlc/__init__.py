@@ -27,7 +27,6 @@ from taskkit.device.base import Device
 from taskkit.rng import TaskRng
 
 PACKAGE = "org.videolan.vlc"
-ACTIVITY = ".gui.MainActivity"
 VIDEOS_DIR = f"{STORAGE_ROOT}/VLCVideos"  # AndroidWorld's VlcApp.videos_path
 DB_DIR = f"/data/data/{PACKAGE}/app_db"
 DB_PATH = f"{DB_DIR}/vlc_media.db"
@@ -182,5 +181,5 @@ def reset(device: Device) -> None:
     device.files.mkdir(VIDEOS_DIR)
 
 
-APP = App(name="vlc", package=PACKAGE, activity=ACTIVITY, aliases=("vlc player",), data_paths=(DB_DIR, VIDEOS_DIR),
+APP = App(name="vlc", package=PACKAGE, aliases=("vlc player",), data_paths=(DB_DIR, VIDEOS_DIR),
           databases=(DATABASE,), tables=(MEDIA, PLAYLISTS, RELATIONS), reset=reset)

@@ -10,6 +10,7 @@ from typing import Any
 
 from taskkit.apps import vlc
 from taskkit.apps.common import one_playlist
+from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -31,7 +32,7 @@ def random_playlist(rng: TaskRng, taken: set[str]) -> dict[str, Any]:
             "words": [vlc.random_word(rng) for _ in names], "seconds": [rng.randint(20, 180) for _ in names]}
 
 
-def write_videos(env: Any, playlist: dict[str, Any]) -> None:
+def write_videos(env: TaskEnv, playlist: dict[str, Any]) -> None:
     """The playlist's videos and its noise videos, each showing a random word."""
     for name, word, seconds in zip(playlist["files"] + playlist["noise_files"], playlist["words"], playlist["seconds"]):
         vlc.write_video(env.device, vlc.VIDEOS_DIR, name, [word], seconds)
@@ -56,21 +57,21 @@ class VlcCreatePlaylist(TaskEval):
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
         return random_playlist(rng, set())
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         vlc.reset(env.device)
         write_videos(env, self.params)
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         rows = vlc.playlist_files(env.device)
         return 1.0 if playlist_holds(rows, self.params["playlist_name"], self.params["files"]) else 0.0
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         vlc.reset(env.device)
         super().teardown(env)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         vlc.create_playlist(env.device, self.params["playlist_name"],
                             [f"{vlc.VIDEOS_DIR}/{name}" for name in self.params["files"]])
 
@@ -97,23 +98,23 @@ class VlcCreateTwoPlaylists(TaskEval):
             second["playlist_name"] = vlc.random_playlist_name(rng)
         return {"first": first, "second": second}
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         vlc.reset(env.device)
         write_videos(env, self.params["first"])
         write_videos(env, self.params["second"])
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         super().is_successful(env)
         rows = vlc.playlist_files(env.device)
         return sum(0.5 for part in ("first", "second")
                    if playlist_holds(rows, self.params[part]["playlist_name"], self.params[part]["files"]))
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         vlc.reset(env.device)
         super().teardown(env)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         for part in ("first", "second"):
             vlc.create_playlist(env.device, self.params[part]["playlist_name"],
                                 [f"{vlc.VIDEOS_DIR}/{name}" for name in self.params[part]["files"]])

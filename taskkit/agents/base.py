@@ -109,6 +109,7 @@ class Observation:
     screenshot: bytes | None = None
     last_action_error: str | None = None
     screen_error: str | None = None
+    screen_size: tuple[int, int] | None = None  # the display's (width, height) in pixels
 
     def describe_elements(self) -> str:
         """One line per element, `index: label (class, flags)`: the T3A-style text view."""

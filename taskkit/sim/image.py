@@ -15,7 +15,8 @@ from typing import Mapping
 
 from taskkit.sim.commands.settings import put_settings
 from taskkit.sim.databases import create_database, first_run_databases
-from taskkit.sim.state import DEFAULT_CLOCK_EPOCH, SDCARD_BACKING, SimState
+from taskkit.device.reference import DEVICE_EPOCH
+from taskkit.sim.state import SDCARD_BACKING, SimState
 
 # The folders of shared storage (/sdcard) on a fresh device.
 SHARED_FOLDERS = (
@@ -142,7 +143,7 @@ def build(state: SimState, app_databases: Mapping[str, str] | None = None) -> No
     from taskkit.sim import packages, providers
 
     state.root.mkdir(parents=True, exist_ok=True)
-    state.config["clock_epoch"] = DEFAULT_CLOCK_EPOCH
+    state.config["clock_epoch"] = DEVICE_EPOCH
     state.config["props"] = dict(DEFAULT_PROPS)
     state.config["foreground"] = None
     state.config["log_seq"] = 0

@@ -21,8 +21,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-# 2023-10-15 15:34:00 UTC, AndroidWorld's fixed device time (a Sunday).
-DEFAULT_CLOCK_EPOCH = 1697384040
+from taskkit.device.reference import DEVICE_EPOCH
+
 
 SDCARD = "/storage/emulated/0"
 SDCARD_BACKING = "/data/media/0"
@@ -46,7 +46,7 @@ class SimState:
         self.fs_root = self.root / "fs"
         self._config_path = self.root / "device.json"
         self.config: dict[str, Any] = self._read_config()
-        self.config.setdefault("clock_epoch", DEFAULT_CLOCK_EPOCH)
+        self.config.setdefault("clock_epoch", DEVICE_EPOCH)
         self.config.setdefault("props", {})
         self.config.setdefault("foreground", None)  # "pkg/.Activity" or None
         self.config.setdefault("is_root", True)

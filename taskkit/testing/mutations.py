@@ -27,6 +27,7 @@ import re
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from taskkit import apps
+from taskkit.env import TaskEnv
 from taskkit.testing.nearvalues import candidates, near_miss, one_char_off
 from taskkit.testing.rowwriters import RowWriter, key_value, writer_for
 from taskkit.validators import ProviderUri
@@ -61,7 +62,7 @@ class Mutation:
 class Observation:
     """The validator's targets before solve, read again (lazily, once) after it."""
 
-    def __init__(self, env: Any):
+    def __init__(self, env: TaskEnv):
         self.env = env
         self.notes: list[str] = []
         self.snapshots: dict[int, Any] = {}
@@ -115,7 +116,7 @@ def _update(writer: RowWriter, keys: Any, values: Mapping[str, Any]) -> Callable
     """Set `values` in the row `keys` (one key, or a list of keys)."""
     keys = list(keys) if isinstance(keys, list) else [keys]
 
-    def apply(env: Any) -> None:
+    def apply(env: TaskEnv) -> None:
         for key in keys:
             writer.update(env.device, key, values)
 
@@ -125,7 +126,7 @@ def _update(writer: RowWriter, keys: Any, values: Mapping[str, Any]) -> Callable
 def _delete(writer: RowWriter, keys: Iterable[Any]) -> Callable[[Any], None]:
     keys = list(keys)
 
-    def apply(env: Any) -> None:
+    def apply(env: TaskEnv) -> None:
         for key in keys:
             writer.delete(env.device, key)
 
@@ -176,7 +177,7 @@ def _untouched(before: Rows, after: Rows) -> Rows:
 def _together(group: Sequence[Mutation]) -> Mutation:
     """One mutation applying several."""
 
-    def apply(env: Any) -> None:
+    def apply(env: TaskEnv) -> None:
         for mutation in group:
             mutation.apply(env)
 
@@ -629,7 +630,7 @@ def _satisfy_row_exists(v: Any, obs: Observation) -> list[Mutation]:
 def _satisfy_added(v: RowsAdded, obs: Observation) -> list[Mutation]:
     writer = writer_for(v.source)
 
-    def apply(env: Any) -> None:
+    def apply(env: TaskEnv) -> None:
         for row in v.expected:
             writer.duplicate(env.device, dict(row))
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from taskkit.device.base import CommandFailed, ShellResult
 from taskkit.device.services import files as F
 from taskkit.device.services.files import FileStat, Files, LsEntry
-from taskkit.sim.state import DEFAULT_CLOCK_EPOCH
+from taskkit.device.reference import DEVICE_EPOCH
 from tests.device.conftest import BareSimDevice
 
 NAME_CHARS = st.characters(blacklist_categories=("Cs",), blacklist_characters="/\x00")
@@ -154,12 +154,12 @@ def test_read_write_exists(bare_sim_device):
 
 
 def test_written_files_carry_the_device_clock(bare_sim_device):
-    bare_sim_device.state.config["clock_epoch"] = DEFAULT_CLOCK_EPOCH + 99
+    bare_sim_device.state.config["clock_epoch"] = DEVICE_EPOCH + 99
     files = bare_sim_device.files
     files.write_text("/sdcard/New/t.txt", "x")
-    assert files.stat("/sdcard/New/t.txt").mtime == DEFAULT_CLOCK_EPOCH + 99
-    assert files.stat("/sdcard/New").mtime == DEFAULT_CLOCK_EPOCH + 99
-    assert files.stat("/sdcard/").mtime == DEFAULT_CLOCK_EPOCH + 99
+    assert files.stat("/sdcard/New/t.txt").mtime == DEVICE_EPOCH + 99
+    assert files.stat("/sdcard/New").mtime == DEVICE_EPOCH + 99
+    assert files.stat("/sdcard/").mtime == DEVICE_EPOCH + 99
 
 
 def test_listdir_and_find_with_weird_names(bare_sim_device):
@@ -187,7 +187,7 @@ def test_listdir_and_find_with_weird_names(bare_sim_device):
 def test_stat(bare_sim_device):
     files = bare_sim_device.files
     files.write_text("/sdcard/s.txt", "12345")
-    assert files.stat("/sdcard/s.txt") == FileStat("/sdcard/s.txt", 5, DEFAULT_CLOCK_EPOCH, 0o660, "file")
+    assert files.stat("/sdcard/s.txt") == FileStat("/sdcard/s.txt", 5, DEVICE_EPOCH, 0o660, "file")
     assert files.stat("/sdcard").kind == "dir"  # follows the /sdcard link
     assert files.stat("/sdcard/none") is None
 

@@ -9,12 +9,14 @@ import sqlite3
 import pytest
 
 from taskkit import apps
-from taskkit.sim import image, packages, providers
+from taskkit.device import catalog
+from taskkit.sim import image, providers
 from taskkit.sim.commands import Invocation, load_all
 from taskkit.sim.commands.activity import (
     CommandError, foreground_component, go_home, parse_intent, safe_uri, set_foreground, stable_hash,
 )
-from taskkit.sim.state import DEFAULT_CLOCK_EPOCH, SimState
+from taskkit.device.reference import DEVICE_EPOCH
+from taskkit.sim.state import SimState
 
 SETTINGS = "com.android.settings/.Settings"
 SMS = "com.simplemobiletools.smsmessenger/.activities.MainActivity"
@@ -116,7 +118,7 @@ def test_home_intent_and_go_home_bring_the_launcher(state):
     run(state, "am", "start", "-n", SETTINGS)
     out, _, _ = run(state, "am", "start", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.HOME")
     assert out == "Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.HOME] }\n"
-    assert foreground_component(state) == packages.LAUNCHER.launch_component
+    assert foreground_component(state) == catalog.LAUNCHER.launch_component
     set_foreground(state, SETTINGS)
     go_home(state)
     assert state.config["foreground"] == "com.google.android.apps.nexuslauncher/.NexusLauncherActivity"
@@ -128,7 +130,7 @@ def test_force_stop_reveals_the_task_below(state):
     assert run(state, "am", "force-stop", "com.simplemobiletools.smsmessenger") == ("", "", 0)
     assert state.config["foreground"] == SETTINGS
     run(state, "am", "force-stop", "com.android.settings")
-    assert state.config["foreground"] == packages.LAUNCHER.launch_component
+    assert state.config["foreground"] == catalog.LAUNCHER.launch_component
     assert run(state, "am", "force-stop", "not.installed") == ("", "", 0)
 
 
@@ -227,7 +229,7 @@ def test_dumpsys_package_version(state):
 def test_pm_list_packages_in_catalog_order(state):
     out, _, code = run(state, "pm", "list", "packages")
     assert code == 0
-    assert out == "".join(f"package:{p.name}\n" for p in packages.CATALOG)
+    assert out == "".join(f"package:{p.name}\n" for p in catalog.CATALOG)
     third, _, _ = run(state, "pm", "list", "packages", "-3")
     names = [line[len("package:"):] for line in third.splitlines()]
     assert "com.simplemobiletools.smsmessenger" in names and "com.android.settings" not in names
@@ -264,8 +266,8 @@ def test_pm_clear_app_recreates_empty_schema_and_dirs(state):
     con = sqlite3.connect(state.host_path(CALENDAR_DB))
     assert con.execute("SELECT COUNT(*) FROM events").fetchone() == (0,)
     con.close()
-    assert os.stat(state.host_path(CALENDAR_DB)).st_mtime == DEFAULT_CLOCK_EPOCH
-    assert state.config["foreground"] == packages.LAUNCHER.launch_component
+    assert os.stat(state.host_path(CALENDAR_DB)).st_mtime == DEVICE_EPOCH
+    assert state.config["foreground"] == catalog.LAUNCHER.launch_component
 
 
 def test_pm_clear_contacts_provider_resets_contacts_and_calls(state):
@@ -310,7 +312,7 @@ def test_monkey_launches_the_launcher_activity(state):
 
 
 def test_every_catalog_launch_activity_starts(state):
-    for package in packages.CATALOG:
+    for package in catalog.CATALOG:
         if package.launch_component:
             _, err, _ = run(state, "am", "start", "-n", package.launch_component)
             assert "Error" not in err, package.name

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from taskkit.sim import databases, image
-from taskkit.sim.state import DEFAULT_CLOCK_EPOCH, SETTINGS_DB, SimState
+from taskkit.device.reference import DEVICE_EPOCH
+from taskkit.sim.state import SETTINGS_DB, SimState
 
 SHARED = ("Alarms", "Audiobooks", "DCIM", "Documents", "Download", "Movies", "Music",
           "Notifications", "Pictures", "Podcasts", "Recordings", "Ringtones", "Android")
@@ -90,10 +91,10 @@ def test_settings_database_schema_and_defaults(state: SimState) -> None:
 
 def test_props_clock_and_config_are_saved(state: SimState) -> None:
     saved = json.loads((state.root / "device.json").read_text())
-    assert saved["clock_epoch"] == DEFAULT_CLOCK_EPOCH
+    assert saved["clock_epoch"] == DEVICE_EPOCH
     assert REQUIRED_PROPS.items() <= saved["props"].items()
     assert saved["props"]["ro.serialno"]
-    assert SimState(state.root).clock_epoch == DEFAULT_CLOCK_EPOCH
+    assert SimState(state.root).clock_epoch == DEVICE_EPOCH
     assert state.logcat_path.read_text() == ""
 
 
@@ -144,8 +145,8 @@ def test_every_path_has_the_clock_as_mtime(tmp_path: Path) -> None:
             path = os.path.join(dirpath, name)
             stamps[path] = int(os.lstat(path).st_mtime)
     assert len(stamps) > 30
-    assert set(stamps.values()) == {DEFAULT_CLOCK_EPOCH}
-    assert int(state.logcat_path.stat().st_mtime) == DEFAULT_CLOCK_EPOCH
+    assert set(stamps.values()) == {DEVICE_EPOCH}
+    assert int(state.logcat_path.stat().st_mtime) == DEVICE_EPOCH
 
 
 def _fingerprint(root: Path) -> dict[str, bytes]:
@@ -166,7 +167,7 @@ def test_rebuild_replaces_the_previous_device(state: SimState, hooks: list[str])
     state.set_clock(1)
     image.build(state)
     assert not stray.exists()
-    assert state.clock_epoch == DEFAULT_CLOCK_EPOCH
+    assert state.clock_epoch == DEVICE_EPOCH
     assert hooks == ["providers", "packages"] * 2
 
 

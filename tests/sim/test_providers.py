@@ -13,9 +13,10 @@ from taskkit.sim.commands.content import (
     UsageError, content, format_rows, java_float_str, parse_args, parse_binding, split_escaped,
 )
 from taskkit.sim.commands.settings import put_settings
-from taskkit.sim.state import DEFAULT_CLOCK_EPOCH, SimState
+from taskkit.device.reference import DEVICE_EPOCH
+from taskkit.sim.state import SimState
 
-NOW_MS = DEFAULT_CLOCK_EPOCH * 1000
+NOW_MS = DEVICE_EPOCH * 1000
 
 
 @pytest.fixture
@@ -76,25 +77,25 @@ def test_contacts_and_calllog_schemas(state):
 
 def test_databases_carry_the_device_clock_as_mtime(state):
     for path in providers.DATABASES:
-        assert os.stat(state.host_path(path)).st_mtime == DEFAULT_CLOCK_EPOCH
+        assert os.stat(state.host_path(path)).st_mtime == DEVICE_EPOCH
 
 
 def test_only_changes_restamp_a_database(state):
-    state.set_clock(DEFAULT_CLOCK_EPOCH + 3600)
+    state.set_clock(DEVICE_EPOCH + 3600)
     host = state.host_path(providers.MMSSMS_DB)
     providers.query(state, "content://sms")
     providers.delete(state, "content://sms")  # nothing to delete
-    assert os.stat(host).st_mtime == DEFAULT_CLOCK_EPOCH
+    assert os.stat(host).st_mtime == DEVICE_EPOCH
     providers.insert(state, "content://sms/inbox", {"address": "1", "body": "x"})
-    assert os.stat(host).st_mtime == DEFAULT_CLOCK_EPOCH + 3600
-    assert rows(state, providers.MMSSMS_DB, "SELECT date FROM sms") == [((DEFAULT_CLOCK_EPOCH + 3600) * 1000,)]
+    assert os.stat(host).st_mtime == DEVICE_EPOCH + 3600
+    assert rows(state, providers.MMSSMS_DB, "SELECT date FROM sms") == [((DEVICE_EPOCH + 3600) * 1000,)]
 
 
 def test_install_all_makes_data_dirs_at_the_clock(state):
     for name in ("com.android.settings", "com.simplemobiletools.smsmessenger", "org.tasks"):
         root = state.host_path(f"/data/data/{name}")
         assert (root / "databases").is_dir() and (root / "shared_prefs").is_dir()
-        assert os.stat(root).st_mtime == DEFAULT_CLOCK_EPOCH
+        assert os.stat(root).st_mtime == DEVICE_EPOCH
 
 
 # --- SMS -----------------------------------------------------------------------------------------

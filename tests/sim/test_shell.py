@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from taskkit.device.quoting import shell_quote
 from taskkit.sim import shell
-from taskkit.sim.state import DEFAULT_CLOCK_EPOCH, SimState
+from taskkit.device.reference import DEVICE_EPOCH
+from taskkit.sim.state import SimState
 
 SH = "/system/bin/sh"
 STORAGE_LINKS = {  # as the factory image lays them out
@@ -160,10 +161,10 @@ def test_redirect_truncates_before_the_command_runs(bare_state):
 
 
 def test_redirected_file_gets_the_device_clock(bare_state):
-    bare_state.config["clock_epoch"] = DEFAULT_CLOCK_EPOCH + 3600
+    bare_state.config["clock_epoch"] = DEVICE_EPOCH + 3600
     sh(bare_state, "echo x > /sdcard/t")
-    assert os.stat(bare_state.host_path("/sdcard/t")).st_mtime == DEFAULT_CLOCK_EPOCH + 3600
-    assert os.stat(bare_state.host_path("/sdcard")).st_mtime == DEFAULT_CLOCK_EPOCH + 3600
+    assert os.stat(bare_state.host_path("/sdcard/t")).st_mtime == DEVICE_EPOCH + 3600
+    assert os.stat(bare_state.host_path("/sdcard")).st_mtime == DEVICE_EPOCH + 3600
 
 
 def test_here_documents(bare_state):

@@ -14,7 +14,8 @@ from taskkit.sim import image
 from taskkit.sim.commands import Invocation
 from taskkit.sim.commands import system
 from taskkit.sim.commands.settings import get_setting
-from taskkit.sim.state import DEFAULT_CLOCK_EPOCH, SimState
+from taskkit.device.reference import DEVICE_EPOCH
+from taskkit.sim.state import SimState
 
 
 
@@ -50,7 +51,7 @@ def as_shell_user(state: SimState) -> None:
 # --- date -----------------------------------------------------------------------------------
 def test_date_default_format(state: SimState) -> None:
     assert run(state, "date") == (0, "Sun Oct 15 15:34:00 UTC 2023\n", "")
-    assert run(state, "date", "+%s") == (0, f"{DEFAULT_CLOCK_EPOCH}\n", "")
+    assert run(state, "date", "+%s") == (0, f"{DEVICE_EPOCH}\n", "")
 
 
 def test_date_pads_the_day_with_a_space(state: SimState) -> None:
@@ -85,10 +86,10 @@ def test_format_time_agrees_with_c_strftime(when: datetime) -> None:
     ["2023-10-15 15:34:00"], ["2023-10-15T15:34"], ["15:34:00"], ["15:34"], ["-s", "2023-10-15 15:34"],
 ])
 def test_date_sets_the_clock_and_prints_it(state: SimState, args: list[str]) -> None:
-    state.set_clock(DEFAULT_CLOCK_EPOCH + 7)  # forms without a date or year keep today's
+    state.set_clock(DEVICE_EPOCH + 7)  # forms without a date or year keep today's
     assert run(state, "date", *args) == (0, "Sun Oct 15 15:34:00 UTC 2023\n", "")
-    assert state.clock_epoch == DEFAULT_CLOCK_EPOCH
-    assert SimState(state.root).clock_epoch == DEFAULT_CLOCK_EPOCH  # persisted
+    assert state.clock_epoch == DEVICE_EPOCH
+    assert SimState(state.root).clock_epoch == DEVICE_EPOCH  # persisted
 
 
 def test_date_two_digit_years_follow_posix(state: SimState) -> None:
@@ -101,7 +102,7 @@ def test_date_two_digit_years_follow_posix(state: SimState) -> None:
 @hyp_settings(max_examples=60, deadline=None)
 @given(epoch=st.integers(min_value=0, max_value=4_000_000_000))
 def test_parse_date_inverts_the_set_format(epoch: int) -> None:
-    now = datetime.fromtimestamp(DEFAULT_CLOCK_EPOCH, timezone.utc)
+    now = datetime.fromtimestamp(DEVICE_EPOCH, timezone.utc)
     text = datetime.fromtimestamp(epoch, timezone.utc).strftime("%m%d%H%M%Y.%S")
     assert system.parse_date(text, now) == epoch
     assert system.parse_date(f"@{epoch}", now) == epoch
@@ -116,7 +117,7 @@ def test_date_without_root_prints_but_does_not_set(state: SimState) -> None:
     as_shell_user(state)
     code, out, err = run(state, "date", "0101000024.00")
     assert (code, out, err) == (1, "Mon Jan  1 00:00:00 UTC 2024\n", "date: cannot set date: Operation not permitted\n")
-    assert state.clock_epoch == DEFAULT_CLOCK_EPOCH
+    assert state.clock_epoch == DEVICE_EPOCH
 
 
 @pytest.mark.parametrize("args, err", [
@@ -130,7 +131,7 @@ def test_date_without_root_prints_but_does_not_set(state: SimState) -> None:
 ])
 def test_date_errors(state: SimState, args: list[str], err: str) -> None:
     assert run(state, "date", *args) == (1, "", err)
-    assert state.clock_epoch == DEFAULT_CLOCK_EPOCH
+    assert state.clock_epoch == DEVICE_EPOCH
 
 
 def test_date_display_options(state: SimState) -> None:
@@ -143,16 +144,16 @@ def test_date_display_options(state: SimState) -> None:
     target.write_text("x")
     os.utime(target, (1000, 1000))
     assert run(state, "date", "-r", "/sdcard/Download/f.txt", "+%s")[1] == "1000\n"
-    assert state.clock_epoch == DEFAULT_CLOCK_EPOCH
+    assert state.clock_epoch == DEVICE_EPOCH
 
 
 def test_date_follows_the_time_zone_property(state: SimState) -> None:
     state.config["props"]["persist.sys.timezone"] = "America/New_York"
     assert run(state, "date")[1] == "Sun Oct 15 11:34:00 EDT 2023\n"
-    assert run(state, "date", "+%z %s")[1] == f"-0400 {DEFAULT_CLOCK_EPOCH}\n"
+    assert run(state, "date", "+%z %s")[1] == f"-0400 {DEVICE_EPOCH}\n"
     assert run(state, "date", "-u", "+%H %Z")[1] == "15 UTC\n"
     run(state, "date", "1015113423.00")  # local wall time
-    assert state.clock_epoch == DEFAULT_CLOCK_EPOCH
+    assert state.clock_epoch == DEVICE_EPOCH
 
 
 # --- getprop / setprop ---------------------------------------------------------------------
@@ -259,7 +260,7 @@ def test_log_command(state: SimState) -> None:
 
 
 def test_log_stamps_follow_the_clock(state: SimState) -> None:
-    state.set_clock(DEFAULT_CLOCK_EPOCH + 3600 * 24 * 31 + 61)
+    state.set_clock(DEVICE_EPOCH + 3600 * 24 * 31 + 61)
     system.append_log(state, "I", "T", "m")
     assert state.logcat_path.read_text().startswith("11-15 15:35:01.000 ")
     assert int(state.logcat_path.stat().st_mtime) == state.clock_epoch

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from taskkit.device.base import ShellResult
 from taskkit.sim.commands import toybox
-from taskkit.sim.state import DEFAULT_CLOCK_EPOCH
+from taskkit.device.reference import DEVICE_EPOCH
 from tests.sim.test_shell import bare_state, out, sh  # noqa: F401  (bare_state: a fixture)
 
-T0 = DEFAULT_CLOCK_EPOCH
+T0 = DEVICE_EPOCH
 
 
 def mtime(state, path: str) -> int:

@@ -197,14 +197,15 @@ class Screen:
     foreground: str | None
     elements: tuple[UIElement, ...]
     error: str | None = None  # why the elements could not be read (then `elements` is empty)
+    size: tuple[int, int] | None = None  # the display size in pixels (`wm size`), when read
 
 
 _SECTION = "--taskkit-screen--"
 
 
 def build_screen(path: str = DUMP_PATH) -> str:
-    """The foreground window, a marker line, then the window dump: one command."""
-    return f"{build_foreground()}; echo {_SECTION}; {build_dump(path)}"
+    """The foreground window, the display size, a marker line, then the window dump: one command."""
+    return f"{build_foreground()}; wm size; echo {_SECTION}; {build_dump(path)}"
 
 
 class UI:
@@ -225,12 +226,13 @@ class UI:
         result = self.device.shell(command)
         head, mark, dump = result.stdout.partition(_SECTION + "\n")
         foreground = parse_foreground(head)
+        size = parse_size(head) if _SIZE.search(head) else None
         if not mark or result.exit_code != 0 or not dump.strip():  # (the removal's status hides the dump's)
-            return Screen(foreground, (), self._failure(result, dump))
+            return Screen(foreground, (), self._failure(result, dump), size)
         try:
-            return Screen(foreground, tuple(parse_window_dump(dump)))
+            return Screen(foreground, tuple(parse_window_dump(dump)), size=size)
         except UIError as error:
-            return Screen(foreground, (), str(error))
+            return Screen(foreground, (), str(error), size)
 
     def dump(self) -> list[UIElement]:
         """The current screen's elements (one round trip)."""

@@ -9,7 +9,7 @@ comes to the front, as on a device. Other commands (e.g. `input keyevent HOME`) 
 
 Output follows ActivityManagerShellCommand / PackageManagerShellCommand (adb-and-shell.md §6.4–6.6).
 Hashes, pids, task ids and launch times are stable functions of the component, so outputs are
-deterministic. Installed packages come from `taskkit.sim.packages`.
+deterministic. Installed packages come from `taskkit.device.catalog`.
 """
 from __future__ import annotations
 
@@ -20,9 +20,10 @@ import re
 import shutil
 from typing import Callable, Iterator
 
+from taskkit.device import catalog
 from taskkit.sim import databases, packages, providers
 from taskkit.sim.commands import Invocation, command
-from taskkit.sim.packages import LAUNCHER, Package, short_component, split_component
+from taskkit.device.catalog import LAUNCHER, Package, short_component, split_component
 from taskkit.sim.state import SimState
 
 _ERROR = 255  # a Java shell command's -1
@@ -282,11 +283,11 @@ def parse_intent(args: list[str]) -> tuple[Intent, dict[str, str | bool]]:
 def resolve_activity(intent: Intent) -> tuple[Package | None, str | None]:
     """(package, full class) the intent starts; (None, None) when nothing matches."""
     if intent.component is not None:
-        package = packages.get(intent.component[0])
+        package = catalog.get(intent.component[0])
         if package is None or not package.has_activity(intent.component[1]):
             return None, None
         return package, intent.component[1]
-    found = packages.resolve_intent(intent.action, intent.scheme, intent.mime_type, intent.categories,
+    found = catalog.resolve_intent(intent.action, intent.scheme, intent.mime_type, intent.categories,
                                     intent.package)
     return found if found is not None else (None, None)
 
@@ -357,7 +358,7 @@ def _am_broadcast(inv: Invocation, args: list[str]) -> int:
     inv.out(f"Broadcasting: {intent.to_string()}\n")
     code, data = 0, None
     receiver = RECEIVERS.get(intent.action or "")
-    if receiver and packages.get(receiver[0]) and intent.package in (None, receiver[0]):
+    if receiver and catalog.get(receiver[0]) and intent.package in (None, receiver[0]):
         code, data = receiver[1](inv.state, intent)
     line = f"Broadcast completed: result={code}"
     if data is not None:
@@ -453,7 +454,7 @@ def _pm_list(inv: Invocation, args: list[str]) -> int:
         else:
             filters.append(arg)
     disabled = set(inv.state.config.get("disabled_packages", []))
-    for package in packages.CATALOG:
+    for package in catalog.CATALOG:
         if ("-s" in flags and not package.system) or ("-3" in flags and package.system):
             continue
         if ("-d" in flags and package.name not in disabled) or ("-e" in flags and package.name in disabled):
@@ -473,7 +474,7 @@ def _pm_list(inv: Invocation, args: list[str]) -> int:
 
 def _pm_path(inv: Invocation, args: list[str]) -> int:
     names = _without_user(args)
-    package = packages.get(names[0]) if names else None
+    package = catalog.get(names[0]) if names else None
     if package is None:
         return 1
     inv.out(f"package:{package.path}\n")
@@ -510,7 +511,7 @@ def _walk(root: os.PathLike[str]) -> Iterator[str]:
 
 def _pm_clear(inv: Invocation, args: list[str]) -> int:
     names = _without_user(args)
-    package = packages.get(names[0]) if names else None
+    package = catalog.get(names[0]) if names else None
     if package is None:
         return inv.fail("Failed", 1)
     clear_package_data(inv.state, package)
@@ -522,7 +523,7 @@ def _pm_grant(inv: Invocation, args: list[str]) -> int:
     names = _without_user(args)
     if len(names) < 2:
         raise CommandError("Argument expected after \"grant\"" if not names else "no permission specified")
-    if packages.get(names[0]) is None:
+    if catalog.get(names[0]) is None:
         raise CommandError(f"Unknown package: {names[0]}")
     return 0
 
@@ -530,7 +531,7 @@ def _pm_grant(inv: Invocation, args: list[str]) -> int:
 def _pm_state(new_state: str) -> Callable[[Invocation, list[str]], int]:
     def change(inv: Invocation, args: list[str]) -> int:
         names = _without_user(args)
-        if not names or packages.get(names[0]) is None:
+        if not names or catalog.get(names[0]) is None:
             raise CommandError(f"Unknown package: {names[0] if names else ''}")
         disabled = set(inv.state.config.get("disabled_packages", []))
         if new_state == "enabled":
@@ -623,7 +624,7 @@ def _dump_activity(inv: Invocation, args: list[str]) -> int:
         lines = []
         if tasks:
             top = tasks[0]
-            package = packages.get(top["package"])
+            package = catalog.get(top["package"])
             lines.append(f"TASK {package.uid if package else 10000}:{top['package']} id={top['id']} userId=0")
             lines.append(f"  ACTIVITY {top['component']} {stable_hash(top['component'], 'record')} "
                          f"pid={_pid(top['package'])}")
@@ -632,7 +633,7 @@ def _dump_activity(inv: Invocation, args: list[str]) -> int:
     lines = ["ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)",
              "Display #0 (activities from top to bottom):"]
     for index, task in enumerate(tasks):
-        package = packages.get(task["package"])
+        package = catalog.get(task["package"])
         kind = "home" if task["package"] == LAUNCHER.name else "standard"
         record = _record(task["component"], task["id"])
         lines.append(f"  * Task{{{stable_hash(str(task['id']), 'task')} #{task['id']} type={kind} "
@@ -656,7 +657,7 @@ def _dump_activity(inv: Invocation, args: list[str]) -> int:
 def _dump_package(inv: Invocation, args: list[str]) -> int:
     names = [a for a in args if not a.startswith("-")]
     lines = ["Packages:"]
-    for package in packages.CATALOG:
+    for package in catalog.CATALOG:
         if names and package.name != names[0]:
             continue
         lines += [f"  Package [{package.name}] ({stable_hash(package.name, 'package')}):",
@@ -703,7 +704,7 @@ def monkey(inv: Invocation) -> int:
             i += 2
         else:
             i += 1
-    launchable = [p for p in (packages.get(n) for n in allowed) if p and p.launch_component]
+    launchable = [p for p in (catalog.get(n) for n in allowed) if p and p.launch_component]
     if not launchable:
         inv.err("** No activities found to run, monkey aborted.\n")
         return 252

@@ -18,6 +18,7 @@ import zlib
 from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from taskkit.device.reference import SCREEN_DENSITY, SCREEN_SIZE
 from taskkit.sim import display
 from taskkit.sim.commands import COMMANDS, Invocation, command
 from taskkit.sim.commands.activity import DUMPSYS_SERVICES
@@ -26,8 +27,6 @@ from taskkit.sim.state import SimState
 
 SYSTEM_SERVER_PID = 512
 SHELL_PID = 4180  # the pid `log` and `input` report: a shell started by adbd
-PHYSICAL_SIZE = (1080, 2400)
-PHYSICAL_DENSITY = 420
 _ERROR = 255  # what a Java shell command's `return -1` becomes
 
 
@@ -691,7 +690,7 @@ def display_size(state: SimState) -> tuple[int, int]:
     if override:
         width, height = override.split("x")
         return int(width), int(height)
-    return PHYSICAL_SIZE
+    return SCREEN_SIZE
 
 
 _DISPLAY_ID = "local:4619827259835644672"  # a built-in panel's stable id, as SurfaceFlinger forms it
@@ -702,9 +701,9 @@ def _dump_display(inv: Invocation, args: list[str]) -> int:
     `orientation=N` adbutils reads for the rotation) and the built-in display device, at the
     current size, density and rotation (`settings system user_rotation`, 0 by default)."""
     width, height = display_size(inv.state)
-    physical_w, physical_h = PHYSICAL_SIZE
+    physical_w, physical_h = SCREEN_SIZE
     forced = get_setting(inv.state, "secure", "display_density_forced")
-    density = int(forced) if forced and forced.isdigit() else PHYSICAL_DENSITY
+    density = int(forced) if forced and forced.isdigit() else SCREEN_DENSITY
     rotation = get_setting(inv.state, "system", "user_rotation")
     rotation = int(rotation) % 4 if rotation and rotation.isdigit() else 0
     frame = f"Rect(0, 0 - {width}, {height})"
@@ -734,7 +733,7 @@ def wm(inv: Invocation) -> int:
     if verb == "size":
         if not rest:
             override = inv.state.config.get("wm_size")
-            inv.out(f"Physical size: {PHYSICAL_SIZE[0]}x{PHYSICAL_SIZE[1]}\n")
+            inv.out(f"Physical size: {SCREEN_SIZE[0]}x{SCREEN_SIZE[1]}\n")
             if override:
                 inv.out(f"Override size: {override}\n")
             return 0
@@ -753,7 +752,7 @@ def wm(inv: Invocation) -> int:
         return 0
     if verb == "density":
         if not rest:
-            inv.out(f"Physical density: {PHYSICAL_DENSITY}\n")
+            inv.out(f"Physical density: {SCREEN_DENSITY}\n")
             forced = get_setting(inv.state, "secure", "display_density_forced")
             if forced:
                 inv.out(f"Override density: {forced}\n")

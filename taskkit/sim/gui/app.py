@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from taskkit.sim.packages import get as get_package
+from taskkit.device.catalog import get as get_package
 
 if TYPE_CHECKING:  # pragma: no cover
     from taskkit.sim.gui.node import Node

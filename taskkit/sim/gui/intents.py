@@ -15,7 +15,7 @@ from taskkit.sim import display
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.commands.activity import CommandError, am as activity_manager, parse_intent, resolve_activity
 from taskkit.sim.gui.session import Session
-from taskkit.sim.packages import short_component
+from taskkit.device.catalog import short_component
 from taskkit.sim.state import SimState
 
 _STARTS = (["start"], ["start-activity"])

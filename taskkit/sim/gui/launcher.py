@@ -13,7 +13,7 @@ from taskkit.sim.gui import appdata, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Box, Node
 from taskkit.sim.gui.session import Session
-from taskkit.sim.packages import CATALOG, LAUNCHER, Package
+from taskkit.device.catalog import CATALOG, LAUNCHER, Package
 
 PACKAGE = LAUNCHER.name
 _COLUMNS = 4

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from taskkit.sim.commands.system import PHYSICAL_DENSITY
+from taskkit.device.reference import SCREEN_DENSITY, SCREEN_SIZE
 from taskkit.sim.gui.node import Box
 
 TOUCH_SLOP_DP = 8  # ViewConfiguration.TOUCH_SLOP: movement below it is not a drag
@@ -22,9 +22,9 @@ SWIPE_DEFAULT_MS = 300  # `input swipe` without a duration (InputShellCommand)
 class Metrics:
     """The display the screen is laid out for."""
 
-    width: int = 1080
-    height: int = 2400
-    density: int = PHYSICAL_DENSITY
+    width: int = SCREEN_SIZE[0]
+    height: int = SCREEN_SIZE[1]
+    density: int = SCREEN_DENSITY
 
     def dp(self, value: float) -> int:
         return round(value * self.density / 160)

@@ -21,7 +21,7 @@ from taskkit.sim.gui import widgets
 from taskkit.sim.gui.app import Frame
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
-from taskkit.sim.packages import short_component
+from taskkit.device.catalog import short_component
 
 VIEW = "android.intent.action.VIEW"
 

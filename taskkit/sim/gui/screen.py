@@ -12,7 +12,7 @@ from taskkit.sim.gui import bars, launcher, shade, widgets
 from taskkit.sim.gui.localize import is_rtl, localize
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
-from taskkit.sim.packages import get as get_package
+from taskkit.device.catalog import get as get_package
 
 _UNMODELED = "(taskkit: this app's screens are not modeled yet)"
 

@@ -15,11 +15,12 @@ from typing import Any, Callable, Mapping
 
 from taskkit.sim.commands.activity import foreground_component, go_home, set_foreground
 from taskkit.sim.commands.settings import list_settings, put_setting
-from taskkit.sim.commands.system import PHYSICAL_DENSITY, display_size
+from taskkit.device.reference import SCREEN_DENSITY
+from taskkit.sim.commands.system import display_size
 from taskkit.sim.gui.app import APPS, AppScreens, Frame, Intent, Opening
 from taskkit.sim.gui.layout import Metrics
 from taskkit.sim.gui.store import Store
-from taskkit.sim.packages import LAUNCHER, get as get_package, split_component
+from taskkit.device.catalog import LAUNCHER, get as get_package, split_component
 from taskkit.sim.state import SimState
 
 
@@ -31,7 +32,7 @@ class Session:
         self.store = Store(state)
         self._settings: dict[str, dict[str, str | None]] = {}
         forced = self.setting("secure", "display_density_forced")
-        density = int(forced) if forced and forced.isdigit() and int(forced) > 0 else PHYSICAL_DENSITY
+        density = int(forced) if forced and forced.isdigit() and int(forced) > 0 else SCREEN_DENSITY
         self.m = Metrics(*display_size(state), density)
 
     # --- settings (read once per command) ----------------------------------------------------

@@ -20,7 +20,7 @@ def test_both_location_forms_are_covered_by_the_seeds() -> None:
 
 def _start(device) -> None:
     osmand.reset(device)
-    device.check(f"am start -n {osmand.PACKAGE}/{osmand.ACTIVITY}")
+    device.check(f"am start -n {osmand.APP.component}")
 
 
 def test_search_lists_every_place_containing_the_words_and_a_typed_location(device) -> None:

@@ -2,7 +2,8 @@
 (the same values taskkit's app models and simulated device use)."""
 from __future__ import annotations
 
-import datetime
+
+from taskkit.device.reference import DEVICE_TIME
 
 EMULATOR_DATA = "/storage/emulated/0/"
 DOWNLOAD_DATA = "/storage/emulated/0/Download"
@@ -13,4 +14,4 @@ PHOTOS_DATA = "/sdcard/Pictures"
 VIDEOS_DATA = "/sdcard/Movies"
 TIMEZONE = "UTC"
 # The device clock every episode starts from (taskkit's simulated device starts there too).
-DT = datetime.datetime(2023, 10, 15, 15, 34, 0, tzinfo=datetime.timezone.utc)
+DT = DEVICE_TIME

@@ -258,5 +258,5 @@ def _opener(activity: str, intent: Intent | None) -> list[Opening] | None:
 
 
 APP = register(AppScreens(chrome.PACKAGE, {"tab": Screen(_tab)}, first="tab", opener=_opener, dark_theme=False))
-openwith.register_viewer((".html", ".htm"), openwith.Viewer("Chrome", chrome.PACKAGE, chrome.ACTIVITY, "text/html",
+openwith.register_viewer((".html", ".htm"), openwith.Viewer("Chrome", chrome.PACKAGE, chrome.APP.activity, "text/html",
                                                             files.document_uri))
