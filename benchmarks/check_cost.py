@@ -1,6 +1,6 @@
 """What one success check costs over a real adb link, against the simulator served as adbd.
 
-    python benchmarks/check_cost.py [--sizes 1000,10000,100000] [--repeat 5] [--json]
+    python benchmarks/check_cost.py [--sizes 1000,10000,100000] [--repeat 5] [--sections ...] [--json]
 
 Starts the simulator's adbd on loopback and a private Debian `adb` server, connects them, and
 for an `expense` table of each size measures, per check: wall time, bytes over the adb link
@@ -11,6 +11,11 @@ for an `expense` table of each size measures, per check: wall time, bytes over t
   (c) the floor: a bare `adb shell true`.
 Then whole task lifecycles (initialize, solve, check, teardown): round trips and bytes, and the
 side-effect diff of an episode (taskkit.side_effects) at each table size.
+Then the side-effect diff's file part with unchanged files on the device (none, 100 files,
+10,000 files, one 100 MB file), per ExpenseAddSingle episode (start + finish), on the simulated
+device in process and over adb: taskkit's way (the simulator's change recorder), the `find
+-newer` way other devices get (over adb), and the full listing it replaced (every file's md5,
+at start and at finish), with the files each hashed.
 Needs Debian's `adb` on PATH.
 """
 from __future__ import annotations
@@ -31,13 +36,21 @@ from typing import Any, Callable
 from taskkit.apps import expense
 from taskkit import loading, registry, side_effects, suite
 from taskkit.device.adb import AdbDevice
+from taskkit.device.base import Device
+from taskkit.device.services import changes
+from taskkit.device.state import DIGEST_ROOTS, listing
 from taskkit.env import Env
 from taskkit.report import table
 from taskkit.connect import sim_device
+from taskkit.sim import changes as recorder_lib
 from taskkit.sim.adbd import AdbdServer
+from taskkit.sim.state import SimState
 from taskkit.validators import rows_added
 
 TABLE = expense.EXPENSES
+# (label, unchanged small files, bytes of one big file) put on the device before the episodes
+FILE_CASES = (("empty device", 0, 0), ("100 files", 100, 0), ("10,000 files", 10_000, 0), ("one 100 MB file", 0, 100 << 20))
+SECTIONS = ("checks", "lifecycles", "side_effects", "files")
 LIFECYCLE_TASKS = ("ExpenseAddSingle", "ExpenseDeleteMultiple", "SimpleSmsSend", "MarkorCreateNote", "SystemWifiTurnOn")
 
 
@@ -160,49 +173,159 @@ def lifecycle_costs(link: Link) -> list[dict[str, Any]]:
     return out
 
 
-def print_tables(data: dict[str, Any]) -> None:
+def put_files(state: SimState, files: int, big: int) -> None:
+    """Unchanged files in /sdcard/Download/bulk, written straight into the state directory."""
+    folder = state.host_path("/sdcard/Download/bulk")
+    folder.mkdir()
+    for i in range(files):
+        (folder / f"f{i:05}.txt").write_text(f"file {i} " * 8)
+    if big:
+        with open(folder / "big.bin", "wb") as fh:
+            for _ in range(big >> 20):
+                fh.write(b"taskkit!" * (1 << 17))
+    os.sync()  # written back before measuring: no writeback competing with the episodes' fsyncs
+
+
+def _measure(device: Device, recorder: recorder_lib.Recorder, action: Callable[[], Any]) -> dict[str, float]:
+    """Wall time, round trips, bytes received and files hashed by the simulator of one call."""
+    before = (device.stats.round_trips, device.stats.bytes_received, recorder.hashed)
+    started = time.perf_counter()
+    action()
+    elapsed = time.perf_counter() - started
+    return {"ms": 1000 * elapsed, "round_trips": device.stats.round_trips - before[0],
+            "bytes": device.stats.bytes_received - before[1], "hashed": recorder.hashed - before[2]}
+
+
+def _episode_diff(device: Device, recorder: recorder_lib.Recorder, n: int) -> dict[str, float]:
+    """One ExpenseAddSingle episode's side-effect diff (start + finish), solved by its oracle."""
+    env = Env(device)
+    task = suite.instantiate(registry.get("ExpenseAddSingle"), 30, n).create()
+    task.initialize_state(env)
+    try:
+        watch: dict[str, Any] = {}
+        start = _measure(device, recorder, lambda: watch.update(w=side_effects.start(env, task)))
+        _solve(task, env)
+        found: dict[str, Any] = {}
+        finish = _measure(device, recorder, lambda: found.update(f=side_effects.finish(env, watch["w"])))
+        assert found["f"] == [], found["f"]
+    finally:
+        task.teardown(env)
+    return {key: start[key] + finish[key] for key in start}
+
+
+def _find_newer_diff(device: Device, recorder: recorder_lib.Recorder) -> dict[str, float]:
+    """The `find -newer` method of other devices: start, one write, since."""
+    def run() -> None:
+        watch = changes.parse_start(device.check(changes.build_start(DIGEST_ROOTS, recorder=False)), DIGEST_ROOTS)
+        device.check("echo x > /sdcard/Download/find-newer.txt")
+        changes.parse_since(watch, device.check(changes.build_since(watch)))
+    return _measure(device, recorder, run)
+
+
+def file_costs(root: Path, repeat: int) -> list[dict[str, Any]]:
+    """The side-effect diff per episode with each FILE_CASES set of unchanged files, on a fresh
+    device per case and transport."""
+    out = []
+    for label, files, big in FILE_CASES:
+        for transport in ("in process", "adb"):
+            state_dir = root / f"{label}-{transport}".replace(" ", "_").replace(",", "")
+            if transport == "in process":
+                device: Device = sim_device(state_dir)
+                link = None
+            else:
+                link = Link(state_dir)
+                device = link.device
+            try:
+                put_files(SimState(state_dir), files, big)
+                recorder = recorder_lib.recorder(SimState(state_dir))
+                samples = [_episode_diff(device, recorder, n) for n in range(repeat)]
+                lines: dict[str, set[str]] = {}
+                full = _measure(device, recorder, lambda: lines.update(start=listing(device), finish=listing(device)))
+                full["hashed"] = sum(line.startswith("file ") for found in lines.values() for line in found)
+                entry = {"case": label, "transport": transport, "taskkit": median(samples), "full listing": full}
+                if link is not None:
+                    entry["find -newer"] = _find_newer_diff(device, recorder)
+                out.append(entry)
+            finally:
+                (link or device).close()
+    return out
+
+
+def checks_table(entries: list[dict[str, Any]]) -> str:
     rows = []
-    for entry in data["checks"]:
+    for entry in entries:
         floor = entry["floor"]["ms"]
         for method in ("taskkit", "androidworld", "floor"):
             m = entry[method]
             rows.append([f"{entry['rows']:,}", method, f"{m['ms']:.1f}", f"{m['ms'] / floor:.1f}x",
                          f"{m['bytes']:,.0f}", f"{m['round_trips']:.0f}"])
-    print(table(["rows", "check", "ms", "vs floor", "bytes over adb", "round trips"], rows))
-    print()
+    return table(["rows", "check", "ms", "vs floor", "bytes over adb", "round trips"], rows)
+
+
+def lifecycles_table(entries: list[dict[str, Any]]) -> str:
     rows = [[e["task"]] + [f"{e[p]['round_trips']:.0f}" for p in ("initialize", "solve", "check", "teardown")]
             + [f"{e['total']['round_trips']:.0f}", f"{e['total']['bytes']:,.0f}", f"{e['total']['ms']:.0f}"]
-            for e in data["lifecycles"]]
-    print(table(["task lifecycle", "init", "solve", "check", "teardown", "round trips", "bytes", "ms"], rows))
-    print()
+            for e in entries]
+    return table(["task lifecycle", "init", "solve", "check", "teardown", "round trips", "bytes", "ms"], rows)
+
+
+def side_effects_table(entries: list[dict[str, Any]]) -> str:
     rows = [[f"{e['rows']:,}"] + [f"{e[p][k]:,.0f}" for p in ("start", "finish") for k in ("round_trips", "bytes", "ms")]
-            for e in data["side_effects"]]
-    print(table(["rows", "start: round trips", "bytes", "ms", "diff: round trips", "bytes", "ms"], rows))
+            for e in entries]
+    return table(["rows", "start: round trips", "bytes", "ms", "diff: round trips", "bytes", "ms"], rows)
+
+
+def files_table(entries: list[dict[str, Any]]) -> str:
+    empty = {e["transport"]: e["taskkit"]["ms"] for e in entries if e["case"] == FILE_CASES[0][0]}
+    rows = []
+    for e in entries:
+        for method in ("taskkit", "find -newer", "full listing"):
+            if method in e:
+                m = e[method]
+                ratio = f"{m['ms'] / empty[e['transport']]:.2f}x" if e["transport"] in empty else "-"
+                rows.append([e["case"], e["transport"], method, f"{m['ms']:.1f}", ratio,
+                             f"{m['round_trips']:.0f}", f"{m['bytes']:,.0f}", f"{m['hashed']:,.0f}"])
+    return table(["unchanged files", "device", "side-effect diff", "ms / episode", "vs empty (taskkit)",
+                  "round trips", "bytes received", "files hashed"], rows)
+
+
+TABLES = {"checks": checks_table, "lifecycles": lifecycles_table, "side_effects": side_effects_table,
+          "files": files_table}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated table sizes")
-    parser.add_argument("--repeat", type=int, default=5, help="checks per size (the median is shown)")
+    parser.add_argument("--repeat", type=int, default=5, help="checks (and episodes) per case (the median is shown)")
+    parser.add_argument("--sections", default=",".join(SECTIONS), help=f"comma-separated, of {', '.join(SECTIONS)}")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     args = parser.parse_args()
     try:
         sizes = [int(s) for s in args.sizes.split(",")]
     except ValueError:
         parser.error(f"--sizes takes whole numbers separated by commas, got {args.sizes!r}")
+    sections = args.sections.split(",")
+    if not set(sections) <= set(SECTIONS):
+        parser.error(f"--sections takes {', '.join(SECTIONS)} separated by commas, got {args.sections!r}")
     loading.load_builtin()
+    data: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as state:
-        link = Link(Path(state) / "device")
-        try:
-            data = {"checks": check_costs(link, sizes, args.repeat), "lifecycles": lifecycle_costs(link),
-                    "side_effects": side_effect_costs(link, sizes)}
-        finally:
-            link.close()
+        if set(sections) - {"files"}:
+            link = Link(Path(state) / "device")
+            try:
+                measures = {"checks": lambda: check_costs(link, sizes, args.repeat),
+                            "lifecycles": lambda: lifecycle_costs(link),
+                            "side_effects": lambda: side_effect_costs(link, sizes)}
+                data.update({name: measures[name]() for name in SECTIONS if name in sections and name != "files"})
+            finally:
+                link.close()
+        if "files" in sections:
+            data["files"] = file_costs(Path(state) / "files", args.repeat)
     if args.json:
         json.dump(data, sys.stdout, indent=1)
         print()
     else:
-        print_tables(data)
+        print("\n\n".join(TABLES[name](data[name]) for name in SECTIONS if name in data))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from taskkit.agents.base import Action
 from taskkit.device.quoting import shell_quote
 from taskkit.device.services.ui import BoundingBox, UIElement
 from taskkit.env import Env
+from taskkit.errors import TaskkitError
 
 _CLEAR = ["input keycombination 113 29", "input keyevent 67"]  # KEYCODE_CTRL_LEFT + KEYCODE_A, KEYCODE_DEL
 _KEYS = {"navigate_home": "KEYCODE_HOME", "navigate_back": "KEYCODE_BACK", "keyboard_enter": "KEYCODE_ENTER"}
@@ -27,7 +28,7 @@ _KEYS = {"navigate_home": "KEYCODE_HOME", "navigate_back": "KEYCODE_BACK", "keyb
 _TYPABLE = frozenset(chr(code) for code in range(0x20, 0x7F))
 
 
-class ActionError(ValueError):
+class ActionError(TaskkitError, ValueError):
     """The action cannot be carried out as given (the agent's mistake, reported back to it)."""
 
 

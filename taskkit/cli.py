@@ -17,9 +17,10 @@ from typing import Any, Callable, Iterator
 from absl import flags
 
 from taskkit import connect, families, loading, registry
-from taskkit.agents import AgentLoadError
+from taskkit.agents import AgentLoadError, AgentUnavailable, ReplayMismatch
 from taskkit.device.base import Device, DeviceError
 from taskkit.device import lock
+from taskkit.errors import TaskkitError
 from taskkit.params import ParamError
 from taskkit.sim.device import StateDirError, check_state_dir
 from taskkit.specs import SpecError
@@ -28,7 +29,7 @@ USAGE = 2
 INFRASTRUCTURE = 3
 
 
-class UsageError(ValueError):
+class UsageError(TaskkitError, ValueError):
     """Bad input from the command line: printed as one line, exit code 2."""
 
 
@@ -42,7 +43,9 @@ class SpecErrors(UsageError):
 
 # Errors that are the user's input, not a bug and not the device: one line, exit 2.
 BAD_INPUT = (UsageError, registry.TaskLoadError, AgentLoadError, connect.DeviceSpecError, ParamError,
-             SpecError, lock.DeviceBusy)
+             SpecError, lock.DeviceBusy, ReplayMismatch)
+# Infrastructure that failed (the device, the agent's endpoint): one line, exit 3.
+INFRASTRUCTURE_ERRORS = (DeviceError, AgentUnavailable)
 
 
 def define_task_flags(values: flags.FlagValues) -> None:
@@ -160,7 +163,7 @@ def run_main(prog: str, values: flags.FlagValues, main: Callable[[list[str]], in
              doc: str | None = None) -> int:
     """Parse `argv` into `values` and call `main`; every kind of bad input is one line, exit 2.
 
-    The device failing is an infrastructure error: one line, exit 3.
+    The device or the agent's endpoint failing is an infrastructure error: one line, exit 3.
     """
     if "--help" in argv[1:] or "-h" in argv[1:] or "--helpfull" in argv[1:]:
         print(f"usage: python -m {prog} [flags]\n\n{doc or ''}\n{values.get_help()}")
@@ -181,6 +184,6 @@ def run_main(prog: str, values: flags.FlagValues, main: Callable[[list[str]], in
     except BAD_INPUT as error:
         print(f"{prog}: error: {error}", file=sys.stderr)
         return USAGE
-    except DeviceError as error:
+    except INFRASTRUCTURE_ERRORS as error:
         print(f"{prog}: infrastructure error: {error}", file=sys.stderr)
         return INFRASTRUCTURE

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 from taskkit.config import apply as config_apply
 from taskkit.device import state as device_state
 from taskkit.device.base import Device, DeviceError
+from taskkit.errors import TaskkitError
 
 if TYPE_CHECKING:  # pragma: no cover
     from taskkit.sim.device import SimDevice
@@ -19,7 +20,7 @@ DEVICE_SPECS = (
 )
 
 
-class DeviceSpecError(ValueError):
+class DeviceSpecError(TaskkitError, ValueError):
     """--device named no device taskkit can open."""
 
 

@@ -13,6 +13,7 @@ import pkgutil
 import sys
 import traceback
 from pathlib import Path
+from types import ModuleType
 from typing import Sequence
 
 from taskkit import apps, registry, specs, task_protos
@@ -68,13 +69,14 @@ def spec_dir_errors(directory: str | Path) -> list[str]:
     return [str(error) for error in specs.load_dir(directory).errors]
 
 
-def load_module(spec: str) -> None:
-    """Import user tasks from a module name (`my.tasks`) or a file path (`tasks/mine.py`)."""
+def load_module(spec: str, flag: str = "--task_module") -> ModuleType:
+    """Import user code from a module name (`my.tasks`) or a file path (`tasks/mine.py`) and
+    return the module; errors name `flag` (the option that gave `spec`)."""
     try:
         if spec.endswith(".py") or "/" in spec or "\\" in spec:
             path = Path(spec).resolve()
             if not path.is_file():
-                raise TaskLoadError(f"--task_module {spec}: no such file")
+                raise TaskLoadError(f"{flag} {spec}: no such file")
             if str(path.parent) not in sys.path:  # the file may import its sibling modules
                 sys.path.insert(0, str(path.parent))
             digest = hashlib.sha256(str(path).encode("utf-8")).hexdigest()[:8]
@@ -84,14 +86,14 @@ def load_module(spec: str) -> None:
             module = importlib.util.module_from_spec(module_spec)
             sys.modules[name] = module
             module_spec.loader.exec_module(module)
-        else:
-            importlib.import_module(spec)
+            return module
+        return importlib.import_module(spec)
     except TaskLoadError:
         raise
     except ModuleNotFoundError as error:
-        raise TaskLoadError(f"--task_module {spec}: {error}; give an importable module name or a .py path") from None
+        raise TaskLoadError(f"{flag} {spec}: {error}; give an importable module name or a .py path") from None
     except Exception as error:  # the user's module failed while importing: say where
-        raise TaskLoadError(f"--task_module {spec}: {where(error)}{type(error).__name__}: {error}") from None
+        raise TaskLoadError(f"{flag} {spec}: {where(error)}{type(error).__name__}: {error}") from None
 
 
 def where(error: BaseException) -> str:

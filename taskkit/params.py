@@ -14,6 +14,8 @@ import math
 import re
 from typing import Any
 
+from taskkit.errors import TaskkitError
+
 _ANNOTATIONS = {"title", "description", "default", "examples", "$schema", "$comment"}
 _KEYWORDS = {
     "type", "properties", "required", "additionalProperties", "items", "enum", "const",
@@ -23,11 +25,11 @@ _KEYWORDS = {
 _TYPES = {"string", "integer", "number", "boolean", "array", "object", "null"}
 
 
-class SchemaError(ValueError):
+class SchemaError(TaskkitError, ValueError):
     """A task's `schema` itself is malformed."""
 
 
-class ParamError(ValueError):
+class ParamError(TaskkitError, ValueError):
     """A task's params do not match its schema, or are not plain JSON data."""
 
 

@@ -15,6 +15,7 @@ import multiprocessing
 import queue as queue_module
 from typing import Any, Callable, Sequence
 
+from taskkit.agents.base import StopRun
 from taskkit.runner import EpisodeResult
 
 _DONE = "done"
@@ -99,6 +100,8 @@ def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: An
         try:
             while (job := jobs.get()) is not None:
                 results.put(worker.run(job))
+        except StopRun as error:  # the agent cannot go on: the parent ends the run with it
+            results.put(error)
         finally:
             worker.close()
     finally:
@@ -131,6 +134,8 @@ def run_parallel(instances: Sequence[Any], setup: WorkerSetup, device_specs: Seq
             if item == _DONE:
                 running -= 1
                 continue
+            if isinstance(item, StopRun):
+                raise item
             result = EpisodeResult(**item)
             on_result(result)
             rows.append(result)

@@ -13,13 +13,14 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Sequence
 
+from taskkit.errors import TaskkitError
 from taskkit.pool import Worker, WorkerSetup, jobs_of
 from taskkit.runner import EpisodeResult
 
 INSTALL = "pip install 'taskkit[ray]'"
 
 
-class RayMissing(RuntimeError):
+class RayMissing(TaskkitError, RuntimeError):
     """Ray is not installed: the message says how to install it."""
 
 

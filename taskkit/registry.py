@@ -9,13 +9,15 @@ import contextlib
 import difflib
 from typing import TYPE_CHECKING, Iterator
 
+from taskkit.errors import TaskkitError
+
 if TYPE_CHECKING:  # pragma: no cover
     from taskkit.task import TaskEval
 
 _TASKS: dict[str, "type[TaskEval]"] = {}
 
 
-class TaskLoadError(ValueError):
+class TaskLoadError(TaskkitError, ValueError):
     """A task module or name could not be loaded; the message says which and why."""
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import jinja2
 
 from taskkit import metrics, plots
+from taskkit.errors import TaskkitError
 from taskkit.agents.recorded import DIRECTORY
 
 PROG = "taskkit.report"
@@ -27,7 +28,7 @@ RESULTS, MANIFEST, REPORT = "results.jsonl", "manifest.json", "report.html"
 USAGE = f"usage: python -m {PROG} OUT_DIR   (the --output_dir of a taskkit.run; writes OUT_DIR/{REPORT})"
 
 
-class ReportError(ValueError):
+class ReportError(TaskkitError, ValueError):
     """Bad input: the message is the one line the CLI prints."""
 
 

@@ -16,13 +16,15 @@ import os
 from pathlib import Path
 from typing import Any
 
+from taskkit.errors import TaskkitError
+
 MANIFEST = "manifest.json"
 RESULTS = "results.jsonl"
 # Rows of episodes that did not finish: they run again on resume.
 UNFINISHED = ("interrupted", "infrastructure")
 
 
-class ResumeMismatch(ValueError):
+class ResumeMismatch(TaskkitError, ValueError):
     """The output directory holds another run; the message names what differs."""
 
 

@@ -5,7 +5,9 @@ episode with the chosen agent, prints a summary per task and per app, and, with 
 appends one JSON line per episode to results.jsonl as soon as it finishes. SIGINT or SIGTERM
 end the current episode cleanly (teardown runs, its row is written) before the run stops.
 
-Exit codes: 0 the run finished, 2 bad input (one line), 3 the device failed, 130 interrupted.
+Exit codes: 0 the run finished, 2 bad input (one line; also a --strict_replay trajectory that
+does not fit), 3 the device or the agent's endpoint failed, 130 interrupted. A run stopped by 3
+(or by a replay that does not fit) keeps its rows: the same command resumes it.
 """
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ flags.DEFINE_integer("seed", 30, "Run seed; each instance's seed derives from it
 flags.DEFINE_integer("n_task_combinations", 1, "Instances (parameter draws) per task.", flag_values=FLAGS)
 flags.DEFINE_string("agent", "oracle", "oracle (the runner runs each task's reference solution), noop, random, "
                     "replay:PATH, human, llm, or package.module:Class.", flag_values=FLAGS)
+flags.DEFINE_bool("strict_replay", False, "--agent replay:PATH: stop the run (exit 2) on a missing trajectory or a "
+                  "screen that differs from the recorded one, instead of a warning per episode.", flag_values=FLAGS)
 flags.DEFINE_string("output_dir", None, "Directory that receives results.jsonl and trajectories/.", flag_values=FLAGS)
 flags.DEFINE_bool("side_effects", True, "Record in each result the changes the episode made outside what its task "
                   "checks (rows of other tables, files, settings).", flag_values=FLAGS)
@@ -117,7 +121,21 @@ def _open_results(directory: str | None, instances: list[Any]) -> tuple["report.
 
 
 def _agent_options() -> dict[str, Any]:
-    return {"model": FLAGS.llm_model, "base_url": FLAGS.llm_base_url, "api_key_env": FLAGS.llm_api_key_env}
+    return {"model": FLAGS.llm_model, "base_url": FLAGS.llm_base_url, "api_key_env": FLAGS.llm_api_key_env,
+            "strict_replay": FLAGS.strict_replay}
+
+
+def _check_replay(agent: agents.Agent, instances: list[Any]) -> None:
+    """--strict_replay: every episode's trajectory must exist before anything runs."""
+    if not FLAGS.strict_replay:
+        return
+    if not isinstance(agent, agents.ReplayAgent):
+        raise cli.UsageError("--strict_replay needs --agent replay:PATH")
+    missing = [str(path) for path in dict.fromkeys(agent.source(i.instance_id) for i in instances) if not path.exists()]
+    if missing:
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        raise cli.UsageError(f"--strict_replay: no trajectory {missing[0]}{more}; replay the run's own --output_dir "
+                             "with the same --seed and --tasks, or drop --strict_replay")
 
 
 def _worker_devices() -> list[str]:
@@ -206,6 +224,7 @@ def main(argv: list[str]) -> int:
     instances = suite.build_suite(FLAGS.seed, [cls.name for cls in runnable], FLAGS.n_task_combinations, configs,
                                   FLAGS.config_axis, FLAGS.fixed_task_seed)
     agent = agents.load(FLAGS.agent, **_agent_options())
+    _check_replay(agent, instances)
     if FLAGS.save_screenshots and not FLAGS.output_dir:
         raise cli.UsageError("--save_screenshots needs --output_dir (the screenshots go beside the trajectories)")
     _side_effect_mode()
@@ -235,7 +254,7 @@ def main(argv: list[str]) -> int:
 
     runner.STOP.clear()
     _stop_on_signals()
-    interrupted = False
+    interrupted, stopped = False, None
     try:
         if len(workers) > 1 or FLAGS.executor == "ray":
             setup = pool.WorkerSetup(tuple(FLAGS.task_module), tuple(FLAGS.spec_dir), FLAGS.replace_tasks, FLAGS.agent,
@@ -255,6 +274,10 @@ def main(argv: list[str]) -> int:
         interrupted = True
         print(f"\n{PROG}: interrupted after {progress.done} of {len(instances)} episode(s); "
               "run the same command again to resume", file=sys.stderr)
+    except agents.StopRun as error:  # reported by cli.run_main after the summary: exit 2 or 3
+        stopped = _stopped(error, progress.done, len(instances))
+        if progress.tty:
+            print(file=sys.stderr)  # end the progress bar's line
     finally:
         if writer:
             writer.close()
@@ -264,7 +287,15 @@ def main(argv: list[str]) -> int:
         summary_path.write_text(json.dumps(report.summary_json(results), indent=1) + "\n", encoding="utf-8")
         print(f"\nresults: {writer.path}\nsummary: {summary_path}")
         _write_report(FLAGS.output_dir)
+    if stopped is not None:
+        raise stopped
     return 130 if interrupted else 0
+
+
+def _stopped(error: "agents.StopRun", done: int, total: int) -> "agents.StopRun":
+    """The agent's reason to stop, with how far the run got and how to go on."""
+    where = f"; kept in {FLAGS.output_dir}: run the same command again to resume" if FLAGS.output_dir else ""
+    return type(error)(f"{error}; the run stopped after {done} of {total} episode(s){where}")
 
 
 def run(argv: list[str]) -> int:

@@ -2,7 +2,9 @@
 
 Three outcomes are kept apart: the agent failed (score < 1, no error), the task or its check
 is broken (`error_kind` "task"), or the infrastructure failed (`error_kind` "infrastructure":
-the device is gone or did not answer). An agent that raises is recorded as `error_kind` "agent".
+the device is gone or did not answer). An agent that raises is recorded as `error_kind` "agent",
+unless it raises `StopRun` (its endpoint is down, a strict replay does not fit): then the episode is
+torn down unrecorded and the run ends.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import time
 from typing import Any, Callable, Iterable
 
 from taskkit.actions import ActionError, perform
-from taskkit.agents.base import Action, Agent, Episode, Observation
+from taskkit.agents.base import Action, Agent, Episode, Observation, StopRun
 from taskkit.agents.builtin import OracleAgent
 from taskkit.device.base import DeviceError
 from taskkit.device.errors import CommandFailed
@@ -125,6 +127,8 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, o
             _record_side_effects(env, watch, result, strict=side_effects == "strict")
     except KeyboardInterrupt:  # SIGINT, or SIGTERM turned into one by taskkit.run: end cleanly
         _record_interrupt(result)
+    except StopRun:  # the agent cannot go on (an endpoint down, a replay that does not fit): no row
+        raise
     except Exception as error:  # noqa: BLE001
         _record_error(result, error, "episode")
     finally:
@@ -178,7 +182,7 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instan
         try:
             action = agent.step(observation)
             step_usage = agent.usage()
-        except DeviceError:
+        except (DeviceError, StopRun):
             raise
         except Exception as error:
             raise _AgentFailed(f"{type(error).__name__}: {error}") from error

@@ -7,10 +7,17 @@ compare two things:
 * **rows** of the tables of the task's apps: the change-log triggers the row validators use
   (apps/table.py) log the key of every row written after `start`, so `finish` reads only the
   logged keys — its cost follows what changed, not the tables' size;
-* **files, folders and settings** everywhere else: a listing of shared storage, app data and
-  `/data/local/tmp` (paths with an md5 of each file's content) and the three settings
-  namespaces (taskkit.device.state.listing), taken once at `start` and once at `finish`. The
-  databases watched by rows are left out of it.
+* **files, folders and settings** everywhere else: the files and folders changed in shared
+  storage, app data and `/data/local/tmp` (taskkit.device.services.changes) and the three
+  settings namespaces, read at `start` and at `finish`. The databases watched by rows are left
+  out. On the simulated device the file part comes from its recorder, which kept the state of
+  every path written since `start`: it reads only those, so its cost does not grow with the
+  number or size of the files left alone. On any other device it is one `find -newer` against a
+  marker touched at `start`, plus a names-only listing at `start` and at `finish` to see files
+  and folders added and removed: no file is read or hashed, and the listings cost about 50–100
+  bytes a path over adb. That method misses a write within the marker's timestamp tick (a few
+  ms) and one that sets an old mtime (`touch -d`, `cp -a`, `mv` of an older file onto a name),
+  and calls a file rewritten with its old content changed (see the changes module).
 
 A change is expected when the task's checks look at it: a table a row validator reads, a file
 or folder a file validator names (and the folder it sits in), a setting a setting validator
@@ -26,7 +33,9 @@ import fnmatch
 from typing import Any, Iterable
 
 from taskkit.apps.table import Table, change_log_position_sql, changes_since_sql
-from taskkit.device import state as device_state
+from taskkit.device.services import changes
+from taskkit.device.services.settings import build_snapshot, parse_snapshot
+from taskkit.device.state import DIGEST_ROOTS
 from taskkit.task import TaskEval
 from taskkit.validators import base
 from taskkit.validators.exists import RowExists
@@ -46,6 +55,7 @@ PROVIDER_PACKAGES = {"sms": "com.android.providers.telephony", "mms": "com.andro
                      "call_log": "com.android.providers.contacts", "com.android.calendar": "com.android.providers.calendar"}
 _ROW_CHECKS = (RowsAdded, RowsDeleted, RowsUpdated, DuplicatesRemoved, RowExists)
 _PATH_CHECKS = (FileExists, FileAbsent, FileContent, FolderExists, NoFilesUnder)
+_MARK = "--taskkit-side-effects--"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,13 +75,14 @@ class Expected:
 
 @dataclasses.dataclass
 class Watch:
-    """What `start` recorded: the listing, and where each watched database's change log ended."""
+    """What `start` recorded: where each watched database's change log ended, the file watch and
+    the settings."""
 
     expected: Expected
     tables: tuple[Table, ...]
     since: dict[str, int]
-    before: set[str]
-    skip: tuple[str, ...]
+    files: changes.ChangeWatch
+    settings: set[str]
 
 
 def expected(task: TaskEval) -> Expected:
@@ -118,7 +129,7 @@ def _provider_paths(uri: str) -> list[str]:
 
 def start(env: Any, task: TaskEval) -> Watch:
     """Start watching (after initialize_state): one round trip per database of the task's apps,
-    and one for the listing."""
+    and one for files and settings."""
     tables = tuple(table for app in task.apps() for table in app.tables)
     since: dict[str, int] = {}
     for db in dict.fromkeys(table.db for table in tables):
@@ -126,7 +137,8 @@ def start(env: Any, task: TaskEval) -> Watch:
         rows = env.device.sqlite.query(db, f"{script} {change_log_position_sql()}")
         since[db] = int(rows[0]["since"] or 0)
     skip = tuple(since)
-    return Watch(expected(task), tables, since, device_state.listing(env.device, skip=skip), skip)
+    files, settings = _files_and_settings(env, changes.build_start(DIGEST_ROOTS, skip))
+    return Watch(expected(task), tables, since, changes.parse_start(files, DIGEST_ROOTS, skip), settings)
 
 
 def finish(env: Any, watch: Watch) -> list[str]:
@@ -141,9 +153,18 @@ def finish(env: Any, watch: Watch) -> list[str]:
             keys = str(row["keys"] or "").split(",")
             shown = ", ".join(keys[:5]) + (f" (+{len(keys) - 5} more)" if len(keys) > 5 else "")
             found.append(f"table {name} ({db}): {row['changes']} row(s) changed, key(s) {shown}")
-    after = device_state.listing(env.device, skip=watch.skip)
-    found += _listing_changes(watch.before, after, watch.expected)
+    files, settings = _files_and_settings(env, changes.build_since(watch.files))
+    before, after = changes.parse_since(watch.files, files)
+    found += _listing_changes(before | watch.settings, after | settings, watch.expected)
     return found
+
+
+def _files_and_settings(env: Any, files_command: str) -> tuple[str, set[str]]:
+    """Run a changes command and list the settings, in one round trip."""
+    output = env.device.check(f"{{ {files_command}; }} && echo {_MARK} && {build_snapshot()}")
+    files, _, settings = output.rpartition(f"{_MARK}\n")
+    return files, {f"setting {namespace} {key}={value}"
+                   for namespace, values in parse_snapshot(settings).items() for key, value in values.items()}
 
 
 def _listing_changes(before: set[str], after: set[str], expected: Expected) -> list[str]:

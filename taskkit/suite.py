@@ -5,12 +5,13 @@ import dataclasses
 from typing import Any, Iterable, Sequence
 
 from taskkit import registry
+from taskkit.errors import TaskkitError
 from taskkit.loading import where
 from taskkit.rng import instance_seed
 from taskkit.task import TaskEval
 
 
-class TaskBuildError(RuntimeError):
+class TaskBuildError(TaskkitError, RuntimeError):
     """A task's params or goal could not be built for this seed (a bug in the task)."""
 
 

@@ -29,7 +29,9 @@ from taskkit import params as params_lib
 from taskkit import metadata, registry
 from taskkit.device import state as device_state
 from taskkit.device.reference import DEVICE_TIME
+from taskkit.device.services.activity import build_close_apps
 from taskkit.env import TaskEnv
+from taskkit.errors import TaskkitError
 from taskkit.rng import TaskRng
 from taskkit.validators.base import CheckResult, Validator
 
@@ -57,11 +59,11 @@ _LIFECYCLE = ("initialize_state", "is_successful", "teardown")
 _ALIASES = {"initialize_task": "initialize_state", "tear_down": "teardown"}
 
 
-class LifecycleError(RuntimeError):
+class LifecycleError(TaskkitError, RuntimeError):
     """A task method was called out of order (a bug in the caller, not in the agent)."""
 
 
-class TaskDefinitionError(TypeError):
+class TaskDefinitionError(TaskkitError, TypeError):
     """A task class is malformed: bad schema, template, app name or complexity."""
 
 
@@ -228,9 +230,11 @@ def _run_initialize(task: TaskEval, env: TaskEnv, body: Callable[[], Any]) -> No
         raise LifecycleError(f"{task.name}: initialize_state called twice; call teardown first")
     paths = tuple(path for app in task.apps() for path in app.data_paths)
     packages = tuple(app.package for app in task.apps())
-    task._restore_point = device_state.save_restore_point(
-        env.device, f"{task.name}.{next(_RESTORE_LABELS)}", paths, packages
-    )
+    with env.device.batch():  # one round trip: every episode starts from the same screens
+        env.device.run(build_close_apps(sorted({app.package for app in apps.all_apps()})))
+        task._restore_point = device_state.save_restore_point(
+            env.device, f"{task.name}.{next(_RESTORE_LABELS)}", paths, packages
+        )
     env.scratch_dir = task._restore_point.directory  # removed again by the restore
     env.new_episode()  # no answer carries over from an earlier episode
     try:

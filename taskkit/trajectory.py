@@ -7,19 +7,12 @@ trajectory is enough to replay an episode (`--agent replay:PATH`), so a bug repo
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 from taskkit.agents.base import Action, Observation
-from taskkit.agents.recorded import DIRECTORY
-
-
-def elements_digest(elements: list[dict[str, Any]]) -> str:
-    """A short sha256 of the elements (as `UIElement.as_dict()`), to see at a glance whether two
-    screens are the same."""
-    return hashlib.sha256(json.dumps(elements, sort_keys=True).encode("utf-8")).hexdigest()[:16]
+from taskkit.agents.recorded import DIRECTORY, elements_digest
 
 
 class TrajectoryWriter:

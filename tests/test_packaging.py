@@ -21,3 +21,13 @@ def test_a_top_level_validators_package_and_taskkits_coexist(tmp_path: Path) -> 
                           env={"PYTHONPATH": str(tmp_path / "site"), "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
 
+
+
+def test_every_source_folder_is_a_regular_package() -> None:
+    """setup.py lists packages with find_packages, which skips folders without __init__.py:
+    such a folder's modules would be missing from a wheel (taskkit/device once was)."""
+    root = Path(__file__).resolve().parents[1]
+    folders = {path.parent for top in ("taskkit", "apps", "validators", "task_protos")
+               for path in (root / top).rglob("*.py") if "__pycache__" not in path.parts}
+    missing = sorted(str(folder.relative_to(root)) for folder in folders if not (folder / "__init__.py").exists())
+    assert missing == []

@@ -131,11 +131,11 @@ def test_cli_needs_exactly_one_directory(args):
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def headless(page: Path) -> tuple[str, list[str]]:
+def headless(page: Path, *options: str) -> tuple[str, list[str]]:
     """The DOM Chromium builds from `page`, and the console messages it logged (with
     --enable-logging every console message, error or not, is an INFO:CONSOLE line)."""
     proc = subprocess.run([CHROMIUM, "--headless", "--disable-gpu", "--no-sandbox", "--enable-logging=stderr", "--v=0",
-                           f"--user-data-dir={page.parent / 'chromium-profile'}", "--dump-dom", page.as_uri()],
+                           *options, f"--user-data-dir={page.parent / 'chromium-profile'}", "--dump-dom", page.as_uri()],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout, [line for line in proc.stderr.splitlines() if ":CONSOLE" in line]
@@ -168,3 +168,24 @@ def test_chromium_console_check_sees_a_page_that_loads_from_the_network(tmp_path
                                                 "<script>var x = 1;</script></head>"), encoding="utf-8")
     _, console = headless(tampered)
     assert len(console) == 2 and "Content Security Policy" in console[0]
+
+
+def test_long_paths_wrap_inside_a_1400_px_window(tmp_path, chromium):
+    """A 300-character path in a reason, a side effect, an error and the run's device wraps in
+    its cell: the page stays within a 1400 px viewport (measured by Chromium's layout)."""
+    path = "/sdcard/" + "/".join(["Documents_of_a_long_folder_name"] * 9) + "/x.md"
+    assert len(path) >= 300
+    long_rows = rows()
+    long_rows[0].update(reasons=[f"expected {path} to exist"], side_effects=[f"file {path} added"],
+                        error=f"teardown failed: {path}", error_kind="task", trajectory=f"trajectories/{path[1:]}.jsonl")
+    out = write_run(tmp_path / "out", long_rows)
+    (out / "manifest.json").write_text(json.dumps({"seed": 30, "agent": "scripted", "device": f"sim:{path}"}))
+    page = report_html.write(out)[0]
+    measured = page.with_name("measured.html")  # the report forbids scripts: a copy that may measure itself
+    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page.read_text(encoding="utf-8"))
+    measured.write_text(html.replace("</body>", "<script>document.body.setAttribute('data-width', "
+                                     "Math.ceil(document.getElementById('episodes').getBoundingClientRect().right) "
+                                     "+ ' ' + document.documentElement.scrollWidth);</script></body>"), encoding="utf-8")
+    dom, _ = headless(measured, "--window-size=1400,900")
+    right, scroll_width = map(int, re.search(r'data-width="(\d+) (\d+)"', dom).groups())
+    assert right <= 1400 and scroll_width <= 1400, (right, scroll_width)

@@ -15,6 +15,7 @@ import dataclasses
 from typing import Any, Mapping, Sequence
 
 from taskkit.env import TaskEnv
+from taskkit.errors import TaskkitError
 from taskkit.validators import itemmatch
 from taskkit.validators.base import CheckResult
 from taskkit.validators.fuzzy import DEFAULT_THRESHOLD
@@ -26,7 +27,7 @@ FUNCTIONS = ("values", "count", "sum", "min", "max")
 __all__ = ["AnswerMatches", "ExpectedAnswerError", "FUNCTIONS", "MATCHES", "Select", "answer_matches", "select"]
 
 
-class ExpectedAnswerError(ValueError):
+class ExpectedAnswerError(TaskkitError, ValueError):
     """The expected answer cannot be used (a bug in the task, never the agent's failure).
 
     `label` names the check (a spec's field path, e.g. `success.answer`).

@@ -12,6 +12,7 @@ from __future__ import annotations
 from taskkit.apps.base import App
 from taskkit.device.base import Device
 from taskkit.device.services.activity import parse_broadcast
+from taskkit.device.services.activity import CLIPBOARD_SET
 
 PACKAGE = "ca.zgrs.clipper"
 
@@ -21,7 +22,7 @@ APP = App(name="clipper", package=PACKAGE)
 def set_clipboard(device: Device, text: str) -> None:
     """Put `text` on the clipboard."""
     APP.launch(device)
-    device.activity.broadcast("clipper.set", {"text": text})
+    device.activity.broadcast(CLIPBOARD_SET, {"text": text})
 
 
 def clipboard(device: Device) -> str:

@@ -1,24 +1,28 @@
 """Agents: the interface, the built-in agents, and loading one by name (`--agent NAME[:ARG]`)."""
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-from taskkit.agents.base import ACTION_TYPES, Action, Agent, Episode, Observation
+from taskkit import loading
+from taskkit.agents.base import (ACTION_TYPES, Action, Agent, AgentUnavailable, Episode, Observation, ReplayMismatch,
+                                 StopRun)
 from taskkit.agents.builtin import NoopAgent, OracleAgent, RandomAgent, ReplayAgent
 from taskkit.agents.human import HumanAgent
+from taskkit.errors import TaskkitError
+from taskkit.registry import TaskLoadError
 
 BUILTIN = ("oracle", "noop", "random", "replay:PATH", "human", "llm")
 
 
-class AgentLoadError(ValueError):
+class AgentLoadError(TaskkitError, ValueError):
     """--agent named nothing loadable; the message says what to give instead."""
 
 
 def load(spec: str, **options: Any) -> Agent:
     """An agent from `--agent`: a built-in name (`oracle`, `noop`, `random`, `replay:PATH`,
-    `human`, `llm` — `options` carry the llm's `model`, `base_url`, `api_key_env`) or
-    `package.module:Class` (a user's Agent subclass, built with no arguments)."""
+    `human`, `llm` — `options` carry the llm's `model`, `base_url`, `api_key_env`, and replay's
+    `strict_replay`), `package.module:Class` or `path/to/file.py:Class` (a user's Agent
+    subclass, built with no arguments)."""
     name, _, argument = spec.partition(":")
     if spec in ("oracle", "noop", "random", "human"):
         return {"oracle": OracleAgent, "noop": NoopAgent, "random": RandomAgent, "human": HumanAgent}[spec]()
@@ -26,18 +30,25 @@ def load(spec: str, **options: Any) -> Agent:
         if not argument:
             raise AgentLoadError("--agent replay needs a path: replay:TRAJECTORY.jsonl or replay:OUTPUT_DIR")
         try:
-            return ReplayAgent(argument)
+            return ReplayAgent(argument, strict=bool(options.get("strict_replay")))
         except FileNotFoundError as error:
             raise AgentLoadError(f"--agent {spec}: {error}") from None
     if name == "llm":
         return _llm(spec, argument, options)
     if ":" not in spec:
-        raise AgentLoadError(f"unknown agent {spec!r}: use {', '.join(BUILTIN)} or package.module:Class")
-    module_name, _, class_name = spec.partition(":")
+        raise AgentLoadError(f"unknown agent {spec!r}: use {', '.join(BUILTIN)}, package.module:Class "
+                             "or path/to/file.py:Class")
+    return _user_agent(spec)
+
+
+def _user_agent(spec: str) -> Agent:
+    """`package.module:Class` or `path/to/file.py:Class` (loaded as --task_module loads a file:
+    it may import modules beside it), built with no arguments."""
+    module_name, _, class_name = spec.rpartition(":")
     try:
-        cls = getattr(importlib.import_module(module_name), class_name)
-    except ModuleNotFoundError as error:
-        raise AgentLoadError(f"--agent {spec}: {error}") from None
+        cls = getattr(loading.load_module(module_name, flag="--agent"), class_name)
+    except TaskLoadError as error:
+        raise AgentLoadError(str(error)) from None
     except AttributeError:
         raise AgentLoadError(f"--agent {spec}: module {module_name} has no {class_name}") from None
     if not (isinstance(cls, type) and issubclass(cls, Agent)):
@@ -57,5 +68,5 @@ def _llm(spec: str, model_argument: str, options: dict[str, Any]) -> Agent:
         raise AgentLoadError(str(error)) from None
 
 
-__all__ = ["ACTION_TYPES", "Action", "Agent", "AgentLoadError", "Episode", "HumanAgent", "NoopAgent", "Observation",
-           "OracleAgent", "RandomAgent", "ReplayAgent", "load"]
+__all__ = ["ACTION_TYPES", "Action", "Agent", "AgentLoadError", "AgentUnavailable", "Episode", "HumanAgent", "NoopAgent",
+           "Observation", "OracleAgent", "RandomAgent", "ReplayAgent", "ReplayMismatch", "StopRun", "load"]

@@ -13,6 +13,7 @@ import dataclasses
 from typing import Any, ClassVar
 
 from taskkit.device.services.ui import UIElement
+from taskkit.errors import TaskkitError
 
 ACTION_TYPES = (
     "click", "double_tap", "long_press", "input_text", "keyboard_enter", "scroll", "swipe",
@@ -120,6 +121,21 @@ class Observation:
             kind = (element.class_name or "").rsplit(".", 1)[-1]
             lines.append(f"{index}: {element.describe()!r} ({kind}{', ' if flags else ''}{', '.join(flags)})")
         return "\n".join(lines)
+
+
+class StopRun(TaskkitError):
+    """Raised by an agent for a failure no episode score can stand for: the runner tears the
+    episode down, records no row for it and ends the run (the same command resumes it)."""
+
+
+class AgentUnavailable(StopRun, RuntimeError):
+    """A service the agent needs (a model endpoint) did not answer after the agent's own
+    retries: an infrastructure failure (exit 3), not the agent's mistake."""
+
+
+class ReplayMismatch(StopRun, ValueError):
+    """`--strict_replay`: the recorded trajectory does not fit this run (a missing file, a
+    screen that differs from the recorded one): bad input (exit 2)."""
 
 
 class Agent(abc.ABC):

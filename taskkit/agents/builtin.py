@@ -7,10 +7,12 @@ solvable), recorded as `agent: "oracle"` in every result row.
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
+from typing import Callable
 
-from taskkit.agents.base import Action, Agent, Episode, Observation
-from taskkit.agents.recorded import DIRECTORY, read_actions
+from taskkit.agents.base import Action, Agent, Episode, Observation, ReplayMismatch
+from taskkit.agents.recorded import DIRECTORY, RecordedStep, elements_digest, read_steps
 
 
 class OracleAgent(Agent):
@@ -24,7 +26,8 @@ class OracleAgent(Agent):
 
 
 class NoopAgent(Agent):
-    """Declares the goal complete without touching the device: every task should score 0."""
+    """Declares the goal complete without touching the device: every task scores 0 but those
+    that start solved (`starts_solved`: AndroidWorld's *Verify tasks), which score 1.0 by design."""
 
     name = "noop"
     wants_ui_elements = False
@@ -90,22 +93,51 @@ class RandomAgent(Agent):
 
 class ReplayAgent(Agent):
     """Replays recorded trajectories: `replay:FILE.jsonl` (one episode) or `replay:DIR` (a run's
-    output directory: each episode replays `DIR/trajectories/<instance_id>.jsonl`)."""
+    output directory: each episode replays `DIR/trajectories/<instance_id>.jsonl`).
+
+    A recorded index means what it meant only on the recorded screen, so each step compares the
+    screen's element digest with the recorded one. A missing trajectory or the first screen of an
+    episode that differs is one warning line on stderr (the episode goes on: a missing one declares
+    complete at once); with `strict` either raises `ReplayMismatch` and the run stops.
+    """
 
     name = "replay"
     wants_ui_elements = True  # the recorded indices refer to the screen: observe it as recorded
 
-    def __init__(self, path: str):
-        self.path = Path(path)
+    def __init__(self, path: str, strict: bool = False, warn: Callable[[str], None] | None = None):
+        self.path, self.strict = Path(path), strict
+        self._warn = warn or (lambda line: print(f"warning: {line}", file=sys.stderr, flush=True))
         if not self.path.exists():
             raise FileNotFoundError(f"replay: {path} does not exist (give a trajectory .jsonl or a run's output_dir)")
 
+    def source(self, instance_id: str) -> Path:
+        """The trajectory that episode `instance_id` replays."""
+        return self.path / DIRECTORY / f"{instance_id}.jsonl" if self.path.is_dir() else self.path
+
     def reset(self, episode: Episode) -> None:
         super().reset(episode)
-        source = self.path / DIRECTORY / f"{episode.instance_id}.jsonl" if self.path.is_dir() else self.path
-        self.actions = list(read_actions(source)) if source.exists() else []
+        source = self.source(episode.instance_id)
+        self.steps: list[RecordedStep] = []
+        self._diverged = False
+        if source.exists():
+            self.steps = list(read_steps(source))
+        else:
+            self._mismatch(f"no trajectory {source}: the episode declares complete at once")
 
     def step(self, observation: Observation) -> Action:
-        if observation.step < len(self.actions):
-            return self.actions[observation.step]
-        return Action("status", goal_status="complete")
+        if observation.step >= len(self.steps):
+            return Action("status", goal_status="complete")
+        recorded = self.steps[observation.step]
+        seen = elements_digest([element.as_dict() for element in observation.ui_elements])
+        if recorded.elements_digest not in (None, seen) and not self._diverged:
+            self._diverged = True
+            self._mismatch(f"step {observation.step}: the screen differs from the recorded one (elements digest "
+                           f"{seen}, recorded {recorded.elements_digest}): another seed, task or device config? "
+                           "The recorded actions may not mean what they meant")
+        return recorded.action
+
+    def _mismatch(self, problem: str) -> None:
+        line = f"--agent replay: {self.episode.instance_id}: {problem}"
+        if self.strict:
+            raise ReplayMismatch(f"{line} (--strict_replay)")
+        self._warn(line)

@@ -5,7 +5,9 @@ Each step the model gets the goal, the numbered UI elements and the history of i
 actions (with their errors), and answers with one AndroidWorld JSON action — the last JSON
 object in its reply is taken, so it may reason first. A reply with no valid action is the
 agent's mistake: it becomes `last_action_error` for the next step (`wait` is performed), and the
-episode goes on. Timeouts and retries are the `openai` client's own (`timeout`, `max_retries`);
+episode goes on. Timeouts and retries are the `openai` client's own (`timeout`, `max_retries`); an
+endpoint that still does not answer (no connection, a timeout, HTTP 5xx) raises `AgentUnavailable`,
+which ends the run as an infrastructure failure (exit 3, resumable) instead of failing every episode;
 per step the agent reports prompt and completion tokens, retries and the raw reply, which the
 trajectory records. Install with `pip install 'taskkit[llm]'`.
 """
@@ -16,7 +18,8 @@ import os
 import re
 from typing import Any
 
-from taskkit.agents.base import ACTION_TYPES, Action, Agent, Episode, Observation
+from taskkit.agents.base import ACTION_TYPES, Action, Agent, AgentUnavailable, Episode, Observation
+from taskkit.errors import TaskkitError
 
 SYSTEM_PROMPT = """You operate an Android phone to achieve a goal. Each turn you see the goal, \
 the numbered UI elements of the current screen and your earlier actions. Reply with exactly one \
@@ -29,7 +32,7 @@ achieved or {"goal_status": "infeasible"} when it cannot be."""
 _JSON_OBJECT = re.compile(r"\{[^{}]*\}")
 
 
-class LlmUnavailable(RuntimeError):
+class LlmUnavailable(TaskkitError, RuntimeError):
     """The optional `openai` client is not installed."""
 
 
@@ -63,6 +66,8 @@ class LlmAgent(Agent):
             raise LlmUnavailable(f"--agent llm: set {api_key_env} to the API key (or --llm_base_url for a local server)")
         self.model, self.temperature = model, temperature
         self.client = openai.OpenAI(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
+        # No connection, a timeout, or HTTP 5xx still after the retries: an infrastructure failure.
+        self._unreachable = (openai.APIConnectionError, openai.InternalServerError)
         self._usage: dict[str, Any] = {}
 
     def reset(self, episode: Episode) -> None:
@@ -84,8 +89,12 @@ class LlmAgent(Agent):
         return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": "\n\n".join(parts)}]
 
     def step(self, observation: Observation) -> Action:
-        raw = self.client.chat.completions.with_raw_response.create(
-            model=self.model, messages=self.messages(observation), temperature=self.temperature)
+        try:
+            raw = self.client.chat.completions.with_raw_response.create(
+                model=self.model, messages=self.messages(observation), temperature=self.temperature)
+        except self._unreachable as error:  # the client has retried already: the endpoint is down
+            raise AgentUnavailable(f"--agent llm: the endpoint {self.client.base_url} did not answer after "
+                                   f"{self.client.max_retries} retries ({type(error).__name__}: {error})") from None
         completion = raw.parse()
         reply = completion.choices[0].message.content or ""
         usage = completion.usage

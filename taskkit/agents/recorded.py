@@ -1,9 +1,12 @@
-"""Reading a recorded trajectory (written by `taskkit.trajectory`): its actions, in order."""
+"""Reading a recorded trajectory (written by `taskkit.trajectory`): its steps, in order, each
+with the action taken and the digest of the screen it was taken on."""
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from taskkit.agents.base import Action
 
@@ -11,8 +14,23 @@ from taskkit.agents.base import Action
 DIRECTORY = "trajectories"
 
 
-def read_actions(path: str | Path) -> Iterator[Action]:
-    """The actions of a trajectory file, in order (steps without an action are skipped)."""
+def elements_digest(elements: list[dict[str, Any]]) -> str:
+    """A short sha256 of the elements (as `UIElement.as_dict()`), to see at a glance whether two
+    screens are the same."""
+    return hashlib.sha256(json.dumps(elements, sort_keys=True).encode("utf-8")).hexdigest()[:16]
+
+
+@dataclasses.dataclass(frozen=True)
+class RecordedStep:
+    """One step of a trajectory: the action, and the digest of the elements it was chosen on
+    (None in a file that does not record one)."""
+
+    action: Action
+    elements_digest: str | None
+
+
+def read_steps(path: str | Path) -> Iterator[RecordedStep]:
+    """The steps of a trajectory file that hold an action, in order."""
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
@@ -20,6 +38,6 @@ def read_actions(path: str | Path) -> Iterator[Action]:
             try:
                 record = json.loads(line)
                 if record.get("action") is not None:
-                    yield Action.from_dict(record["action"])
-            except (json.JSONDecodeError, ValueError, TypeError) as error:
+                    yield RecordedStep(Action.from_dict(record["action"]), record.get("elements_digest"))
+            except (json.JSONDecodeError, ValueError, TypeError, AttributeError) as error:
                 raise ValueError(f"{path}:{number}: not a trajectory step: {error}") from None

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any, Mapping
 
+from taskkit.errors import TaskkitError
 from taskkit.rng import TaskRng
 
 # Screen sizes (px) of the device types B-MoCA uses (its device configs; the tablet is landscape).
@@ -32,7 +33,7 @@ WALLPAPERS = ("00_default", "01_red", "02_blue", "03_paper", "04_sky", "05_dough
 SETS_FILE = Path(__file__).with_name("bmoca.json")
 
 
-class ConfigError(ValueError):
+class ConfigError(TaskkitError, ValueError):
     """A config, a config name or a config file that cannot be used (the message says why)."""
 
 

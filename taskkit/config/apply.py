@@ -31,6 +31,7 @@ from taskkit.apps import all_apps
 from taskkit.config import DeviceConfig
 from taskkit.device.base import Device
 from taskkit.device.quoting import shell_quote, sql_literal
+from taskkit.errors import TaskkitError
 from taskkit.rng import TaskRng
 
 RECORD = "/data/local/tmp/taskkit/device_config_restore.json"
@@ -46,7 +47,7 @@ _READ = ("wm size; wm density; settings get system font_scale; settings get secu
          "settings get secure taskkit_wallpaper")
 
 
-class ConfigNotApplied(RuntimeError):
+class ConfigNotApplied(TaskkitError, RuntimeError):
     """A value read back after applying differs from the config's (the message names it)."""
 
 

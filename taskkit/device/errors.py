@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 
+from taskkit.errors import TaskkitError
 
-class DeviceError(RuntimeError):
+
+class DeviceError(TaskkitError, RuntimeError):
     """The device could not be reached or did not answer: an infrastructure failure."""
 
 
@@ -25,7 +27,7 @@ class ShellResult:
         return self.exit_code == 0
 
 
-class CommandFailed(RuntimeError):
+class CommandFailed(TaskkitError, RuntimeError):
     """A shell command the caller relied on exited non-zero."""
 
     def __init__(self, command: str, result: ShellResult):

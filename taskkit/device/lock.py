@@ -16,10 +16,12 @@ import tempfile
 from pathlib import Path
 from typing import Iterator
 
+from taskkit.errors import TaskkitError
+
 LOCK_NAME = ".taskkit.lock"
 
 
-class DeviceBusy(RuntimeError):
+class DeviceBusy(TaskkitError, RuntimeError):
     """Another live process holds the device."""
 
 

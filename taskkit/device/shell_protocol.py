@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import struct
 
+from taskkit.errors import TaskkitError
+
 STDIN, STDOUT, STDERR, EXIT, CLOSE_STDIN, WINDOW_SIZE = range(6)
 HEADER = struct.Struct("<BI")
 MAX_PACKET = 16 * 1024 * 1024
 
 
-class ShellProtocolError(ValueError):
+class ShellProtocolError(TaskkitError, ValueError):
     """A malformed shell-protocol stream."""
 
 

@@ -181,7 +181,7 @@ def listing(device: Device, roots: tuple[str, ...] = DIGEST_ROOTS, skip: tuple[s
     patterns; one round trip).
     """
     quoted = " ".join(shell_quote(root) for root in roots)
-    prune = " ".join(f"-path {shell_quote(path)} -prune -o" for path in (SCRATCH_ROOT, *skip))
+    prune = find_prune(skip)
     # one walk: directories print their (absolute) path, files their md5sum line
     sections = [f"find {quoted} {prune} -type d -print -o -type f -exec md5sum {{}} +",
                 "settings list system", "settings list secure", "settings list global"]
@@ -197,6 +197,11 @@ def listing(device: Device, roots: tuple[str, ...] = DIGEST_ROOTS, skip: tuple[s
     for namespace, part in zip(("system", "secure", "global"), parts[1:]):
         lines.update(f"setting {namespace} {line}" for line in part.splitlines() if line)
     return lines
+
+
+def find_prune(skip: tuple[str, ...] = ()) -> str:
+    """The `find` operators that leave out taskkit's scratch space and the `skip` paths."""
+    return " ".join(f"-path {shell_quote(path)} -prune -o" for path in (SCRATCH_ROOT, *skip))
 
 
 def digest_of(lines: set[str]) -> str:

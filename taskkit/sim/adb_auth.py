@@ -21,13 +21,15 @@ import secrets
 import struct
 from pathlib import Path
 
+from taskkit.errors import TaskkitError
+
 AUTH_TOKEN, AUTH_SIGNATURE, AUTH_RSAPUBLICKEY = 1, 2, 3
 TOKEN_SIZE = 20
 # DER of the DigestInfo prefix for SHA-1 (RFC 8017 §9.2, note 1).
 _SHA1_DIGEST_INFO = bytes.fromhex("3021300906052b0e03021a05000414")
 
 
-class KeyFormatError(ValueError):
+class KeyFormatError(TaskkitError, ValueError):
     """An `adb_keys` line that is not an Android RSA public key."""
 
 

@@ -41,6 +41,7 @@ from typing import Callable
 
 from taskkit.device.shell_protocol import (CLOSE_STDIN, EXIT, STDERR, STDIN, STDOUT, WINDOW_SIZE,
                                            PacketDecoder, ShellProtocolError, encode_packet)
+from taskkit.errors import TaskkitError
 from taskkit.sim import adb_auth, limits, shell
 from taskkit.sim.device import SimDevice
 from taskkit.sim.state import SimState
@@ -75,7 +76,7 @@ OUTPUT_LIMIT_STATUS = 153
 CLIENT_GONE_STATUS = 141
 
 
-class ProtocolError(Exception):
+class ProtocolError(TaskkitError):
     """The peer broke the wire protocol: the connection is closed."""
 
 
@@ -182,7 +183,7 @@ class SyncFrame:
         return _SYNC_HEAD.pack(self.id, self.value if self.id in _NO_PAYLOAD else len(body)) + body
 
 
-class SyncError(Exception):
+class SyncError(TaskkitError):
     """A sync request the device refuses with FAIL and then ends the service."""
 
 

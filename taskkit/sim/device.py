@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Mapping
 
 from taskkit.device.base import Device, ShellResult
+from taskkit.errors import TaskkitError
 from taskkit.sim import databases, image, limits, shell
 from taskkit.sim.state import SimState
 
@@ -17,7 +18,7 @@ MARKER = "device.json"  # every taskkit simulated device's state directory holds
 _OWN_FILES = {MARKER, ".taskkit.lock"}
 
 
-class StateDirError(ValueError):
+class StateDirError(TaskkitError, ValueError):
     """A directory that is neither empty nor a taskkit device's state directory."""
 
 

@@ -1,10 +1,15 @@
-"""Per-command limits of the simulated device: a time limit and an output limit.
+"""Per-command limits of the simulated device: a time limit, an output limit and a size limit.
 
 Python threads cannot be killed, so a command is stopped cooperatively: whoever runs one (the
 adbd server, for each stream) sets a deadline for the current thread with `deadline(seconds)`;
 the shell interpreter calls `check()` before every command and loop iteration, SQLite's progress
 handler calls `expired()` every few thousand virtual-machine steps, and the output sinks count
 bytes. Passing a limit raises `LimitExceeded`, which the shell reports like a killed command.
+
+One value the shell or a tool builds in memory — a variable, an expansion, a command's output
+held for the next one in a pipe, a `printf` field — is at most MAX_SIZE bytes (`check_size`):
+a phone would run out of memory at some point too, and without a bound a doubling loop
+(`x=$x$x`) or `printf '%999999999d'` exhausts the host's memory well inside the time limit.
 """
 from __future__ import annotations
 
@@ -13,13 +18,19 @@ import threading
 import time
 from typing import Iterator
 
+from taskkit.errors import TaskkitError
+
 #: The exit status of a command stopped at its time limit, as toybox `timeout` reports it.
 TIMEOUT_STATUS = 124
+#: The largest value (bytes or characters) one command may build in memory.
+MAX_SIZE = 64 << 20
+#: The exit status of a command stopped for building a value past MAX_SIZE (ENOMEM's errno).
+OUT_OF_MEMORY_STATUS = 12
 
 _LOCAL = threading.local()
 
 
-class LimitExceeded(Exception):
+class LimitExceeded(TaskkitError):
     """A command ran past its time limit or produced more output than allowed."""
 
     def __init__(self, message: str, status: int = TIMEOUT_STATUS):
@@ -43,6 +54,13 @@ def expired() -> bool:
     """Whether this thread's deadline has passed."""
     limit = getattr(_LOCAL, "deadline", None)
     return limit is not None and time.monotonic() > limit
+
+
+def check_size(size: int, what: str) -> None:
+    """Raise LimitExceeded if `what`, of `size` bytes or characters, passes MAX_SIZE."""
+    if size > MAX_SIZE:
+        raise LimitExceeded(f"{what}: more than {MAX_SIZE} bytes (the simulator's limit for one value): "
+                            "out of memory", status=OUT_OF_MEMORY_STATUS)
 
 
 def check() -> None:

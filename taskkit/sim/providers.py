@@ -36,6 +36,7 @@ from typing import Any, Iterator, Mapping
 from urllib.parse import urlsplit
 
 from taskkit.device.quoting import sql_identifier
+from taskkit.errors import TaskkitError
 from taskkit.sim.commands.settings import NAMESPACES as SETTINGS_NAMESPACES, SETTINGS_DDL
 from taskkit.sim import sqlite_sandbox
 from taskkit.sim.state import SETTINGS_DB, SimState
@@ -335,10 +336,7 @@ PACKAGE_DATABASES: dict[str, tuple[str, ...]] = {
 # --- files -----------------------------------------------------------------------------------
 def _stamp(state: SimState, host: os.PathLike[str]) -> None:
     """Set the device clock as mtime on a database file and its directory."""
-    t = state.clock_epoch
-    for path in (host, os.path.dirname(host)):
-        if os.path.exists(path):
-            os.utime(path, (t, t))
+    state.stamp(host, os.path.dirname(host))
 
 
 def _create(state: SimState, path: str) -> None:
@@ -396,7 +394,7 @@ def _open(state: SimState, path: str, ddl: str | None) -> Iterator[sqlite3.Conne
 
 
 # --- errors and results ----------------------------------------------------------------------
-class ProviderError(Exception):
+class ProviderError(TaskkitError):
     """A provider call failed the way a device reports it: a Java exception class + message."""
 
     def __init__(self, authority: str | None, exception: str, message: str):

@@ -40,6 +40,7 @@ from typing import Callable, Union
 
 from taskkit.device.base import ShellResult
 from taskkit.device.quoting import shell_quote
+from taskkit.errors import TaskkitError
 from taskkit.sim import commands as registry
 from taskkit.sim import limits
 from taskkit.sim.commands import Invocation, command
@@ -167,7 +168,7 @@ Node = Union[Simple, Pipeline, AndOr, Seq, Group, If, Loop, For, Case]
 # ============================================================================================
 # Parser
 # ============================================================================================
-class ShellSyntaxError(Exception):
+class ShellSyntaxError(TaskkitError):
     """A parse error; `done` holds the complete lines before it (mksh runs those first)."""
 
     def __init__(self, message: str):
@@ -1153,6 +1154,7 @@ def _expand_words(words: tuple, ctx: _Ctx, err: bytearray) -> list[str]:
             argv.append(word.static)
         else:
             argv.extend(_expand_fields(word, ctx, err, True))
+    limits.check_size(sum(len(arg) for arg in argv), "arguments")
     return argv
 
 
@@ -1206,6 +1208,7 @@ def _expand_fields(word: Word, ctx: _Ctx, err: bytearray, split: bool) -> list[s
                 has = True
             continue
         value = _eval_part(part, ctx, err)
+        limits.check_size(len(value), "expansion")
         if quoted:
             cur.append((value, False))
             has = True
@@ -1231,6 +1234,7 @@ def _expand_fields(word: Word, ctx: _Ctx, err: bytearray, split: bool) -> list[s
             result.extend(_glob(field, ctx))
         else:
             result.append("".join(text for text, _ in field))
+    limits.check_size(sum(len(text) for text in result), "expansion")
     return result
 
 
@@ -1392,12 +1396,38 @@ _BINARY = {
 }
 
 
-class _Arith:
-    """`$(( ))`: integer arithmetic with C precedence (no assignment operators)."""
+_NUMBER = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|\d+)")
+_ARITH_DEPTH = 32  # variables whose values are expressions naming variables, nested at most
 
-    def __init__(self, text: str, ctx: _Ctx):
+
+def _number(text: str) -> int:
+    """A decimal, `0x` hexadecimal or `0` octal literal, wrapped to 32 bits digit by digit (so a
+    literal of any length costs its length, never a huge integer)."""
+    sign = -1 if text[:1] == "-" else 1
+    digits = text.lstrip("+-")
+    base = 16 if digits[:2].lower() == "0x" else 8 if len(digits) > 1 and digits[0] == "0" else 10
+    value = 0
+    for char in digits[2:] if base == 16 else digits:
+        digit = int(char, 16)
+        if digit >= base:
+            raise _Fatal(f"{SH}: {text}: bad number")
+        value = (value * base + digit) % 2**32
+    return _int32(sign * value)
+
+
+def _int32(value: int) -> int:
+    """`value` as mksh's arithmetic type holds it: 32-bit signed, wrapping around (mksh(1);
+    lksh(1), mksh R59c, says lksh alone uses the host's C long)."""
+    return (value + 2**31) % 2**32 - 2**31
+
+
+class _Arith:
+    """`$(( ))`: 32-bit signed integer arithmetic with C precedence (no assignment operators)."""
+
+    def __init__(self, text: str, ctx: _Ctx, depth: int = 0):
         self.text = text
         self.ctx = ctx
+        self.depth = depth  # how many variables' expressions this one is nested in
         self.tokens: list[tuple[str, str]] = []
         pos = 0
         stripped = text.rstrip()
@@ -1448,7 +1478,7 @@ class _Arith:
                 return left
             self.pos += 1
             right = self._expr(prec if tok[1] == "**" else prec + 1)
-            left = self._apply(tok[1], left, right)
+            left = _int32(self._apply(tok[1], left, right))
 
     def _apply(self, op: str, a: int, b: int) -> int:
         if op in ("/", "%"):
@@ -1461,9 +1491,14 @@ class _Arith:
             "|": lambda: a | b, "^": lambda: a ^ b, "&": lambda: a & b,
             "==": lambda: int(a == b), "!=": lambda: int(a != b), "<": lambda: int(a < b),
             ">": lambda: int(a > b), "<=": lambda: int(a <= b), ">=": lambda: int(a >= b),
-            "<<": lambda: a << b, ">>": lambda: a >> b, "+": lambda: a + b, "-": lambda: a - b,
-            "*": lambda: a * b, "**": lambda: a ** b,
+            "<<": lambda: a << (b & 31), ">>": lambda: a >> (b & 31), "+": lambda: a + b, "-": lambda: a - b,
+            "*": lambda: a * b, "**": lambda: self._power(a, b),
         }[op]()
+
+    def _power(self, a: int, b: int) -> int:
+        if b < 0:
+            self._fail("exponent less than 0")
+        return pow(a, b, 2**32)  # the low 32 bits, without building the whole power
 
     def _unary(self) -> int:
         tok = self._peek()
@@ -1472,14 +1507,14 @@ class _Arith:
         self.pos += 1
         kind, text = tok
         if kind == "num":
-            return int(text, 16) if text[:2].lower() == "0x" else (
-                int(text, 8) if len(text) > 1 and text[0] == "0" else int(text))
+            return _number(text)
         if kind == "var":
             raw = (_get_var(self.ctx, text) or "0").strip() or "0"
-            try:
-                return int(raw, 0)
-            except ValueError:
-                return _Arith(raw, self.ctx).evaluate()
+            if _NUMBER.fullmatch(raw):
+                return _number(raw)
+            if self.depth >= _ARITH_DEPTH:
+                self._fail(f"expression recurses on parameter '{text}'")
+            return _Arith(raw, self.ctx, self.depth + 1).evaluate()
         if text == "(":
             value = self._expr(0)
             if self._peek() != ("op", ")"):
@@ -1488,7 +1523,7 @@ class _Arith:
             return value
         if text in ("-", "+", "!", "~"):
             value = self._unary()
-            return {"-": -value, "+": value, "!": int(not value), "~": ~value}[text]
+            return _int32({"-": -value, "+": value, "!": int(not value), "~": ~value}[text])
         self._fail(f"unexpected '{text}'")
         return 0
 

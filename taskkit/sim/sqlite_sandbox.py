@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 from typing import Any, Callable
 
 from taskkit.sim import limits, sqlite_policy
@@ -35,6 +36,8 @@ from taskkit.sim.state import SimState, is_inside
 # At most this many attached databases per connection: SQLite's default SQLITE_MAX_ATTACHED, set
 # explicitly so that no host library built with a larger one lets a device hold more files open.
 MAX_ATTACHED = 10
+# The audit event raised for a database file an ATTACH (or VACUUM INTO) is about to open.
+ATTACH_EVENT = "taskkit.sqlite.attach"
 _HEX = "0123456789abcdefABCDEF"
 
 
@@ -126,8 +129,10 @@ def authorizer(root: str | os.PathLike[str]) -> Callable[..., int]:
 
     def authorize(action: int, arg1: Any, arg2: Any, _db: Any, _trigger: Any) -> int:
         if action == sqlite3.SQLITE_ATTACH:
-            return sqlite3.SQLITE_OK if arg1 is not None and allowed_database(arg1, root) \
-                else sqlite3.SQLITE_DENY
+            if arg1 is None or not allowed_database(arg1, root):
+                return sqlite3.SQLITE_DENY
+            sys.audit(ATTACH_EVENT, arg1)  # SQLite opens it with no event of its own (taskkit.sim.changes)
+            return sqlite3.SQLITE_OK
         if action == sqlite3.SQLITE_PRAGMA:
             pragma = str(arg1).lower()
             if pragma == "temp_store" and arg2 is not None:

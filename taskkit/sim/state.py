@@ -148,6 +148,14 @@ class SimState:
         self.config["clock_epoch"] = int(epoch)
         self.save()
 
+    def stamp(self, *hosts: str | os.PathLike[str]) -> None:
+        """Give each existing host path (not following a last link) the device clock as its
+        access and change time, as the device's kernel stamps what it writes with its clock."""
+        t = self.clock_epoch
+        for host in hosts:
+            if os.path.lexists(host):
+                os.utime(host, (t, t), follow_symlinks=False)
+
     # --- log buffer ------------------------------------------------------------------------
     @property
     def logcat_path(self) -> Path:

@@ -1,8 +1,10 @@
 """`SpecError`: one problem in one spec file, located at `file:line:col` and a field path."""
 from __future__ import annotations
 
+from taskkit.errors import TaskkitError
 
-class SpecError(ValueError):
+
+class SpecError(TaskkitError, ValueError):
     """A spec is malformed. `str(error)` is the one line a person acts on.
 
     `path` is the spec file, `line`/`col` are 1-based, `field` is the field path
@@ -18,7 +20,7 @@ class SpecError(ValueError):
         return f"{where} {self.field}: {self.message}" if self.field else f"{where} {self.message}"
 
 
-class SpecRuntimeError(RuntimeError):
+class SpecRuntimeError(TaskkitError, RuntimeError):
     """A compiled spec failed while drawing params or running a step or check.
 
     `field` is the field path of the part that failed. At load time (the dry run) it becomes a
@@ -31,7 +33,7 @@ class SpecRuntimeError(RuntimeError):
         self.field, self.message, self.where = field, message, where
 
 
-class Problem(Exception):
+class Problem(TaskkitError):
     """A semantic problem found by validation, before it is given a position.
 
     `needle` is the word in the field's value the problem is about (an unknown param in a

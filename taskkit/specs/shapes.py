@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Iterable
 
+from taskkit.errors import TaskkitError
+
 SCALARS = ("int", "float", "str", "bool", "null")
 
 
@@ -78,7 +80,7 @@ def of_value(value: Any) -> Shape:
     return ANY
 
 
-class PathError(ValueError):
+class PathError(TaskkitError, ValueError):
     """A param path does not fit the shape it walks; `needle` is the offending step."""
 
     def __init__(self, message: str, needle: str = ""):

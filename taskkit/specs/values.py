@@ -7,6 +7,7 @@ import dataclasses
 from typing import Any, Callable, Mapping, Sequence
 
 from taskkit.apps.common import normalize_phone
+from taskkit.errors import TaskkitError
 from taskkit.specs import templates
 from taskkit.specs.errors import SpecRuntimeError
 from taskkit.validators.fuzzy import fuzzy_match
@@ -15,7 +16,7 @@ Row = Mapping[str, Any]
 Context = Mapping[str, Any]
 
 
-class PathLookupError(LookupError):
+class PathLookupError(TaskkitError, LookupError):
     pass
 
 

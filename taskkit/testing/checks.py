@@ -14,6 +14,7 @@ import dataclasses
 from typing import Any, Iterable, Sequence
 
 from taskkit.env import Env
+from taskkit.errors import TaskkitError
 from taskkit.testing import properties as props
 from taskkit.testing import reproduce
 from taskkit.testing.search import Seeds, planned_seeds, search
@@ -52,7 +53,7 @@ class PropertyResult:
                 f"  {self.message}\n  reproduce: {self.reproduce}")
 
 
-class PropertyFailed(AssertionError):
+class PropertyFailed(TaskkitError, AssertionError):
     """Raised by the `check_*` functions; `results` holds every failing property."""
 
     def __init__(self, results: Sequence[PropertyResult]):

@@ -25,6 +25,7 @@ from typing import Any
 
 from taskkit.device.state import state_digest
 from taskkit.env import Env
+from taskkit.errors import TaskkitError
 from taskkit.testing.simcopies import SimTemplate
 
 _ANSWER = "TASKKIT-FINGERPRINT "
@@ -35,7 +36,7 @@ _CHILD = (
 WAIT_SECONDS = 600  # a bound on one answer, so a hung child cannot hang the check
 
 
-class NotImportable(Exception):
+class NotImportable(TaskkitError):
     """The task class cannot be rebuilt in a fresh process (say why and how to fix it)."""
 
 

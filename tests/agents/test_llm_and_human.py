@@ -134,3 +134,88 @@ def test_human_is_asked_again_after_a_bad_line() -> None:
     shown = out.getvalue()
     assert "goal: Turn Wi-Fi on" in shown and "1: 'Switch:off'" in shown
     assert "not an action: 'clack 1'" in shown and "click needs an element number" in shown
+
+
+COMPLETE = '{"action_type": "status", "goal_status": "complete"}'
+
+
+def answer_once(reply: str) -> int:
+    """A loopback port that answers one chat completion, then closes: nobody listens on it
+    afterwards, so every later request is refused."""
+    import socket
+
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+
+    def serve() -> None:
+        connection, _ = listener.accept()
+        listener.close()  # from here on the port refuses connections
+        with connection, connection.makefile("rb") as request:
+            length = 0
+            while (line := request.readline()) not in (b"\r\n", b""):
+                name, _, value = line.decode("latin-1").partition(":")
+                length = int(value) if name.lower() == "content-length" else length
+            request.read(length)
+            body = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+                               "choices": [{"index": 0, "finish_reason": "stop",
+                                            "message": {"role": "assistant", "content": reply}}]}).encode()
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                               b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+
+    threading.Thread(target=serve, daemon=True).start()
+    return listener.getsockname()[1]
+
+
+def test_an_unreachable_endpoint_stops_the_run_with_exit_3_and_the_same_command_resumes(tmp_path) -> None:
+    """The endpoint answers the first episode, then nobody listens: after the client's retries the
+    run stops (exit 3, one line), the first row is kept, and the same command — once the
+    endpoint is back on the same port — runs only the two missing episodes."""
+    import subprocess
+    import sys
+
+    port = answer_once(COMPLETE)
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "taskkit.run", "--tasks", "SystemWifiTurnOn", "--n_task_combinations", "3",
+               "--agent", "llm", "--llm_model", "m", "--llm_base_url", f"http://127.0.0.1:{port}/v1",
+               "--output_dir", str(out)]
+    first = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 3, first.stderr
+    errors = [line for line in first.stderr.splitlines() if "error:" in line]
+    assert errors == [first.stderr.splitlines()[-1]] and "Traceback" not in first.stderr
+    assert errors[0].startswith(f"taskkit.run: infrastructure error: --agent llm: the endpoint http://127.0.0.1:{port}/v1")
+    assert "APIConnectionError" in errors[0] and "stopped after 1 of 3 episode(s)" in errors[0]
+    assert "run the same command again to resume" in errors[0]
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [(row["instance_id"], row["error"]) for row in rows] == [("SystemWifiTurnOn_0", None)]
+
+    script = Scripted([COMPLETE, COMPLETE])
+    httpd = ThreadingHTTPServer(("127.0.0.1", port), script.handler())  # the endpoint is back
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    finally:
+        httpd.shutdown()
+    assert again.returncode == 0, again.stderr
+    assert "resuming" in again.stderr and "1 of 3 episode(s) already recorded" in again.stderr
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert sorted(row["instance_id"] for row in rows) == [f"SystemWifiTurnOn_{i}" for i in range(3)]
+    assert len(script.requests) == 2 and all(row["error"] is None for row in rows)
+
+
+def test_an_unreachable_endpoint_stops_a_parallel_run_too(tmp_path) -> None:
+    """A worker process's agent meets the dead endpoint: the parent stops the run the same way."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as bound:  # bound, never listening: connections to it are refused
+        bound.bind(("127.0.0.1", 0))
+        proc = subprocess.run([sys.executable, "-m", "taskkit.run", "--tasks", "SystemWifiTurnOn", "--n_task_combinations",
+                               "2", "--parallel", "2", "--agent", "llm", "--llm_model", "m", "--llm_base_url",
+                               f"http://127.0.0.1:{bound.getsockname()[1]}/v1", "--output_dir", str(tmp_path)],
+                              capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 3, proc.stderr
+    assert proc.stderr.splitlines()[-1].startswith("taskkit.run: infrastructure error: --agent llm: the endpoint")
+    assert "Traceback" not in proc.stderr and (tmp_path / "results.jsonl").read_text() == ""

@@ -126,8 +126,17 @@ def test_an_episode_starts_on_the_home_screen_unless_the_task_says_not(env, monk
 
     instance = wifi_instances()[0]
     env.device.shell("am start -n com.google.android.deskclock/com.android.deskclock.DeskClock")  # a previous end
-    monkeypatch.setattr(registry.get("SystemWifiTurnOn"), "start_on_home_screen", home, raising=False)
+    task_class = registry.get("SystemWifiTurnOn")
+    monkeypatch.setattr(task_class, "start_on_home_screen", home, raising=False)
+    setup = task_class.initialize_state
+
+    def initialize_then_open_settings(self, env) -> None:  # a task that leaves its app open
+        setup(self, env)
+        env.device.activity.start("com.android.settings/.Settings")
+
+    monkeypatch.setattr(task_class, "initialize_state", initialize_then_open_settings)
     agent = WifiThroughSettings()
     run_episode(env, instance, agent, 30)
     first = agent.seen[0].foreground
-    assert first.startswith("com.google.android.apps.nexuslauncher/" if home else "com.google.android.deskclock/")
+    assert first.startswith("com.google.android.apps.nexuslauncher/" if home else "com.android.settings/")
+    assert env.device.shell("pidof com.google.android.deskclock").exit_code == 1  # the last episode's app is closed

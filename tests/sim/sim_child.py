@@ -2,14 +2,16 @@
 
     python -m tests.sim.sim_child STATE_DIR
 
-Each stdin line is {"shell": COMMAND} or {"push": DEVICE_PATH, "data": BASE64}; each answer is
-one JSON line {"stdout", "stderr", "exit_code"}. If the device crashes the process, the parent
+Each stdin line is {"shell": COMMAND}, {"push": DEVICE_PATH, "data": BASE64} or {"rusage": 1};
+each answer is one JSON line {"stdout", "stderr", "exit_code"} (for rusage: {"maxrss_kib"}, the
+process's peak resident memory). If the device crashes the process, the parent
 sees the pipe close instead of an answer.
 """
 from __future__ import annotations
 
 import base64
 import json
+import resource
 import sys
 
 from taskkit.sim.device import SimDevice
@@ -19,7 +21,9 @@ def main(state_dir: str) -> None:
     device = SimDevice(state_dir)
     for line in sys.stdin:
         request = json.loads(line)
-        if "push" in request:
+        if "rusage" in request:
+            answer = {"maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
+        elif "push" in request:
             device.push(base64.b64decode(request["data"]), request["push"])
             answer = {"stdout": "", "stderr": "", "exit_code": 0}
         else:

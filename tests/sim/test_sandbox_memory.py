@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taskkit.device.quoting import shell_join, sql_literal
@@ -87,8 +87,11 @@ class Host:
             args = ["-m", "taskkit.sim", "serve", "--port", "0", "--state", str(state)]
         else:
             args = ["-m", "tests.sim.sim_child", str(state)]
-        env = dict(os.environ, PYTHONPATH=os.getcwd() + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        self.proc = subprocess.Popen([sys.executable, *args], cwd=self.canary, env=env, text=True,
+        # -P: the canary (the child's cwd) is not on sys.path, so imports never list it
+        root = str(Path(__file__).resolve().parents[2])  # for `tests.sim.sim_child`
+        paths = [root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]  # no "": the cwd
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+        self.proc = subprocess.Popen([sys.executable, "-P", *args], cwd=self.canary, env=env, text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if over_adb:
             line = self.proc.stdout.readline()
@@ -123,6 +126,12 @@ class Host:
         self.proc.stdin.write(json.dumps({"push": path, "data": base64.b64encode(data).decode()}) + "\n")
         self.proc.stdin.flush()
         assert self.proc.stdout.readline(), f"the device's process died on a push: {self.dead()}"
+
+    def peak_rss_kib(self) -> int:
+        """The child's peak resident memory so far (in process only)."""
+        self.proc.stdin.write(json.dumps({"rusage": 1}) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())["maxrss_kib"]
 
     def dead(self) -> str:
         code = self.proc.poll()
@@ -193,3 +202,52 @@ def test_what_android_offers_still_works(host):
         "SELECT value FROM json_each('[7]'); PRAGMA user_version = 3; PRAGMA user_version;"
         "SELECT name FROM pragma_table_info('n'); SELECT length(zeroblob(1000));")]))
     assert out.split() == ["<b>hello</b>", "world", "1", "7", "3", "body", "1000"]
+
+
+# ================================================================================================
+# The shell and its tools: values that grow without bound stop at the size limit
+# ================================================================================================
+_N = st.sampled_from([10**9, 2**31, 2**40, 10**12])
+SHELL_FORMS: dict[str, Callable[[st.DrawFn], str]] = {
+    "doubling": lambda d: "x=a; while true; do x=$x$x; done",
+    "doubling_args": lambda d: "x=aaaaaaaa; while true; do x=\"$x $x\"; set -- $x; done",
+    "printf_width": lambda d: f"printf '%{d(_N)}d' 1 | wc -c",
+    "printf_star": lambda d: f"printf '%.*s' {d(_N)} x | wc -c",
+    "pipe_output": lambda d: f"seq 1 {d(_N)} | tail -n 1",
+    "power": lambda d: f"echo $((2**{d(_N)})) $((1 << {d(_N)})) $((7 ** {d(_N)} % 10))",
+    "long_literal": lambda d: "echo $((1" + "0" * d(st.integers(10, 20000)) + "))",
+    "recursive_var": lambda d: "a=b; b=a; echo $((a + 1))",
+    "sqlite_rows": lambda d: ("sqlite3 :memory: 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c) "
+                              "SELECT hex(zeroblob(1000)) FROM c' | tail -c 10"),
+}
+
+
+@pytest.fixture(scope="module")
+def shell_host(tmp_path_factory) -> Iterator[Host]:
+    served = Host(tmp_path_factory.mktemp("shell"), over_adb=False)
+    try:
+        yield served
+    finally:
+        served.close()
+
+
+@st.composite
+def growing_shell(draw: st.DrawFn) -> str:
+    return SHELL_FORMS[draw(st.sampled_from(sorted(SHELL_FORMS)))](draw)
+
+
+@settings(max_examples=15)  # each form runs until it meets the 64 MiB limit: a second or two
+@given(growing_shell())
+def test_growing_values_stop_at_the_size_limit(shell_host, command):
+    """Each form used to build gigabytes (or a huge integer) in the host process well inside the
+    time limit; now it stops with `out of memory` or wraps as mksh's 32-bit arithmetic does."""
+    output = _checked(shell_host, command)
+    assert "Traceback" not in output and "timed out" not in output
+    assert shell_host.peak_rss_kib() < 1536 * 1024  # a few 64 MiB values and copies, never gigabytes
+
+
+def test_arithmetic_is_mksh_s_32_bit(shell_host):
+    out = _checked(shell_host, "echo $((2147483647 + 1)) $((1 << 40)) $((0x7fffffff * 2)) $((2**31)) $((-(-2147483648)))")
+    assert out.split() == ["-2147483648", "256", "-2", "-2147483648", "-2147483648"]
+    assert "expression recurses on parameter 'a'" in _checked(shell_host, "a=b; b=a; echo $((a + 1))")
+    assert "08: bad number" in _checked(shell_host, "echo $((08))")

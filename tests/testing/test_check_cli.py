@@ -108,3 +108,15 @@ def test_device_configs_checks_the_properties_under_each_config():
     assert row.split() == ["SystemWifiTurnOn"] + ["pass"] * 5 + ["2/2"]
     bad = cli("--tasks", "SystemWifiTurnOn", "--device_configs", "bmoca-999")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "unknown device config 'bmoca-999'" in bad.stderr
+
+
+def test_baselines_list_a_verify_task_apart_as_an_expected_pass():
+    """A *Verify task starts solved, so every trivial agent passes it: the table marks it, the
+    summary names it apart and does not claim that no trivial agent passes anything."""
+    proc = cli("--baselines", "--seeds", "2", "--tasks", "SystemWifiTurnOnVerify,SystemWifiTurnOn")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = {line.split()[0]: line.split()[1:] for line in proc.stdout.splitlines()[1:3]}
+    assert rows["SystemWifiTurnOnVerify"] == ["2/2", "2/2", "2/2", "(starts", "solved:", "passes", "by", "design)"]
+    assert rows["SystemWifiTurnOn"] == ["0/2", "0/2", "0/2"]
+    assert "expected passes, not counted: SystemWifiTurnOnVerify (they start solved" in proc.stdout
+    assert proc.stdout.rstrip().endswith("2 task(s); no trivial agent passes any (besides 1 that start(s) solved)")

@@ -16,9 +16,10 @@ Notes on the commands these rely on:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from taskkit.device.quoting import shell_join
+from taskkit.device.quoting import shell_join, shell_quote
+from taskkit.errors import TaskkitError
 
 if TYPE_CHECKING:  # pragma: no cover
     from taskkit.device.base import Device, ShellResult
@@ -30,11 +31,11 @@ _BROADCAST = re.compile(r"^Broadcast completed: result=(-?\d+)", re.M)
 _PACKAGE_LINE = re.compile(r"^package:(\S+?)\r?$", re.M)
 
 
-class ActivityError(RuntimeError):
+class ActivityError(TaskkitError, RuntimeError):
     """`am` could not start the activity or resolve the intent."""
 
 
-class PackageError(RuntimeError):
+class PackageError(TaskkitError, RuntimeError):
     """`pm` refused the request."""
 
 
@@ -89,6 +90,19 @@ def build_start_intent(action: str, data: str | None = None, extras: Mapping[str
 
 def build_force_stop(package: str) -> str:
     return shell_join(["am", "force-stop", package])
+
+
+# Clipper's receiver (ca.zgrs.clipper, which AndroidWorld installs to reach the clipboard).
+CLIPBOARD_SET = "clipper.set"
+
+
+def build_close_apps(packages: Sequence[str]) -> str:
+    """One command that puts the device's apps back to a fresh start, as far as Android allows:
+    each of `packages` that runs is force-stopped (its activities, dialogs and unsaved input go,
+    as AndroidWorld's close_app does), the clipboard is emptied and the home screen comes up."""
+    stops = "; ".join(f"if pidof {shell_quote(p)} >/dev/null; then {build_force_stop(p)}; fi" for p in packages)
+    return "; ".join(filter(None, [stops, f"{build_broadcast(CLIPBOARD_SET, {'text': ''})} >/dev/null",
+                                    "input keyevent KEYCODE_HOME"]))
 
 
 def build_broadcast(action: str, extras: Mapping[str, Any] | None = None) -> str:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from taskkit.device.errors import CommandFailed, ShellResult
 from taskkit.device.quoting import shell_join
+from taskkit.errors import TaskkitError
 
 if TYPE_CHECKING:  # pragma: no cover
     from taskkit.device.base import Device
@@ -37,7 +38,7 @@ _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _PROVIDER_ERROR = "Error while accessing provider:"
 
 
-class ContentError(RuntimeError):
+class ContentError(TaskkitError, RuntimeError):
     """The content command or the provider refused the request."""
 
 

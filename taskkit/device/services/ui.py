@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from taskkit.device.quoting import shell_join
 from taskkit.device.services.activity import build_foreground, parse_foreground
+from taskkit.errors import TaskkitError
 
 if TYPE_CHECKING:  # pragma: no cover
     from taskkit.device.base import Device
@@ -34,7 +35,7 @@ _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 _SIZE = re.compile(r"^(Physical|Override) size: (\d+)x(\d+)\s*$", re.M)
 
 
-class UIError(RuntimeError):
+class UIError(TaskkitError, RuntimeError):
     """The device could not produce its screen, or produced one that is not Android's format."""
 
 

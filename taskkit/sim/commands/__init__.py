@@ -19,7 +19,7 @@ from taskkit.sim.state import SimState
 Command = Callable[["Invocation"], int]
 COMMANDS: dict[str, Command] = {}
 
-_MODULES = ("toybox", "sqlite3_cli", "settings", "content", "activity", "system")
+_MODULES = ("toybox", "sqlite3_cli", "settings", "content", "activity", "system", "changes")
 # A command that raised: as a process killed by SIGABRT (128 + 6) would end.
 CRASH_STATUS = 134
 # Directories whose commands resolve to the registry (`/system/bin/ls` runs `ls`).
@@ -51,6 +51,7 @@ class Invocation:
 
     def out(self, data: str | bytes) -> None:
         self.stdout += data.encode("utf-8") if isinstance(data, str) else data
+        limits.check_size(len(self.stdout), f"{self.name}: output")
 
     def err(self, data: str | bytes) -> None:
         self.stderr += data.encode("utf-8") if isinstance(data, str) else data

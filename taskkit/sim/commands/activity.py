@@ -21,6 +21,7 @@ import shutil
 from typing import Callable, Iterator
 
 from taskkit.device import catalog
+from taskkit.errors import TaskkitError
 from taskkit.sim import databases, packages, providers
 from taskkit.sim.commands import Invocation, command
 from taskkit.device.catalog import LAUNCHER, Package, short_component, split_component
@@ -33,7 +34,7 @@ RESULT_OK = -1
 _FIRST_TASK_ID = 10
 
 
-class CommandError(Exception):
+class CommandError(TaskkitError):
     """An exception a Java shell command lets escape: `Exception occurred while executing`."""
 
     def __init__(self, message: str, exception: str = "java.lang.IllegalArgumentException"):
@@ -673,6 +674,20 @@ def _dump_package(inv: Invocation, args: list[str]) -> int:
 DUMPSYS_SERVICES: dict[str, Callable[[Invocation, list[str]], int]] = {
     "window": _dump_window, "activity": _dump_activity, "package": _dump_package,
 }
+
+
+@command("pidof")
+def pidof(inv: Invocation) -> int:
+    """toybox `pidof [-s] NAME...`: the pids of the running apps named (an app runs while it has
+    a task: from its start until it is force-stopped); exit 1 when none runs."""
+    single = "-s" in inv.args
+    running = {task["package"] for task in _tasks(inv.state)}
+    pids = [str(_pid(name)) for name in inv.args if name != "-s" and name in running]
+    if single:
+        pids = pids[:1]
+    if pids:
+        inv.out(" ".join(pids) + "\n")
+    return 0 if pids else 1
 
 
 @command("dumpsys")

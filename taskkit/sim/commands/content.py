@@ -28,6 +28,7 @@ import re
 import struct
 from typing import Any
 
+from taskkit.errors import TaskkitError
 from taskkit.sim import providers
 from taskkit.sim.commands import Invocation, command
 
@@ -73,7 +74,7 @@ _INT32 = (-(2 ** 31), 2 ** 31 - 1)
 _INT64 = (-(2 ** 63), 2 ** 63 - 1)
 
 
-class UsageError(ValueError):
+class UsageError(TaskkitError, ValueError):
     """An IllegalArgumentException thrown while parsing: usage + `[ERROR] message`."""
 
 

@@ -414,11 +414,13 @@ class _Shell:
             return str(host)
         return "file:" + urllib.parse.quote(str(host)) + ("?" + query if query else "")
 
-    def _watched(self) -> list[Path]:
-        if self._host is None:
-            return []
-        base = str(self._host)
-        return [self._host, self._host.parent, Path(base + "-wal"), Path(base + "-shm")]
+    def _watched(self) -> list[Path]:  # the main database's files
+        return [] if self._host is None else _files_of(self._host)
+
+    def _watch(self, host: Path) -> None:
+        """Stamp `host` (an attached database or a VACUUM INTO target) at close if it changes."""
+        for path in _files_of(host):
+            self._before.setdefault(path, _stat(path))
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -554,8 +556,11 @@ class _Shell:
         device_name = literal.group()[1:-1].replace("''", "'")
         try:
             name = self._on_host(device_name)
+            host = self._host_file(device_name)
         except OSError:
             return stmt
+        if host is not None:
+            self._watch(host)
         if name != device_name:
             self._device_names[name] = device_name
         return stmt[:literal.start()] + "'" + name.replace("'", "''") + "'" + stmt[literal.end():]
@@ -774,6 +779,11 @@ class _Shell:
 
 def _sql_quote(text: bytes) -> bytes:
     return b"'" + text.replace(b"'", b"''") + b"'"
+
+
+def _files_of(database: Path) -> list[Path]:
+    """The files a database's change touches: itself, its folder, its WAL and shared memory."""
+    return [database, database.parent, Path(f"{database}-wal"), Path(f"{database}-shm")]
 
 
 def _stat(path: Path) -> tuple[int, int, int] | None:

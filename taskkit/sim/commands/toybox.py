@@ -37,6 +37,7 @@ import zlib
 from pathlib import Path
 from typing import Callable, Iterator
 
+from taskkit.errors import TaskkitError
 from taskkit.sim import limits
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.commands import call as call_command, find as find_command
@@ -211,7 +212,7 @@ def write_file(state: SimState, path: str, data: bytes, cwd: str = "/", append: 
 # ============================================================================================
 # Option parsing and command plumbing
 # ============================================================================================
-class UsageError(Exception):
+class UsageError(TaskkitError):
     """Bad options or operands: printed as `tool: message`, exit 1."""
 
 
@@ -1833,6 +1834,9 @@ def _printf_pass(fmt: str, queue: list[str], out: bytearray, errors: list[str]) 
             width = str(int(_printf_number(queue.pop(0) if queue else "0", False)[0]))
         if prec == "*":
             prec = str(int(_printf_number(queue.pop(0) if queue else "0", False)[0]))
+        for size in (width, prec):
+            limits.check_size(abs(int(size)) if size and size.lstrip("-").isdigit() else 0, "printf: field")
+        limits.check_size(len(out), "printf: output")
         spec = "%" + flags + (width or "") + ("." + prec if prec is not None else "")
         arg = queue.pop(0) if queue else None
         if conv in "sb":
@@ -1919,7 +1923,7 @@ def xargs(inv: Invocation) -> int:
 # ============================================================================================
 # test / [
 # ============================================================================================
-class TestError(Exception):
+class TestError(TaskkitError):
     """A malformed test expression (exit status 2)."""
 
     __test__ = False  # not a pytest test class

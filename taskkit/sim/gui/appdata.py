@@ -45,11 +45,17 @@ def rows(ui: Session, db_path: str, sql: str, params: Sequence[Any] = ()) -> lis
 
 
 def write(ui: Session, db_path: str, sql: str, params: Sequence[Any] = ()) -> int:
-    """Run one statement on the app database and commit it; the new row's rowid for an INSERT."""
+    """Run one statement on the app database and commit it; the new row's rowid for an INSERT.
+
+    The database file and its folder get the device clock as their change time.
+    """
     with _connection(ui, db_path) as conn:
         cursor = conn.execute(sql, tuple(params))
         conn.commit()
-        return int(cursor.lastrowid or 0)
+        rowid = int(cursor.lastrowid or 0)
+    host_path = host(ui, db_path)
+    ui.state.stamp(host_path, host_path.parent)
+    return rowid
 
 
 def insert(ui: Session, db_path: str, table: str, row: dict[str, Any]) -> int:
@@ -94,21 +100,28 @@ def read_text(ui: Session, device_path: str) -> str:
         return ""
 
 
+# Every file change below stamps what it changed (the file, the folders whose entries changed)
+# with the device clock, never the host's: "last modified" labels and "newest" checks read them.
 def write_text(ui: Session, device_path: str, text: str) -> None:
-    path = host(ui, device_path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    write_bytes(ui, device_path, text.encode("utf-8"))
 
 
 def write_bytes(ui: Session, device_path: str, data: bytes) -> None:
     path = host(ui, device_path)
+    made = [folder for folder in (path.parent, *path.parent.parents) if not folder.exists()]
     path.parent.mkdir(parents=True, exist_ok=True)
+    existed = path.exists()
     path.write_bytes(data)
+    ui.state.stamp(path, *made, *(() if existed or made else (path.parent,)))
+    if made:
+        ui.state.stamp(made[-1].parent)
 
 
 def rename(ui: Session, device_path: str, new_device_path: str) -> None:
     """Move a file to another device path (both confined to the device's state directory)."""
-    host(ui, device_path).rename(host(ui, new_device_path))
+    source, target = host(ui, device_path), host(ui, new_device_path)
+    source.rename(target)
+    ui.state.stamp(source.parent, target.parent)
 
 
 def remove(ui: Session, device_path: str) -> None:
@@ -118,3 +131,4 @@ def remove(ui: Session, device_path: str) -> None:
         path.rmdir()
     else:
         path.unlink(missing_ok=True)
+    ui.state.stamp(path.parent)

@@ -9,6 +9,7 @@ value (another amount, name, date, answer) in the place a careless agent would g
 from __future__ import annotations
 
 import ast
+import time
 import unicodedata
 from datetime import datetime, timezone
 from typing import Any, Callable
@@ -348,6 +349,22 @@ CASES: dict[str, Steps] = {
 }
 
 
+class _HostTimeWatch(GuiScript):
+    """A GUI script that, before each step (so after the one before), lists every file and folder
+    of the device whose time stamp is the host's wall clock, not the device's."""
+
+    def __init__(self, steps, device) -> None:
+        super().__init__(steps)
+        self.device, self.leaks = device, set()
+
+    def step(self, observation):
+        host_now = time.time()
+        root = self.device.state.fs_root
+        self.leaks |= {str(path.relative_to(root)) for path in [root, *root.rglob("*")]
+                       if abs(path.lstat().st_mtime - host_now) < 2 * 86400}
+        return super().step(observation)
+
+
 @pytest.mark.parametrize("task", sorted(CASES))
 def test_gui_reference_solution_scores_one_and_near_misses_less(device, task: str) -> None:
     loading.load_builtin()
@@ -355,8 +372,10 @@ def test_gui_reference_solution_scores_one_and_near_misses_less(device, task: st
     for seed_index in range(3):
         instance = suite.instantiate(registry.get(task), 30, seed_index)
         params = instance.create().params
-        result = run_episode(env, instance, GuiScript(steps(params, False)), 30)
+        script = _HostTimeWatch(steps(params, False), device)
+        result = run_episode(env, instance, script, 30)
         assert result.error is None and result.score == 1.0, result
+        assert sorted(script.leaks) == []  # everything the screens wrote carries the device's time
         for near_miss in (steps(params, True), steps(params, False)[:-1]):
             missed = run_episode(env, instance, GuiScript(near_miss), 30)
             assert missed.error is None and missed.score < 1.0, (near_miss, missed)

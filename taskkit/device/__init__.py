@@ -1,0 +1,1 @@
+"""The transport layer (`Device`: a shell plus file transfer), quoting, and the typed device services."""
