@@ -1,10 +1,11 @@
 """How fast the simulated device runs a whole suite.
 
-    python benchmarks/sim_suite.py [--combinations 10] [--agent oracle] [--json]
+    python benchmarks/sim_suite.py [--combinations 10] [--agent oracle] [--side_effects record|off] [--json]
 
 Runs every built-in task that runs on the simulated device `--combinations` times on one fresh
-simulator (with its GUI, as `taskkit.run` opens it) and prints, per task, episodes, mean device
-round trips and mean milliseconds per episode, then the totals.
+simulator (with its GUI, as `taskkit.run` opens it, and with the side-effect diff `taskkit.run`
+records by default) and prints, per task, episodes, mean device round trips and mean
+milliseconds per episode, then the totals.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from taskkit.report import table
 from taskkit.runner import run_episode
 
 
-def measure(combinations: int, agent_name: str, seed: int) -> dict:
+def measure(combinations: int, agent_name: str, seed: int, side_effects: str = "record") -> dict:
     loading.load_builtin()
     instances = [instance for instance in suite.build_suite(seed, n_task_combinations=combinations)
                  if not instance.task.real_device_only]  # left out on the simulator, as taskkit.run does
@@ -35,7 +36,7 @@ def measure(combinations: int, agent_name: str, seed: int) -> dict:
         for instance in instances:
             device.stats.reset()
             t0 = time.perf_counter()
-            result = run_episode(env, instance, agent, seed)
+            result = run_episode(env, instance, agent, seed, side_effects=side_effects)
             per_task[instance.task.name].append((time.perf_counter() - t0, device.stats.round_trips))
             scores.append(result.score)
     finally:
@@ -44,6 +45,7 @@ def measure(combinations: int, agent_name: str, seed: int) -> dict:
     return {
         "episodes": len(instances),
         "agent": agent_name,
+        "side_effects": side_effects,
         "total_s": round(total, 3),
         "episodes_per_s": round(len(instances) / total, 1),
         "mean_score": round(statistics.fmean(scores), 4),
@@ -63,16 +65,18 @@ def main() -> None:
     parser.add_argument("--combinations", type=int, default=10)
     parser.add_argument("--agent", default="oracle")
     parser.add_argument("--seed", type=int, default=30)
+    parser.add_argument("--side_effects", choices=("record", "off"), default="record",
+                        help="record each episode's side effects, as taskkit.run does by default")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
-    data = measure(args.combinations, args.agent, args.seed)
+    data = measure(args.combinations, args.agent, args.seed, args.side_effects)
     if args.json:
         json.dump(data, sys.stdout, indent=1)
         print()
         return
     rows = [[name, str(t["episodes"]), f"{t['mean_round_trips']:.1f}", f"{t['mean_ms']:.1f}"] for name, t in data["tasks"].items()]
     print(table(["task", "episodes", "round trips/episode", "ms/episode"], rows))
-    print(f"\n{data['episodes']} episodes ({data['agent']}) in {data['total_s']:.2f} s = "
+    print(f"\n{data['episodes']} episodes ({data['agent']}, side effects {data['side_effects']}) in {data['total_s']:.2f} s = "
           f"{data['episodes_per_s']} episodes/s, mean score {data['mean_score']}")
 
 

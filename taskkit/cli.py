@@ -138,9 +138,12 @@ def chosen_task_names(values: flags.FlagValues) -> list[str] | None:
 
 
 def chosen_tasks(values: flags.FlagValues) -> list[Any]:
-    """The task classes --tasks and --suite_family choose (all registered ones by default)."""
-    names = chosen_task_names(values)
-    return [registry.get(name) for name in names] if names is not None else registry.all_tasks()
+    """The task classes --tasks and --suite_family choose (all registered ones by default);
+    raises SpecErrors listing every chosen spec that does not compile."""
+    classes, errors = loading.resolve(chosen_task_names(values))
+    if errors:
+        raise SpecErrors(errors)
+    return classes
 
 
 @contextlib.contextmanager
@@ -180,6 +183,9 @@ def run_main(prog: str, values: flags.FlagValues, main: Callable[[list[str]], in
     except SpecErrors as error:
         for line in error.lines:
             print(line, file=sys.stderr)
+        return USAGE
+    except SpecError as error:  # a spec compiled on first use (`--show_instance`): its line alone
+        print(error, file=sys.stderr)
         return USAGE
     except BAD_INPUT as error:
         print(f"{prog}: error: {error}", file=sys.stderr)

@@ -2,7 +2,9 @@
 
 One loader for every entry point (the CLIs, the pytest plugin, fresh-process checks), so a
 spec directory or a `--task_module` loads the same way everywhere. Loading registers the tasks
-in `taskkit.registry`.
+in `taskkit.registry`: Python tasks as their modules are imported, specs by name only — each is
+compiled the first time its class is needed (`resolve`, `registry.get`), so a process (a run,
+each `--parallel` worker) compiles only the specs it uses.
 """
 from __future__ import annotations
 
@@ -14,10 +16,13 @@ import sys
 import traceback
 from pathlib import Path
 from types import ModuleType
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from taskkit import apps, registry, specs, task_protos
 from taskkit.registry import TaskLoadError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from taskkit.task import TaskEval
 
 _BUILTINS_LOADED = False
 
@@ -54,9 +59,9 @@ def load_tasks(task_modules: Sequence[str], spec_dirs: Sequence[str],
 
 
 def load_spec_dir(directory: str | Path) -> None:
-    """Register the tasks of every `*.textproto` spec under `directory`.
+    """Register the tasks of every `*.textproto` spec under `directory` (compiled on first use).
 
-    Raises TaskLoadError whose message is the first bad spec's `file:line:col: field: message`.
+    Raises TaskLoadError whose message is the first listing error's `file:line:col: field: message`.
     """
     errors = spec_dir_errors(directory)
     if errors:
@@ -65,8 +70,24 @@ def load_spec_dir(directory: str | Path) -> None:
 
 
 def spec_dir_errors(directory: str | Path) -> list[str]:
-    """Register the good specs under `directory`; one `file:line:col: field: message` per bad one."""
-    return [str(error) for error in specs.load_dir(directory).errors]
+    """Register the specs under `directory` by name; one `file:line:col: field: message` per spec
+    that cannot be listed (does not parse, or takes a name that is taken)."""
+    return [str(error) for error in specs.defer_dir(directory)]
+
+
+def resolve(names: Sequence[str] | None) -> tuple[list["type[TaskEval]"], list[str]]:
+    """The classes of the tasks `names` (every registered one if None), compiling the specs among
+    them, and one `file:line:col: field: message` line per spec that does not compile.
+
+    An unknown name raises TaskLoadError (with suggestions).
+    """
+    classes, errors = [], []
+    for name in registry.names() if names is None else names:
+        try:
+            classes.append(registry.get(name))
+        except specs.SpecError as error:
+            errors.append(str(error))
+    return classes, errors
 
 
 def load_module(spec: str, flag: str = "--task_module") -> ModuleType:

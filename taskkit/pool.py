@@ -1,11 +1,13 @@
 """A device pool: episodes spread over worker processes, one device each (`--parallel N`).
 
-Each worker is a fresh Python process (multiprocessing's `spawn`) that loads the same tasks
+Each worker is a fresh Python process (multiprocessing's `spawn`) that lists the same tasks
 (built-ins, `--task_module`, `--spec_dir`), opens its own device — a new simulated device, or
 the adb device it is given — builds the agent from the same `--agent` spec, and runs the
-episodes it takes from a shared queue. An episode's params, goal and score depend only on its
-instance (seed, task, index), never on which worker ran it, so the set of result rows equals a
-serial run's. Rows come back to the parent as they finish; the parent writes them.
+episodes it takes from a shared queue. A worker compiles only the specs of the episodes it
+takes and draws only their params (the parent draws none), so start-up is not paid twice. An
+episode's params, goal and score depend only on its instance (seed, task, index), never on which
+worker ran it, so the set of result rows equals a serial run's. Rows come back to the parent as
+they finish; the parent writes them.
 """
 from __future__ import annotations
 
@@ -95,7 +97,7 @@ def jobs_of(instances: Sequence[Any]) -> list[tuple[str, int, dict[str, Any] | N
 
 
 def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: Any, results: Any) -> None:
-    try:  # the parent loaded the same tasks and agent already: they load here too
+    try:  # the parent listed the same tasks and checked the agent: this process lists and loads them again
         worker = Worker(setup, device_spec, adb)
         try:
             while (job := jobs.get()) is not None:

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import TYPE_CHECKING
 
-from faker import Faker
+if TYPE_CHECKING:  # pragma: no cover
+    from faker import Faker
 
 
 def instance_seed(run_seed: int, task_name: str, index: int) -> int:
@@ -17,14 +19,26 @@ class TaskRng(random.Random):
     """`random.Random` seeded for one task instance, with `faker` seeded from it.
 
     Faker gets its own seed drawn from this generator at construction, so Faker calls and
-    `random` calls never disturb each other's sequences.
+    `random` calls never disturb each other's sequences. The Faker itself is made on first use
+    (most tasks never call it, and making one costs milliseconds).
     """
 
     def __init__(self, seed: int, locale: str = "en_US"):
         super().__init__(seed)
         self.seed_value = seed
-        self.faker = Faker(locale)
-        self.faker.seed_instance(self.getrandbits(64))
+        self.locale = locale
+        self._faker_seed = self.getrandbits(64)
+        self._faker: "Faker | None" = None
+
+    @property
+    def faker(self) -> "Faker":
+        """The Faker seeded for this instance."""
+        if self._faker is None:
+            from faker import Faker  # imported on first use: a run whose tasks never call it skips it
+
+            self._faker = Faker(self.locale)
+            self._faker.seed_instance(self._faker_seed)
+        return self._faker
 
     def child(self, label: str) -> "TaskRng":
         """An independent generator for a named part (e.g. one sub-task of a composite)."""

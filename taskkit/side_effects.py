@@ -36,6 +36,7 @@ from taskkit.apps.table import Table, change_log_position_sql, changes_since_sql
 from taskkit.device.services import changes
 from taskkit.device.services.settings import build_snapshot, parse_snapshot
 from taskkit.device.state import DIGEST_ROOTS
+from taskkit.env import TaskEnv
 from taskkit.task import TaskEval
 from taskkit.validators import base
 from taskkit.validators.exists import RowExists
@@ -127,7 +128,7 @@ def _provider_paths(uri: str) -> list[str]:
     return [f"/data/data/{package}", f"/data/user_de/0/{package}"] if package else []
 
 
-def start(env: Any, task: TaskEval) -> Watch:
+def start(env: TaskEnv, task: TaskEval) -> Watch:
     """Start watching (after initialize_state): one round trip per database of the task's apps,
     and one for files and settings."""
     tables = tuple(table for app in task.apps() for table in app.tables)
@@ -141,7 +142,7 @@ def start(env: Any, task: TaskEval) -> Watch:
     return Watch(expected(task), tables, since, changes.parse_start(files, DIGEST_ROOTS, skip), settings)
 
 
-def finish(env: Any, watch: Watch) -> list[str]:
+def finish(env: TaskEnv, watch: Watch) -> list[str]:
     """The side effects since `start`, one line each (empty: none)."""
     found: list[str] = []
     by_name = {(table.db, table.name): table for table in watch.tables}
@@ -159,7 +160,7 @@ def finish(env: Any, watch: Watch) -> list[str]:
     return found
 
 
-def _files_and_settings(env: Any, files_command: str) -> tuple[str, set[str]]:
+def _files_and_settings(env: TaskEnv, files_command: str) -> tuple[str, set[str]]:
     """Run a changes command and list the settings, in one round trip."""
     output = env.device.check(f"{{ {files_command}; }} && echo {_MARK} && {build_snapshot()}")
     files, _, settings = output.rpartition(f"{_MARK}\n")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, Iterable, Sequence
 
 from taskkit import registry
@@ -17,15 +18,12 @@ class TaskBuildError(TaskkitError, RuntimeError):
 
 @dataclasses.dataclass(frozen=True)
 class TaskInstance:
-    """One parameterized task: its class, index, instance seed and params."""
+    """One parameterized task: its class, index and instance seed; its params are drawn when first
+    asked for (a `--parallel` parent, which only hands out jobs, never draws them)."""
 
     task: type[TaskEval]
     index: int
     seed: int
-    params: dict[str, Any]
-    #: Why the params or the goal could not be built, if they could not (the episode is then
-    #: recorded as this task's error and the rest of the suite runs).
-    error: str | None = None
     #: The device config the episode runs under (`DeviceConfig.as_json()`), if the run sets one.
     device_config: dict[str, Any] | None = None
 
@@ -33,6 +31,26 @@ class TaskInstance:
     def instance_id(self) -> str:
         suffix = f"@{self.device_config['name']}" if self.device_config else ""
         return f"{self.task.name}_{self.index}{suffix}"
+
+    @functools.cached_property
+    def _built(self) -> tuple[dict[str, Any], str | None]:
+        try:
+            built = self.task.from_seed(self.seed)
+            built.goal  # noqa: B018 - the goal must render too
+        except Exception as error:  # noqa: BLE001 - a task bug, recorded for that task alone
+            return {}, f"building the task failed: {where(error)}{type(error).__name__}: {error}"
+        return built.params, None
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The instance's params ({} if they could not be built)."""
+        return self._built[0]
+
+    @property
+    def error(self) -> str | None:
+        """Why the params or the goal could not be built, if they could not (the episode is then
+        recorded as this task's error and the rest of the suite runs)."""
+        return self._built[1]
 
     def create(self) -> TaskEval:
         """A fresh task object (each episode gets its own); raises TaskBuildError if it has none."""
@@ -48,18 +66,11 @@ def instantiate(task: type[TaskEval], run_seed: int, index: int, device_config: 
     `fixed_task_seed` gives every instance instance 0's seed, hence the same params
     (AndroidWorld's `use_identical_params`). Under a device config the instance is the same
     (AndroidWorld-compatible) unless `config_axis`: then the config's name is part of the seed,
-    so each config draws its own params. A task whose params or goal cannot be built gets an
+    so each config draws its own params. A task whose params or goal cannot be built gives an
     instance carrying the error.
     """
     key = f"{task.name}@{device_config['name']}" if device_config and config_axis else task.name
-    seed = instance_seed(run_seed, key, 0 if fixed_task_seed else index)
-    try:
-        built = task.from_seed(seed)
-        built.goal  # noqa: B018 - the goal must render too
-    except Exception as error:  # noqa: BLE001 - a task bug, recorded for that task alone
-        return TaskInstance(task, index, seed, {}, f"building the task failed: {where(error)}{type(error).__name__}: {error}",
-                            device_config)
-    return TaskInstance(task, index, seed, built.params, device_config=device_config)
+    return TaskInstance(task, index, instance_seed(run_seed, key, 0 if fixed_task_seed else index), device_config)
 
 
 def build_suite(seed: int, task_names: Iterable[str] | None = None, n_task_combinations: int = 1,

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Iterator, Sequence
 from taskkit import apps
 from taskkit.composite import CompositeTask, _lookup, _object_schema
 from taskkit.device.base import DeviceError
+from taskkit.env import TaskEnv
 from taskkit.params import ParamError, validate as validate_params
 from taskkit.rng import TaskRng
 from taskkit.specs import checks, generators, kinds, shapes, steps, templates
@@ -113,7 +114,7 @@ class SpecPlan:
     def draw(self, rng: TaskRng) -> dict[str, Any]:
         return generators.draw_all(self.params, rng)
 
-    def run_steps(self, plans: Sequence[Any], env: Any, task: TaskEval) -> None:
+    def run_steps(self, plans: Sequence[Any], env: TaskEnv, task: TaskEval) -> None:
         """Run `plans` in order; a step that fails (not the device) is named by its field."""
         run = steps.Run(task.params, lambda: _expected_answer(task))
         for plan in plans:
@@ -182,7 +183,7 @@ class SpecTask(TaskEval):
         with located(type(self)):
             return _goal(type(self), self.params)
 
-    def initialize_state(self, env: Any) -> None:
+    def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         with located(type(self)):
             self.plan.run_steps(self.plan.setup, env, self)
@@ -191,15 +192,15 @@ class SpecTask(TaskEval):
         with located(type(self)):
             return self.plan.check.build(self.params)
 
-    def is_successful(self, env: Any) -> float:
+    def is_successful(self, env: TaskEnv) -> float:
         with located(type(self)):
             return super().is_successful(env)
 
-    def solve(self, env: Any) -> None:
+    def solve(self, env: TaskEnv) -> None:
         with located(type(self)):
             self.plan.run_steps(self.plan.oracle, env, self)
 
-    def teardown(self, env: Any) -> None:
+    def teardown(self, env: TaskEnv) -> None:
         with located(type(self)):
             self.plan.run_steps(self.plan.teardown, env, self)
 

@@ -3,6 +3,7 @@
 `load_file(path)` gives the task class of one `.textproto` file. `load_dir(dir)` loads every
 `*.textproto` under `dir` (recursively, in path order), compiling specs that include other
 specs of the same directory after them, and collects every error instead of stopping.
+`load_listed` compiles a spec `listing` registered by name only.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any, Callable
 from google.protobuf import text_format
 
 from taskkit import registry
-from taskkit.specs import compiler, positions, validate
+from taskkit.specs import cache, compiler, positions, validate
 from taskkit.specs.errors import SpecError, SpecRuntimeError
 from taskkit.task import TaskEval
 
@@ -39,7 +40,7 @@ class LoadResult:
 class Parsed:
     path: str
     spec: Any
-    where: positions.Positions
+    where: positions.Later
 
     def error(self, field: str, message: str, needle: str = "") -> SpecError:
         found = self.where.locate_text(field, needle) if needle else None
@@ -48,24 +49,34 @@ class Parsed:
 
 
 def parse(path: str | Path) -> Parsed:
-    """Read and parse one spec file; a syntax error or unknown field is a SpecError."""
+    """Read and parse one spec file — taken from the parse cache when these bytes were parsed
+    before; a syntax error or unknown field is a SpecError. Positions are scanned when needed."""
     shown = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text() reads it
     except (OSError, UnicodeDecodeError) as error:
         raise SpecError(shown, 1, 1, "", f"cannot read the spec: {error}") from None
+    where = positions.Later(text, task_spec_pb2.TaskSpec.DESCRIPTOR)
+    spec = cache.cached(data)
+    if spec is None:
+        spec = _parse_text(shown, text, where)
+        cache.remember(data, spec)
+    return Parsed(shown, spec, where)
+
+
+def _parse_text(shown: str, text: str, where: positions.Later) -> Any:
     deep = positions.too_deep(text)
     if deep is not None:
         raise SpecError(shown, *deep, "", f"messages are nested more than {positions.MAX_DEPTH} levels deep; "
                         "flatten the spec (all/any take lists)")
-    where = positions.scan(text, task_spec_pb2.TaskSpec.DESCRIPTOR)
     spec = task_spec_pb2.TaskSpec()
     try:
         text_format.Parse(text, spec)
     except text_format.ParseError as error:
         line, col = error.GetLine() or 1, error.GetColumn() or 1
         raise SpecError(shown, line, col, where.field_at(line, col), _parse_message(str(error))) from None
-    return Parsed(shown, spec, where)
+    return spec
 
 
 def _parse_message(text: str) -> str:
@@ -113,7 +124,7 @@ def _compile(parsed: Parsed, find_task: Callable[[str], Any], *, register: bool)
         raise parsed.error(problems[0].field, problems[0].message, problems[0].needle)
     source = str(Path(parsed.path).resolve())
     if register:
-        existing = _registered(spec.name)
+        existing = registry.peek(spec.name)
         if existing is not None and existing.source != source:
             raise parsed.error("name", f"task name {spec.name!r} is already defined in {existing.source}")
     try:
@@ -131,18 +142,21 @@ def _compile(parsed: Parsed, find_task: Callable[[str], Any], *, register: bool)
     return cls
 
 
-def _registered(name: str) -> type[TaskEval] | None:
-    try:
-        return registry.get(name)
-    except registry.TaskLoadError:
-        return None
+# The names of the listed specs being compiled, outermost first: an include of one of them is a cycle.
+_BUILDING: list[str] = []
 
 
 def _find_registered(name: str) -> Any:
+    """The class an include names, compiled now if it was listed; LookupError says why there is none."""
+    if name in _BUILDING:
+        raise LookupError(f"include cycle: {' -> '.join(_BUILDING[_BUILDING.index(name):] + [name])}")
     try:
         return registry.get(name)
     except registry.TaskLoadError as error:
         raise LookupError(str(error)) from None
+    except SpecError:
+        failed = registry.peek(name)
+        raise LookupError(f"task {name!r} is defined by a spec that failed to load ({failed.source})") from None
 
 
 def load_file(path: str | Path, *, register: bool = True) -> type[TaskEval]:
@@ -202,3 +216,16 @@ def load_dir(directory: str | Path, *, register: bool = True) -> LoadResult:
         if name not in done:
             build(name)
     return result
+
+
+def load_listed(path: str | Path, name: str) -> type[TaskEval]:
+    """Compile and register the spec at `path`, listed earlier as the task `name` (`listing`)."""
+    _BUILDING.append(name)
+    try:
+        parsed = parse(path)
+        if parsed.spec.name != name:
+            raise parsed.error("name", f"the file changed while loading: it named {name!r}, now "
+                                       f"{parsed.spec.name!r}; run again")
+        return _compile(parsed, _find_registered, register=True)
+    finally:
+        _BUILDING.pop()

@@ -185,3 +185,26 @@ def scan(text: str, descriptor: Any) -> Positions:
     except Exception:  # a syntax error: text_format.Parse reports it; keep what was read
         pass
     return Positions(walker.out, walker.values)
+
+
+class Later:
+    """The positions of `text`, scanned the first time one is asked for: only an error needs them,
+    so a spec that compiles and runs cleanly is never scanned."""
+
+    def __init__(self, text: str, descriptor: Any):
+        self._text, self._descriptor = text, descriptor
+        self._scanned: Positions | None = None
+
+    def _positions(self) -> Positions:
+        if self._scanned is None:
+            self._scanned = scan(self._text, self._descriptor)
+        return self._scanned
+
+    def locate(self, field: str) -> tuple[int, int]:
+        return self._positions().locate(field)
+
+    def locate_text(self, field: str, needle: str) -> tuple[int, int] | None:
+        return self._positions().locate_text(field, needle)
+
+    def field_at(self, line: int, col: int) -> str:
+        return self._positions().field_at(line, col)

@@ -12,6 +12,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 
+from taskkit.env import TaskEnv
 from taskkit.specs import templates
 from taskkit.specs.errors import SpecRuntimeError
 from taskkit.specs.shapes import Shape
@@ -86,12 +87,12 @@ class InsertRows:
         extra = self.overrides.values(context)
         return [self.info.fill({**row, **extra}) for row in rows_from(self.params, self.rows, context, self.field)]
 
-    def run(self, env: Any, run: Run) -> None:
+    def run(self, env: TaskEnv, run: Run) -> None:
         self.info.table.insert(env.device, self.rows_for(run.params))
         self.info.app.force_stop(env.device)
 
 
-def _keys(env: Any, info: TableInfo, where: Sequence[Predicate], context: Context) -> list[Any]:
+def _keys(env: TaskEnv, info: TableInfo, where: Sequence[Predicate], context: Context) -> list[Any]:
     """Keys of the rows matching every condition (one query)."""
     rows = info.table.rows(env.device)
     return [row[info.table.key] for row in rows if all_match(where, row, context)]
@@ -103,7 +104,7 @@ class DeleteRows:
     info: TableInfo
     where: tuple[Predicate, ...]
 
-    def run(self, env: Any, run: Run) -> None:
+    def run(self, env: TaskEnv, run: Run) -> None:
         keys = _keys(env, self.info, self.where, run.params)
         if keys:
             self.info.table.delete(env.device, self.info.table.keys_in(keys))
@@ -117,7 +118,7 @@ class UpdateRows:
     where: tuple[Predicate, ...]
     changes: Assigns
 
-    def run(self, env: Any, run: Run) -> None:
+    def run(self, env: TaskEnv, run: Run) -> None:
         keys = _keys(env, self.info, self.where, run.params)
         if keys:
             self.info.table.update(env.device, self.info.table.keys_in(keys), self.changes.values(run.params))
@@ -130,7 +131,7 @@ class WriteFile:
     path: str
     content: str
 
-    def run(self, env: Any, run: Run) -> None:
+    def run(self, env: TaskEnv, run: Run) -> None:
         path = _render(self.path, run.params, f"{self.field}.path")
         env.device.files.write_text(path, _render(self.content, run.params, f"{self.field}.content"))
 
@@ -141,7 +142,7 @@ class RemoveFile:
     path: str
     recursive: bool
 
-    def run(self, env: Any, run: Run) -> None:
+    def run(self, env: TaskEnv, run: Run) -> None:
         env.device.files.remove(_render(self.path, run.params, f"{self.field}.path"), recursive=self.recursive)
 
 
@@ -153,7 +154,7 @@ class SetSetting:
     value: str
     delete: bool
 
-    def run(self, env: Any, run: Run) -> None:
+    def run(self, env: TaskEnv, run: Run) -> None:
         if self.delete:
             env.device.settings.delete(self.namespace, self.key)
         else:
@@ -166,7 +167,7 @@ class ClearApp:
     app: Any
     pm_clear: bool
 
-    def run(self, env: Any, run: Run) -> None:
+    def run(self, env: TaskEnv, run: Run) -> None:
         self.app.force_stop(env.device)
         if self.pm_clear:
             env.device.packages.clear(self.app.package)
@@ -185,7 +186,7 @@ class Shell:
     def render(self, context: Context) -> str:
         return _render(self.command, context, f"{self.field}.command", shell=True)
 
-    def run(self, env: Any, run: Run) -> None:
+    def run(self, env: TaskEnv, run: Run) -> None:
         command = self.render(run.params)
         if self.allow_failure:
             env.device.shell(command)
@@ -199,7 +200,7 @@ class ProviderInsert:
     uri: str
     values: Assigns
 
-    def run(self, env: Any, run: Run) -> None:
+    def run(self, env: TaskEnv, run: Run) -> None:
         env.device.content.insert(self.uri, self.values.values(run.params))
 
 
@@ -208,7 +209,7 @@ class Answer:
     field: str
     text: str
 
-    def run(self, env: Any, run: Run) -> None:
+    def run(self, env: TaskEnv, run: Run) -> None:
         text = _render(self.text, run.params, f"{self.field}.text") if self.text else run.expected_answer()
         env.submit_answer(text)
 
@@ -221,7 +222,7 @@ class ForEach:
     path: str
     plan: Any
 
-    def run(self, env: Any, run: Run) -> None:
+    def run(self, env: TaskEnv, run: Run) -> None:
         try:
             items = lookup(run.params, self.path)
         except PathLookupError as error:

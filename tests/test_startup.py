@@ -1,0 +1,279 @@
+"""Start-up pays for what a run uses (issue #21 item 5): specs are listed by name and compiled on
+first use, their parses cached by content (never stale), suggestions computed only for an error,
+a worker compiles only the tasks it runs, an instance draws its params when first asked — while
+a bad spec is still one `file:line:col: field: message` line and exit 2 whenever it is used."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from taskkit import loading, registry, run, specs, suite, task_protos
+from taskkit.rng import TaskRng
+from taskkit.specs import cache, loader
+from taskkit.task import TaskEval
+from tests.specs.test_loader import WIFI as GOOD
+
+BAD_APP = GOOD.replace('"settings"', '"setings"')
+INCLUDES = '''
+name: "{name}"
+goal: "Both."
+include {{ label: "one" task: "{first}" }}
+include {{ label: "two" task: "{second}" }}
+'''
+
+
+@pytest.fixture
+def fresh_registry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The built-ins registered, and whatever the test registers gone after it; a private cache."""
+    loading.load_builtin()
+    monkeypatch.setattr(registry, "_TASKS", dict(registry._TASKS))
+    monkeypatch.setenv("TASKKIT_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.textproto"
+    path.write_text(textwrap.dedent(text).lstrip())
+    return path
+
+
+def count_calls(monkeypatch: pytest.MonkeyPatch, owner: Any, attribute: str) -> list[int]:
+    """Wrap `owner.attribute` to count its calls; the list's length is the count."""
+    calls: list[int] = []
+    original = getattr(owner, attribute)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, attribute, counted)
+    return calls
+
+
+def compiled_specs() -> list[str]:
+    entries = [registry.peek(name) for name in registry.names()]
+    return sorted(entry.name for entry in entries
+                  if str(entry.source).endswith(".textproto") and not isinstance(entry, registry.Deferred))
+
+
+def in_fresh_process(code: str, tmp_path: Path) -> dict[str, Any]:
+    """Run `code` in a new interpreter; it ends by printing one JSON line, returned here."""
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code) + REPORT], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+REPORT = """
+import json, sys
+from taskkit import registry
+entries = [registry.peek(name) for name in registry.names()]
+compiled = sorted(e.name for e in entries if str(e.source).endswith(".textproto")
+                  and not isinstance(e, registry.Deferred))
+print(json.dumps({"compiled": compiled, "compiler": "taskkit.specs.compiler" in sys.modules,
+                  "listed": sum(str(e.source).endswith(".textproto") for e in entries)}))
+"""
+
+
+@pytest.mark.parametrize("task, compiled", [("SimpleSmsSend", []), ("ExpenseAddSingleSpec", ["ExpenseAddSingleSpec"])])
+def test_a_one_task_process_compiles_only_the_spec_it_uses(task: str, compiled: list[str], tmp_path: Path) -> None:
+    for path in sorted(Path(task_protos.__file__).parent.glob("*.textproto")):  # parsed before, as by an earlier run
+        loader.parse(path)
+    found = in_fresh_process(f"""
+        import contextlib, io
+        from taskkit import run
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert run.run(["taskkit.run", "--show_instance", "{task}"]) == 0
+        """, tmp_path)
+    assert found["compiled"] == compiled
+    assert found["listed"] >= 40  # every built-in spec is listed, by name
+    assert found["compiler"] is bool(compiled)  # a Python task's run never loads the spec compiler
+
+
+def test_a_worker_compiles_only_the_tasks_it_runs(tmp_path: Path) -> None:
+    found = in_fresh_process("""
+        from taskkit import pool
+        setup = pool.WorkerSetup((), (), False, "oracle", {}, 30, None, False)
+        worker = pool.Worker(setup, "sim", ("127.0.0.1", 5037))
+        try:
+            row = worker.run(("ExpenseAddSingleSpec", 0, None))
+            assert row["score"] == 1.0, row
+        finally:
+            worker.close()
+        """, tmp_path)
+    assert found["compiled"] == ["ExpenseAddSingleSpec"]
+
+
+def test_listing_a_folder_again_parses_nothing_and_a_changed_file_is_read_again(fresh_registry: None,
+                                                                                   tmp_path: Path,
+                                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "specs"
+    write(folder, "one", GOOD.format(name="StartupOne"))
+    two = write(folder, "two", GOOD.format(name="StartupTwo"))
+    parses = count_calls(monkeypatch, loader, "_parse_text")
+    assert specs.defer_dir(folder) == [] and len(parses) == 2
+    assert {"StartupOne", "StartupTwo"} <= set(registry.names())
+    assert isinstance(registry.peek("StartupOne"), registry.Deferred)
+
+    monkeypatch.setattr(registry, "_TASKS", {})
+    assert specs.defer_dir(folder) == [] and len(parses) == 2  # both from the cache
+    assert registry.get("StartupOne").name == "StartupOne" and len(parses) == 2  # compiling reuses the parse
+
+    two.write_text(two.read_text().replace("StartupTwo", "StartupRenamed"))  # never a stale name
+    monkeypatch.setattr(registry, "_TASKS", {})
+    assert specs.defer_dir(folder) == [] and len(parses) == 3
+    assert sorted(registry.names()) == ["StartupOne", "StartupRenamed"]
+
+    cache._salt.cache_clear()  # another taskkit or protobuf version, or another schema: a new key
+    monkeypatch.setattr(cache, "_salt", lambda: b"another version|")
+    monkeypatch.setattr(registry, "_TASKS", {})
+    assert specs.defer_dir(folder) == [] and len(parses) == 5
+
+
+def test_a_cache_folder_that_cannot_be_written_costs_a_parse_not_an_error(fresh_registry: None, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "a_file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("TASKKIT_CACHE_DIR", str(blocked))
+    folder = tmp_path / "specs"
+    write(folder, "one", GOOD.format(name="StartupUncached"))
+    parses = count_calls(monkeypatch, loader, "_parse_text")
+    for _ in range(2):
+        monkeypatch.setattr(registry, "_TASKS", {})
+        assert specs.defer_dir(folder) == []
+    assert len(parses) == 2 and registry.get("StartupUncached").name == "StartupUncached"
+
+
+def test_a_damaged_cache_entry_is_parsed_again(fresh_registry: None, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path / "specs", "one", GOOD.format(name="StartupDamaged"))
+    loader.parse(path)
+    entry = cache.cache_dir() / cache.key(path.read_bytes())
+    entry.write_bytes(b"\xff\xff not a message")
+    parses = count_calls(monkeypatch, loader, "_parse_text")
+    assert loader.parse(path).spec.name == "StartupDamaged" and len(parses) == 1
+
+
+def test_loading_and_compiling_specs_computes_no_suggestion(fresh_registry: None, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "specs"
+    write(folder, "a", INCLUDES.format(name="StartupBoth", first="StartupWifi", second="SystemWifiTurnOn"))
+    write(folder, "b", GOOD.format(name="StartupWifi"))
+    suggestions = count_calls(monkeypatch, registry.difflib, "get_close_matches")
+    assert specs.defer_dir(folder) == []
+    classes, errors = loading.resolve(["StartupBoth", "StartupWifi"])
+    assert errors == [] and [cls.name for cls in classes] == ["StartupBoth", "StartupWifi"]
+    assert suggestions == []
+    with pytest.raises(registry.TaskLoadError, match="did you mean StartupWifi"):
+        registry.get("StartupWifj")
+    assert len(suggestions) == 1
+
+
+def test_a_listed_spec_that_does_not_compile_fails_when_used_with_its_line(fresh_registry: None, tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "specs"
+    bad = write(folder, "bad", BAD_APP.format(name="StartupBad"))
+    write(folder, "good", GOOD.format(name="StartupGood"))
+    assert specs.defer_dir(folder) == []  # listing finds no fault: validation comes with use
+    assert registry.get("StartupGood").name == "StartupGood"
+    eager = [str(error) for error in specs.load_dir(folder, register=False).errors]  # as loading all at once says it
+    assert len(eager) == 1 and eager[0].startswith(f"{bad}:2:1: apps[0]: unknown app 'setings'")
+    compiles = count_calls(monkeypatch, loader, "_compile")
+    for _ in range(2):  # the failure is kept, not compiled again
+        with pytest.raises(specs.SpecError) as caught:
+            registry.get("StartupBad")
+        assert str(caught.value) == eager[0]
+    assert len(compiles) == 1
+    classes, errors = loading.resolve(None)  # --list_tasks: every task, every bad spec's line
+    assert errors == eager
+    assert "StartupGood" in [cls.name for cls in classes]
+
+
+@pytest.mark.parametrize("argv, code", [(["--tasks", "StartupGood", "--show_instance", "StartupGood"], 0),
+                                        (["--list_tasks"], 2), (["--show_instance", "StartupBad"], 2),
+                                        (["--tasks", "StartupBad", "--list_tasks"], 2)])
+def test_the_cli_reports_a_bad_spec_only_where_it_is_used(argv: list[str], code: int, fresh_registry: None,
+                                                          tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "specs"
+    bad = write(folder, "bad", BAD_APP.format(name="StartupBad"))
+    write(folder, "good", GOOD.format(name="StartupGood"))
+    assert run.run(["taskkit.run", "--spec_dir", str(folder), *argv]) == code
+    err = capsys.readouterr().err
+    if code == 2:  # the spec's own line alone, as every bad spec is reported
+        assert err.strip().splitlines() == [err.strip()] and err.startswith(f"{bad}:2:1: apps[0]: unknown app"), err
+
+
+def test_include_cycles_among_listed_specs_are_errors(fresh_registry: None, tmp_path: Path) -> None:
+    folder = tmp_path / "specs"
+    first = write(folder, "a", INCLUDES.format(name="StartupA", first="StartupB", second="StartupB"))
+    second = write(folder, "b", INCLUDES.format(name="StartupB", first="StartupA", second="StartupA"))
+    assert specs.defer_dir(folder) == []
+    classes, errors = loading.resolve(["StartupA", "StartupB"])
+    assert classes == []
+    assert sorted(errors) == sorted(str(error) for error in specs.load_dir(folder, register=False).errors)  # as eager
+    assert errors == [
+        f"{first}:3:24: include[0].task: task 'StartupB' is defined by a spec that failed to load ({second.resolve()})",
+        f"{second}:3:24: include[0].task: include cycle: StartupA -> StartupB -> StartupA",
+    ]
+
+
+def test_listing_reports_a_name_given_twice_or_taken(fresh_registry: None, tmp_path: Path) -> None:
+    folder = tmp_path / "specs"
+    write(folder, "a", GOOD.format(name="StartupTwice"))
+    twice = write(folder, "b", GOOD.format(name="StartupTwice"))
+    taken = write(folder, "c", GOOD.format(name="SystemWifiTurnOn"))
+    errors = [str(error) for error in specs.defer_dir(folder)]
+    assert errors == [f"{twice}:1:1: name: task name 'StartupTwice' is already defined in {folder / 'a.textproto'}",
+                      f"{taken}:1:1: name: task name 'SystemWifiTurnOn' is already defined in "
+                      f"{registry.peek('SystemWifiTurnOn').source}"]
+
+
+def test_a_family_is_chosen_without_compiling_a_spec(fresh_registry: None) -> None:
+    from taskkit import families
+
+    before = compiled_specs()
+    chosen = families.tasks_in("information_retrieval")
+    assert compiled_specs() == before
+    assert chosen and all("information_retrieval" in registry.get(name).tags for name in chosen)
+
+
+class _Counted(TaskEval, register=False):
+    """A task counting its draws."""
+
+    name = "StartupCounted"
+    template = "Count."
+    app_names = ("settings",)
+    complexity = 1
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    draws: list[int] = []
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        cls.draws.append(1)
+        return {"n": rng.randint(0, 9)}
+
+    def is_successful(self, env: Any) -> float:
+        return 0.0
+
+
+def test_an_instance_draws_its_params_when_first_asked_and_once() -> None:
+    _Counted.draws.clear()
+    instances = [suite.instantiate(_Counted, 30, index) for index in range(3)]
+    assert _Counted.draws == [] and [i.instance_id for i in instances] == [f"StartupCounted_{i}" for i in range(3)]
+    first = instances[0]
+    assert first.params == first.create().params == first.create().params
+    assert len(_Counted.draws) == 1
+
+
+def test_the_seeded_faker_is_made_on_first_use_and_the_sequences_stay_apart() -> None:
+    untouched, touched = TaskRng(7), TaskRng(7)
+    assert touched._faker is None
+    name = touched.faker.name()
+    assert touched.random() == untouched.random()  # using Faker never moves the random sequence
+    assert TaskRng(7).faker.name() == name  # and Faker's own sequence is the seed's
