@@ -5,22 +5,19 @@ task layer above it.
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from taskkit.lazy import exports
 
 _EXPORTS = {
     "Env": "taskkit.env",
     "LifecycleError": "taskkit.task",
     "ParamError": "taskkit.params",
     "TaskDefinitionError": "taskkit.task",
+    "TaskEnv": "taskkit.env",
     "TaskEval": "taskkit.task",
     "TaskRng": "taskkit.rng",
+    "TaskkitError": "taskkit.errors",
     "instance_seed": "taskkit.rng",
 }
 __all__ = sorted(_EXPORTS)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'taskkit' has no attribute {name!r}")
-    return getattr(importlib.import_module(_EXPORTS[name]), name)
+__getattr__ = exports(__name__, _EXPORTS)

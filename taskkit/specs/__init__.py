@@ -17,8 +17,7 @@ The public names load lazily: listing specs (or catching a SpecError) imports no
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from taskkit.lazy import exports
 
 _EXPORTS = {
     "LoadResult": "taskkit.specs.loader",
@@ -30,8 +29,4 @@ _EXPORTS = {
 }
 __all__ = sorted(_EXPORTS)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'taskkit.specs' has no attribute {name!r}")
-    return getattr(importlib.import_module(_EXPORTS[name]), name)
+__getattr__ = exports(__name__, _EXPORTS)
