@@ -103,8 +103,16 @@ def pragma_allowed(name: str, argument: object) -> bool:
     return name not in library_pragmas()
 
 
+_heap_capped = False  # the limit is the process's: set once, by the first connection
+
+
 def cap_process_heap(conn: sqlite3.Connection) -> None:
-    """Set SQLite's process-wide hard heap limit to PROCESS_HEAP_LIMIT unless a lower one is set."""
+    """Set SQLite's process-wide hard heap limit to PROCESS_HEAP_LIMIT unless a lower one is set
+    (once per process: device SQL cannot change it, the pragma being denied)."""
+    global _heap_capped
+    if _heap_capped:
+        return
     (current,) = conn.execute("PRAGMA hard_heap_limit").fetchone()
     if current == 0 or current > PROCESS_HEAP_LIMIT:
         conn.execute(f"PRAGMA hard_heap_limit = {PROCESS_HEAP_LIMIT}")
+    _heap_capped = True

@@ -34,7 +34,6 @@ filesystem (`ATTACH (expr)`: `not authorized`) and keeps temporary storage in me
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 import sqlite3
 import urllib.parse
@@ -449,11 +448,8 @@ class _Shell:
         for conn in (self._conn, self._helper):
             if conn is not None:
                 conn.close()
-        clock = self.inv.state.clock_epoch
-        for path, before in self._before.items():
-            after = _stat(path)
-            if after is not None and after != before:
-                os.utime(path, (clock, clock), follow_symlinks=False)
+        self.inv.state.stamp(*(path for path, before in self._before.items()
+                               if (after := _stat(path)) is not None and after != before))
 
     # --- values ---------------------------------------------------------------------------
     def _real(self, fmt: str, value: float) -> bytes:

@@ -172,15 +172,10 @@ def _child_norm(norm: str, name: str) -> str:
     return "/" + name if norm == "/" else norm + "/" + name
 
 
-def _stamp(state: SimState, host: Path | str) -> None:
-    t = state.clock_epoch
-    os.utime(host, (t, t), follow_symlinks=False)
-
-
 def _stamp_parent(state: SimState, norm: str) -> None:
     parent = state.host_path(posixpath.dirname(norm))
     if os.path.isdir(parent):
-        _stamp(state, parent)
+        state.stamp(parent)
 
 
 def check_writable_parent(state: SimState, norm: str) -> None:
@@ -204,7 +199,7 @@ def write_file(state: SimState, path: str, data: bytes, cwd: str = "/", append: 
         check_writable_parent(state, norm)
     with open(host, "ab" if append else "wb") as fh:
         fh.write(data)
-    _stamp(state, host)
+    state.stamp(host)
     if not existed:
         _stamp_parent(state, norm)
 
@@ -671,7 +666,7 @@ def _remove_tree(state: SimState, st: VStat) -> None:
                 shutil.rmtree(child)
             else:
                 os.unlink(child)
-        _stamp(state, st.host)
+        state.stamp(st.host)
         raise _os_error(errno.EBUSY)
     shutil.rmtree(st.host)
 
@@ -760,7 +755,7 @@ def make_dirs(state: SimState, path: str, cwd: str = "/", parents: bool = False)
             raise _os_error(errno.EEXIST if step == norm else errno.ENOTDIR)
         check_writable_parent(state, step)
         os.mkdir(host)
-        _stamp(state, host)
+        state.stamp(host)
         _stamp_parent(state, step)
 
 
