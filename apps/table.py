@@ -142,6 +142,8 @@ class Table:
     defaults: Mapping[str, Any] = dataclasses.field(default_factory=dict, compare=False, hash=False)
     #: A table the app keeps in step with this one (Joplin's search copy of its notes).
     mirror: Mirror | None = dataclasses.field(default=None, compare=False)
+    #: Columns the app sets itself on every write of a row (its "last modified" time).
+    stamped: tuple[str, ...] = dataclasses.field(default=(), compare=False)
 
     # --- the schema ---------------------------------------------------------------------
     @property
@@ -323,7 +325,7 @@ class Database:
     ddl: str
 
     def table(self, name: str, key: str, defaults: Mapping[str, Any] | None = None,
-              mirror: Mirror | None = None) -> Table:
+              mirror: Mirror | None = None, stamped: tuple[str, ...] = ()) -> Table:
         """The table `name` of this database, its columns typed from the DDL.
 
         Raises ValueError naming the database when the DDL has no such table or key column.
@@ -332,10 +334,10 @@ class Database:
         if not columns:
             raise ValueError(f"the DDL of {self.path} creates no table {name!r}")
         names = {column.name for column in columns}
-        unknown = sorted(set(defaults or {}) - names)
+        unknown = sorted((set(defaults or {}) | set(stamped)) - names)
         if key not in names or unknown:
             raise ValueError(f"table {name!r} of {self.path} has no column(s) {', '.join([key] if key not in names else unknown)}")
-        return Table(self.path, name, key, columns, dict(defaults or {}), mirror)
+        return Table(self.path, name, key, columns, dict(defaults or {}), mirror, tuple(stamped))
 
     def create(self, host_path: str) -> None:
         """Create the database as the app would on first run, in the host file `host_path`."""

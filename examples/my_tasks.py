@@ -1,7 +1,9 @@
 """Two user tasks, loaded with `python -m taskkit.run --task_module examples/my_tasks.py`.
 
 `ExpenseAddCoffee` is scored by a reusable validator; `SmsCountUnread` overrides
-`is_successful` itself and scores the agent's answer.
+`is_successful` itself and scores the agent's answer. Each gives a GUI reference (the task done
+through the screens), which `python -m taskkit.check --task_module examples/my_tasks.py` proves
+and `python -m taskkit.run --agent gui_reference` plays.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from taskkit.apps import expense, sms
 from taskkit.apps.common import device_now_ms, random_phone_number
 from taskkit import TaskEval, TaskRng
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, answer, open_app, tap, type_text
 from taskkit.validators import answer_equals, rows_added
 
 
@@ -56,6 +59,12 @@ class ExpenseAddCoffee(TaskEval):
         }])
         expense.APP.force_stop(env.device)
 
+    def gui_reference(self) -> list[Step]:
+        """The task done through the screens, as an agent would (python -m taskkit.check proves it)."""
+        dollars, cents = divmod(self.params["amount"], 100)
+        return [open_app("pro expense"), tap("fb_main_add"), type_text("edt_name", self.params["name"]),
+                type_text("edt_amount", f"{dollars}.{cents:02d}"), tap("Food"), tap("btn_save")]
+
 
 class SmsCountUnread(TaskEval):
     """Answer how many unread messages are in the inbox (an information-retrieval task)."""
@@ -88,3 +97,7 @@ class SmsCountUnread(TaskEval):
     def solve(self, env: TaskEnv) -> None:
         unread = env.device.content.query(sms.BOX_URIS["inbox"], projection=["_id"], where="read=0")
         env.submit_answer(str(len(unread)))
+
+    def gui_reference(self) -> list[Step]:
+        """Look at the conversation list, then answer (the reference knows the count from the params)."""
+        return [open_app("simple sms messenger"), answer(str(self.params["unread"]))]

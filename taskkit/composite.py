@@ -65,6 +65,20 @@ class CompositeTask(TaskEval):
         for _, task, _ in self.subtasks:
             task.solve(env)
 
+    def gui_reference(self) -> list[Any] | None:
+        """The parts' references, one after the other (None if a part has none)."""
+        steps: list[Any] = []
+        for _, task, _ in self.subtasks:
+            part = task.gui_reference()
+            if part is None:
+                return None
+            steps += part
+        return steps
+
+    @classmethod
+    def has_gui_reference(cls) -> bool:
+        return all(part.has_gui_reference() for _, part, _ in cls.parts)
+
     def teardown(self, env: TaskEnv) -> None:
         try:
             for _, task, _ in reversed(self.subtasks):

@@ -48,7 +48,8 @@ flags.DEFINE_string("llm_base_url", None, "--agent llm: an OpenAI-compatible end
 flags.DEFINE_string("llm_api_key_env", "OPENAI_API_KEY", "--agent llm: the environment variable holding the key.",
                     flag_values=FLAGS)
 flags.DEFINE_bool("list_tasks", False, "Print the registered tasks (name, apps, difficulty, optimal steps, tags, "
-                  "source, and where each runs: any, or why it needs a real device) and exit.", flag_values=FLAGS)
+                  "source, where each runs: any, or why it needs a real device, and gui: whether it gives a GUI "
+                  "reference) and exit.", flag_values=FLAGS)
 flags.DEFINE_integer("parallel", 1, "Worker processes, each with its own fresh simulated device (with --device sim). "
                      "--device adb:S1,adb:S2 runs one worker per listed device.", flag_values=FLAGS)
 flags.DEFINE_enum("executor", "local", ["local", "ray"], "Where the workers run: local processes, or one Ray actor "
@@ -71,12 +72,13 @@ cli.define_device_flags(FLAGS)
 
 def _list_tasks() -> None:
     """One tab-separated row per task under a header: name, apps, difficulty, optimal steps, tags,
-    source, and where it runs ("any", or why it needs a real device)."""
-    print("name\tapps\tdifficulty\toptimal_steps\ttags\tsource\truns_on")
+    source, where it runs ("any", or why it needs a real device), and `gui` ("yes": it gives a GUI
+    reference, `--agent gui_reference` plays it; "-": it gives none)."""
+    print("name\tapps\tdifficulty\toptimal_steps\ttags\tsource\truns_on\tgui")
     for cls in cli.chosen_tasks(FLAGS):
         runs_on = f"real device only: {cls.real_device_only}" if cls.real_device_only else "any"
         print("\t".join((cls.name, ",".join(cls.app_names), cls.difficulty or "-", str(cls.optimal_steps or "-"),
-                         ",".join(cls.tags) or "-", cls.source, runs_on)))
+                         ",".join(cls.tags) or "-", cls.source, runs_on, "yes" if cls.has_gui_reference() else "-")))
 
 
 def _show_instance(name: str) -> None:

@@ -19,7 +19,7 @@ import functools
 import inspect
 import itertools
 import re
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Sequence
 
 import jinja2
 
@@ -199,6 +199,16 @@ class TaskEval:
     def solve(self, env: TaskEnv) -> None:
         """The reference solution: device operations that would also work on a rooted emulator."""
         raise NotImplementedError(f"{self.name} has no reference solution")
+
+    def gui_reference(self) -> Sequence[Any] | None:
+        """The task done through the screens: `taskkit.gui_reference` steps built from the params
+        (None: the task gives none). `--agent gui_reference` plays it; `taskkit.check` proves it."""
+        return None
+
+    @classmethod
+    def has_gui_reference(cls) -> bool:
+        """Whether the class gives a GUI reference (overrides `gui_reference`)."""
+        return cls.gui_reference is not TaskEval.gui_reference
 
     # AndroidWorld's names, so its tasks port with few edits.
     initialize_task = initialize_state

@@ -27,7 +27,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("taskkit.apps",),
     ("taskkit.sim.gui",),  # screens rendered from the apps' stored state
     ("taskkit.validators",),
-    ("taskkit.specs", "taskkit.task", "taskkit.metadata", "taskkit.composite", "taskkit.registry", "taskkit.loading",
+    ("taskkit.specs", "taskkit.task", "taskkit.gui_reference", "taskkit.metadata", "taskkit.composite", "taskkit.registry",
+     "taskkit.loading",
      "taskkit.compat"),
     ("taskkit.agents",),
     ("taskkit.actions", "taskkit.suite", "taskkit.runner", "taskkit.report", "taskkit.connect",

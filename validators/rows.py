@@ -179,7 +179,7 @@ class RowsUpdated:
             for field, value in self.changes.items():
                 if not self.matcher.field_matches(field, value, new.get(field)):
                     reasons.append(f"{name}: row {key}={k!r}: {field} is {new.get(field)!r}, expected {value!r}")
-            untouched = [f for f in old if f not in self.changes and new.get(f) != old[f]]
+            untouched = [f for f in old if f not in self.changes and f not in self.source.stamped and new.get(f) != old[f]]
             if untouched:
                 reasons.append(f"{name}: row {key}={k!r}: {', '.join(untouched)} changed but must stay")
         return CheckResult.verdict(reasons)

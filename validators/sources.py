@@ -24,6 +24,9 @@ class RowSource(Protocol):
     """Rows keyed by a primary key, with snapshots and diffs."""
 
     key: str
+    #: Columns the app itself sets on every write of a row (a "last modified" time): an update
+    #: through the app changes them, so an update check does not hold them to their old values.
+    stamped: tuple[str, ...]
 
     def read(self, device: Device) -> Rows: ...
 
@@ -44,6 +47,7 @@ class ProviderUri:
 
     uri: str
     key: str = "_id"
+    stamped: tuple[str, ...] = ()
     projection: tuple[str, ...] | None = None
 
     def _projection(self) -> list[str] | None:

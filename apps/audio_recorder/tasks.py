@@ -6,6 +6,7 @@ from typing import Any
 
 from taskkit.apps import audio_recorder
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, open_app, tap, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, file_exists
@@ -62,6 +63,9 @@ class AudioRecorderRecordAudio(TaskEval):
     def solve(self, env: TaskEnv) -> None:
         audio_recorder.save_recording(env.device, 4)
 
+    def gui_reference(self) -> list[Step]:
+        return [open_app("audio recorder"), tap("btn_record"), tap("btn_record_stop")]
+
 
 class AudioRecorderRecordAudioWithFileName(TaskEval):
     """Record one clip and save it under a given name (the app keeps the `.m4a` extension)."""
@@ -90,3 +94,7 @@ class AudioRecorderRecordAudioWithFileName(TaskEval):
 
     def solve(self, env: TaskEnv) -> None:
         audio_recorder.save_recording(env.device, 6, self.params["file_name"] + audio_recorder.EXTENSION)
+
+    def gui_reference(self) -> list[Step]:
+        return [open_app("audio recorder"), tap("btn_record"), tap("btn_record_stop"), tap("txt_name"),
+                type_text("input_name", self.params["file_name"]), tap("Save")]

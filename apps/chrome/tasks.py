@@ -18,6 +18,7 @@ from taskkit.apps import chrome
 from taskkit.device.quoting import shell_join
 from taskkit.device.services.ui import UIElement
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, open_app, swipe, tap, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -43,6 +44,11 @@ def _centre(elements: tuple[UIElement, ...], match: Match) -> tuple[int, int]:
 
 def _tap(env: TaskEnv, x: int, y: int) -> None:
     env.device.check(shell_join(["input", "tap", str(x), str(y)]))
+
+
+def open_task_page() -> list[Step]:
+    """Open Downloads/task.html from Files, with Chrome (the preamble of every goal)."""
+    return [open_app("files"), tap("Download"), tap("task.html"), tap("Just once")]
 
 
 class _BrowserTask(TaskEval, register=False):
@@ -106,6 +112,9 @@ class BrowserMaze(_BrowserTask):
         for button in chrome.maze_solution(self.page_seed):
             _tap(env, *_centre(elements, _named(button)))
 
+    def gui_reference(self) -> list[Step]:
+        return open_task_page() + [tap(move) for move in chrome.maze_solution(self.params["browser_task_seed"])]
+
 
 class BrowserMultiply(_BrowserTask):
     """Press the button five times, remember the numbers shown, and submit their product."""
@@ -121,6 +130,10 @@ class BrowserMultiply(_BrowserTask):
         _tap(env, *_centre(_elements(env), lambda e: e.is_editable))
         env.device.check(shell_join(["input", "text", str(chrome.product(self.page_seed))]))
         _tap(env, *_centre(_elements(env), _named("Submit")))
+
+    def gui_reference(self) -> list[Step]:
+        product = chrome.product(self.params["browser_task_seed"])
+        return open_task_page() + [tap("Next")] * chrome.NUMBER_COUNT + [type_text("Product", str(product)), tap("Submit")]
 
 
 class BrowserDraw(_BrowserTask):
@@ -139,3 +152,9 @@ class BrowserDraw(_BrowserTask):
             env.device.check(shell_join(["input", "swipe", str(box.x_min + box.width // 5), str(y),
                                          str(box.x_max - box.width // 5), str(y), "300"]))
         _tap(env, *_centre(elements, _named("Submit")))
+
+    def gui_reference(self) -> list[Step]:
+        steps = open_task_page()
+        for colour, direction in zip(chrome.target_colours(self.params["browser_task_seed"]), ("right", "down", "left")):
+            steps += [tap(chrome.COLOUR_NAMES[colour]), swipe(chrome.CANVAS_LABEL, direction)]
+        return steps + [tap("Submit")]

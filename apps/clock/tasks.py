@@ -10,6 +10,7 @@ from typing import Any
 
 from taskkit.apps import clock
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, open_app, tap
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -70,6 +71,10 @@ class ClockTimerEntry(_ClockTask):
         for digit in clock.keypad_digits(self.params["hours"], self.params["minutes"], self.params["seconds"]):
             _tap(env, lambda e, d=digit: (e.resource_name or "").endswith(f":id/timer_setup_digit_{d}"))
 
+    def gui_reference(self) -> list[Step]:
+        digits = clock.keypad_digits(self.params["hours"], self.params["minutes"], self.params["seconds"])
+        return [open_app("clock"), tap("Timer")] + [tap(f"timer_setup_digit_{digit}") for digit in digits]
+
 
 class _StopwatchTask(_ClockTask):
     """A stopwatch state read from the screen (`state` names a `ScreenState` field); the reference
@@ -88,6 +93,9 @@ class _StopwatchTask(_ClockTask):
         _open_tab(env, "Stopwatch")
         if self.press:
             _tap(env, lambda e: e.content_description == self.press)
+
+    def gui_reference(self) -> list[Step]:
+        return [open_app("clock"), tap("Stopwatch")] + ([tap(self.press)] if self.press else [])
 
 
 class ClockStopWatchRunning(_StopwatchTask):

@@ -123,7 +123,7 @@ def category_name(category: int) -> str:
 
 
 # --- device access ----------------------------------------------------------------------------
-EXPENSES = DATABASE.table(TABLE, KEY)
+EXPENSES = DATABASE.table(TABLE, KEY, stamped=("modified_date",))  # the app's Room DAO stamps every save
 COLUMNS = EXPENSES.column_names  # in the order the DDL declares them
 
 

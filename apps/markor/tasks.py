@@ -8,6 +8,7 @@ from typing import Any
 from taskkit.apps import clipper, markor, receipts, simple_gallery_pro, vlc
 from taskkit.apps.files import DOWNLOAD_DIR
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, back, open_app, tap, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, file_absent, file_content, file_exists, folder_exists, no_files_under
@@ -15,6 +16,7 @@ from taskkit.validators import all_of, file_absent, file_content, file_exists, f
 _APP = ("markor",)
 _NAME = {"type": "string", "pattern": r"^[A-Za-z0-9_\-]+\.(md|txt)$"}
 _NOISE_SEED = {"type": "integer", "minimum": 0}
+EDITOR = "document__fragment__edit__highlighting_editor"  # the note editor's resource id
 
 
 def _noise_notes(env: TaskEnv, params: dict[str, Any], avoid: str, count: int) -> list[str]:
@@ -59,6 +61,10 @@ class MarkorCreateNote(TaskEval):
 
     def solve(self, env: TaskEnv) -> None:
         markor.create_note(env.device, self.params["file_name"], self.params["text"])
+
+    def gui_reference(self) -> list[Step]:
+        return [open_app("markor"), tap("fab_add_new_item"), type_text("new_file_dialog__name", self.params["file_name"]),
+                tap("OK"), type_text(EDITOR, self.params["text"]), back()]
 
 
 class MarkorEditNote(TaskEval):

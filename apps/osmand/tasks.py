@@ -23,11 +23,13 @@ waypoints in the reverse order.
 """
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from taskkit.apps import osmand
 from taskkit.apps.common import DEVICE_EPOCH
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, Locator, open_app, resource_id, tap, text, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -75,6 +77,26 @@ def _noise_favorites(device: Any, rng: TaskRng, avoid: list[osmand.Coords]) -> N
     osmand.write_group(device, "", [])
 
 
+def _typed(text: str) -> str:
+    """`text` as `input text` can type it (ASCII): the search ignores accents."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+
+
+def search_result(title: str) -> Locator:
+    """The search result whose title is exactly `title`."""
+    return text(title) & resource_id("title")
+
+
+def find_place(location: str) -> list[Step]:
+    """Search a place name or coordinates and open the result's context menu."""
+    if location in osmand.PLACES:
+        return [tap("map_search_button"), type_text("searchEditText", _typed(location)),
+                tap(search_result(osmand.short_name(location)))]
+    lat, lon = osmand.location_coords(location)
+    return [tap("map_search_button"), type_text("searchEditText", f"{lat}, {lon}"),
+            tap(search_result(osmand.format_coords(lat, lon)))]
+
+
 class _OsmAndTask(TaskEval):
     app_names = ("osmand",)
     abstract = True
@@ -115,6 +137,10 @@ class OsmAndFavorite(_LocationTask):
         osmand.add_favorite(env.device, osmand.Favorite(_place_label(self.params["location"]), lat, lon,
                                                         time=DEVICE_EPOCH))
 
+    def gui_reference(self) -> list[Step]:
+        return [open_app("osmand"), *find_place(self.params["location"]), tap("context_menu_fav_text_view"),
+                tap("right_bottom_button")]
+
 
 class OsmAndMarker(_LocationTask):
     """Add a map marker at a place (found by name or by coordinates)."""
@@ -138,6 +164,9 @@ class OsmAndMarker(_LocationTask):
     def solve(self, env: TaskEnv) -> None:
         lat, lon = _target(self.params["location"])
         osmand.add_marker(env.device, lat, lon, _place_label(self.params["location"]), DEVICE_EPOCH * 1000)
+
+    def gui_reference(self) -> list[Step]:
+        return [open_app("osmand"), *find_place(self.params["location"]), tap("context_menu_route_text_view")]
 
 
 class OsmAndTrack(_OsmAndTask):
@@ -187,3 +216,9 @@ class OsmAndTrack(_OsmAndTask):
 
     def solve(self, env: TaskEnv) -> None:
         osmand.save_track(env.device, self.params["track_name"], osmand.straight_route(self._targets()))
+
+    def gui_reference(self) -> list[Step]:
+        steps = [open_app("osmand"), tap("map_menu_button"), tap("Plan a route")]
+        for name in self.params["waypoints"]:
+            steps += [*find_place(name), tap("add_point_button")]
+        return steps + [tap("save_button"), tap("Save")]  # the goal names no track: the offered name will do

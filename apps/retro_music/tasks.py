@@ -14,6 +14,7 @@ from typing import Any
 from taskkit.apps import retro_music
 from taskkit.apps.common import one_playlist, same_name
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, description, in_row_of, long_press, open_app, tap, type_text, where
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -22,6 +23,15 @@ _FILE_NAME = {"type": "string", "pattern": r"^[^/\x00-\x1f]+$"}
 _SONG_SCHEMA = {"type": "object", "properties": {
     "title": _FILE_NAME, "artist": {"type": "string"}, "album": {"type": "string"},
     "duration_ms": {"type": "integer", "minimum": 1000}}, "required": ["title", "artist", "album", "duration_ms"]}
+
+
+def _retro_playlist(name: str, titles: list[str]) -> list[Step]:
+    """Add each song to the playlist `name` from its row's menu (the first one creates it)."""
+    steps = [open_app("retro music")]
+    for index, title in enumerate(titles):
+        steps += [tap(in_row_of(title, "menu")), tap("Add to playlist")]
+        steps += [tap("New playlist"), type_text("actionNewPlaylist", name), tap("Create")] if index == 0 else [tap(name)]
+    return steps
 
 
 def _split_sum(rng: TaskRng, total: int, parts: int, least: int = 30_000) -> list[int]:
@@ -81,6 +91,9 @@ class RetroCreatePlaylist(TaskEval):
         retro_music.create_playlist(env.device, self.params["playlist_name"],
                                     [retro_music.entry_of(song) for song in self.params["songs"]])
 
+    def gui_reference(self) -> list[Step]:
+        return _retro_playlist(self.params["playlist_name"], [song["title"] for song in self.params["songs"]])
+
 
 class RetroPlayingQueue(RetroCreatePlaylist):
     """Put the given songs, in order, in the playing queue."""
@@ -95,6 +108,12 @@ class RetroPlayingQueue(RetroCreatePlaylist):
 
     def solve(self, env: TaskEnv) -> None:
         retro_music.set_queue(env.device, [retro_music.entry_of(song) for song in self.params["songs"]])
+
+    def gui_reference(self) -> list[Step]:
+        steps = [open_app("retro music")]
+        for song in self.params["songs"]:
+            steps += [tap(in_row_of(song["title"], "menu")), tap("Add to playing queue")]
+        return steps
 
 
 class RetroSavePlaylist(RetroCreatePlaylist):
@@ -130,6 +149,12 @@ class RetroSavePlaylist(RetroCreatePlaylist):
         entries = [retro_music.entry_of(song) for song in self.params["songs"]]
         env.device.files.write_text(retro_music.export_path(self.params["playlist_name"]), retro_music.m3u_text(entries))
 
+    def gui_reference(self) -> list[Step]:
+        overflow = description("More options") & where(lambda e: (e.class_name or "").endswith("ImageButton"),
+                                                        "the overflow button")
+        return super().gui_reference() + [tap("Playlists"), tap(self.params["playlist_name"]), tap(overflow),
+                                          tap("Save as file"), tap("SAVE")]
+
 
 class RetroPlaylistDuration(RetroCreatePlaylist):
     """Create a playlist lasting 45 to 50 minutes from the songs provided.
@@ -158,3 +183,10 @@ class RetroPlaylistDuration(RetroCreatePlaylist):
                            or row["title"] not in provided for row in rows):
             return 0.0
         return 1.0 if 45 * 60_000 <= sum(row["duration"] for row in rows) <= 50 * 60_000 else 0.0
+
+    def gui_reference(self) -> list[Step]:
+        """Select the songs (a long press, then taps) and add them to a new playlist."""
+        titles = [song["title"] for song in self.params["songs"]]
+        return ([open_app("retro music"), long_press(titles[0])] + [tap(title) for title in titles[1:]]
+                + [tap("Add to playlist"), tap("New playlist"), type_text("actionNewPlaylist", self.params["playlist_name"]),
+                   tap("Create")])

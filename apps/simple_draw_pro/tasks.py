@@ -7,6 +7,7 @@ from typing import Any
 from taskkit.apps import simple_draw_pro
 from taskkit.apps.common import random_name_stem
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, open_app, swipe, tap, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -82,3 +83,9 @@ class SimpleDrawProCreateDrawing(TaskEval):
 
     def solve(self, env: TaskEnv) -> None:
         simple_draw_pro.save_drawing(env.device, simple_draw_pro.PICTURES, self.params["file_name"])
+
+    def gui_reference(self) -> list[Step]:
+        stem, extension = self.params["file_name"].rsplit(".", 1)
+        return [open_app("simple draw pro"), swipe("my_canvas", "right"), swipe("my_canvas", "down"), tap("menu_save"),
+                type_text("save_image_filename", stem, clear=True), tap(f"save_image_radio_{extension}"),
+                tap("folder_value"), tap("Pictures"), tap("OK"), tap("OK")]

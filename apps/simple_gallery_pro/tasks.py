@@ -7,6 +7,7 @@ from typing import Any
 from taskkit.apps import receipts, simple_gallery_pro
 from taskkit.apps.common import random_name_stem
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, open_app, tap
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -78,3 +79,7 @@ class SaveCopyOfReceiptTaskEval(TaskEval):
         name = self.params["file_name"]
         data = env.device.files.read_bytes(posixpath.join(simple_gallery_pro.DCIM, name))
         simple_gallery_pro.add_picture(env.device, simple_gallery_pro.DOWNLOAD, name, data)
+
+    def gui_reference(self) -> list[Step]:
+        return [open_app("simple gallery pro"), tap("DCIM"), tap(self.params["file_name"]), tap("More options"),
+                tap("Copy to"), tap("Internal"), tap("Download"), tap("OK")]

@@ -11,6 +11,7 @@ from typing import Any
 from taskkit.apps import vlc
 from taskkit.apps.common import one_playlist
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, in_row_of, open_app, tap, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -36,6 +37,15 @@ def write_videos(env: TaskEnv, playlist: dict[str, Any]) -> None:
     """The playlist's videos and its noise videos, each showing a random word."""
     for name, word, seconds in zip(playlist["files"] + playlist["noise_files"], playlist["words"], playlist["seconds"]):
         vlc.write_video(env.device, vlc.VIDEOS_DIR, name, [word], seconds)
+
+
+def playlist_steps(name: str, files: list[str]) -> list[Step]:
+    """In VLC's video list: add each file to the playlist `name` from its row's menu (the first creates it)."""
+    steps: list[Step] = []
+    for index, file_name in enumerate(files):
+        steps += [tap(in_row_of(file_name.rsplit(".", 1)[0], "item_more")), tap("Add to playlist")]
+        steps += [type_text("dialog_playlist_name", name), tap("Save")] if index == 0 else [tap(name)]
+    return steps
 
 
 class VlcCreatePlaylist(TaskEval):
@@ -74,6 +84,9 @@ class VlcCreatePlaylist(TaskEval):
     def solve(self, env: TaskEnv) -> None:
         vlc.create_playlist(env.device, self.params["playlist_name"],
                             [f"{vlc.VIDEOS_DIR}/{name}" for name in self.params["files"]])
+
+    def gui_reference(self) -> list[Step]:
+        return [open_app("vlc")] + playlist_steps(self.params["playlist_name"], self.params["files"])
 
 
 class VlcCreateTwoPlaylists(TaskEval):
@@ -118,3 +131,8 @@ class VlcCreateTwoPlaylists(TaskEval):
         for part in ("first", "second"):
             vlc.create_playlist(env.device, self.params[part]["playlist_name"],
                                 [f"{vlc.VIDEOS_DIR}/{name}" for name in self.params[part]["files"]])
+
+    def gui_reference(self) -> list[Step]:
+        first, second = self.params["first"], self.params["second"]
+        return ([open_app("vlc")] + playlist_steps(first["playlist_name"], first["files"])
+                + playlist_steps(second["playlist_name"], second["files"]))

@@ -7,11 +7,12 @@ from taskkit import loading
 from taskkit.agents.base import (ACTION_TYPES, Action, Agent, AgentUnavailable, Episode, Observation, ReplayMismatch,
                                  StopRun)
 from taskkit.agents.builtin import NoopAgent, OracleAgent, RandomAgent, ReplayAgent
+from taskkit.agents.gui_reference import GuiReferenceAgent, NoGuiReference
 from taskkit.agents.human import HumanAgent
 from taskkit.errors import TaskkitError
 from taskkit.registry import TaskLoadError
 
-BUILTIN = ("oracle", "noop", "random", "replay:PATH", "human", "llm")
+BUILTIN = ("oracle", "noop", "random", "gui_reference", "replay:PATH", "human", "llm")
 
 
 class AgentLoadError(TaskkitError, ValueError):
@@ -19,13 +20,15 @@ class AgentLoadError(TaskkitError, ValueError):
 
 
 def load(spec: str, **options: Any) -> Agent:
-    """An agent from `--agent`: a built-in name (`oracle`, `noop`, `random`, `replay:PATH`,
+    """An agent from `--agent`: a built-in name (`oracle`, `noop`, `random`, `gui_reference`, `replay:PATH`,
     `human`, `llm` — `options` carry the llm's `model`, `base_url`, `api_key_env`, and replay's
     `strict_replay`), `package.module:Class` or `path/to/file.py:Class` (a user's Agent
     subclass, built with no arguments)."""
     name, _, argument = spec.partition(":")
-    if spec in ("oracle", "noop", "random", "human"):
-        return {"oracle": OracleAgent, "noop": NoopAgent, "random": RandomAgent, "human": HumanAgent}[spec]()
+    simple = {"oracle": OracleAgent, "noop": NoopAgent, "random": RandomAgent, "gui_reference": GuiReferenceAgent,
+              "human": HumanAgent}
+    if spec in simple:
+        return simple[spec]()
     if name == "replay":
         if not argument:
             raise AgentLoadError("--agent replay needs a path: replay:TRAJECTORY.jsonl or replay:OUTPUT_DIR")
@@ -68,5 +71,5 @@ def _llm(spec: str, model_argument: str, options: dict[str, Any]) -> Agent:
         raise AgentLoadError(str(error)) from None
 
 
-__all__ = ["ACTION_TYPES", "Action", "Agent", "AgentLoadError", "AgentUnavailable", "Episode", "HumanAgent", "NoopAgent",
-           "Observation", "OracleAgent", "RandomAgent", "ReplayAgent", "ReplayMismatch", "StopRun", "load"]
+__all__ = ["ACTION_TYPES", "Action", "Agent", "AgentLoadError", "AgentUnavailable", "Episode", "GuiReferenceAgent",
+           "HumanAgent", "NoGuiReference", "NoopAgent", "Observation", "OracleAgent", "RandomAgent", "ReplayAgent", "ReplayMismatch", "StopRun", "load"]

@@ -90,6 +90,9 @@ class Episode:
     task_name: str
     instance_id: str
     seed: int  # the instance seed: an agent that draws random choices seeds them from it
+    #: The task's GUI reference (taskkit.gui_reference steps), given only to an agent whose class
+    #: sets `wants_gui_reference` (`gui_reference`); None otherwise or when the task has none.
+    gui_reference: tuple[Any, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,6 +151,7 @@ class Agent(abc.ABC):
     name = "agent"
     wants_ui_elements: ClassVar[bool] = True
     wants_screenshot: ClassVar[bool] = False
+    wants_gui_reference: ClassVar[bool] = False
 
     def reset(self, episode: Episode) -> None:
         self.episode = episode

@@ -356,6 +356,13 @@ class AdbDevice(Device):
         quoted = shell_quote(path)
         return self._shell(f"sh {quoted}; status=$?; rm -f {quoted}; exit $status")
 
+    def push(self, data: bytes, path: str) -> None:
+        """Write `data` to `path`, then `touch -c` it: adb's sync protocol stamps a pushed file
+        with the host's clock, while what an app writes carries the device's (the one task set-up
+        fixes, and "newest note" checks and the screens read). Batched inside `batch()`."""
+        super().push(data, path)
+        self.run(f"touch -c {shell_quote(path)}")
+
     def _push(self, data: bytes, path: str) -> None:
         if "fixed_push_mkdir" not in self.features:
             parent = path.rsplit("/", 1)[0] or "/"

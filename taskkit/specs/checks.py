@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from taskkit import apps
 from taskkit.apps.common import normalize_phone
-from taskkit.specs import templates
 from taskkit.specs.errors import SpecRuntimeError
 from taskkit.specs.shapes import Shape
-from taskkit.specs.steps import Assigns, rows_from
+from taskkit.specs.steps import Assigns, render_field, rows_from
 from taskkit.specs.tables import TableInfo
 from taskkit.specs.values import PathLookupError, coerce, lookup, selector
 from taskkit.validators import (
@@ -51,13 +50,6 @@ class Plan:
 def weight_of(check: Any) -> float:
     """A `Check` message's weight inside `weighted` (default 1)."""
     return check.weight if check.HasField("weight") else 1.0
-
-
-def _render(source: str, context: Context, field: str) -> str:
-    try:
-        return templates.render(source, dict(context))
-    except Exception as error:
-        raise SpecRuntimeError(field, f"{type(error).__name__}: {error}") from None
 
 
 def _source(info: TableInfo | None, uri: str, projection: Sequence[str] = ()) -> Any:
@@ -241,7 +233,7 @@ def _compile_path_check(factory: Callable[[str], Any]) -> Callable[[Build, Any, 
     """The compiler of a check kind whose only field is a `path` template."""
     def compile_check(build: Build, msg: Any, field: str) -> Make:
         path = msg.path
-        return lambda ctx: factory(_render(path, ctx, f"{field}.path"))
+        return lambda ctx: factory(render_field(path, ctx, f"{field}.path"))
     return compile_check
 
 
@@ -262,12 +254,12 @@ def validate_app_in_foreground(checker: Checker, msg: Any, path: str, scope: Sco
 
 def compile_app_in_foreground(build: Build, msg: Any, field: str) -> Make:
     app = msg.app
-    return lambda ctx: app_in_foreground(_render(app, ctx, f"{field}.app"))
+    return lambda ctx: app_in_foreground(render_field(app, ctx, f"{field}.app"))
 
 
 def compile_file_content(build: Build, msg: Any, field: str) -> Make:
     path, content, fuzzy = msg.path, msg.content, msg.fuzzy
-    return lambda ctx: file_content(_render(path, ctx, f"{field}.path"), _render(content, ctx, f"{field}.content"),
+    return lambda ctx: file_content(render_field(path, ctx, f"{field}.path"), render_field(content, ctx, f"{field}.content"),
                                     fuzzy=fuzzy)
 
 
@@ -283,7 +275,7 @@ def compile_setting_equals(build: Build, msg: Any, field: str) -> Make:
     namespace, key, values, unset = msg.namespace, msg.key, tuple(msg.values), msg.unset
 
     def make(ctx: Context) -> Any:
-        rendered: list[Any] = [_render(v, ctx, f"{field}.values[{i}]") for i, v in enumerate(values)]
+        rendered: list[Any] = [render_field(v, ctx, f"{field}.values[{i}]") for i, v in enumerate(values)]
         return setting_equals(namespace, key, rendered + ([None] if unset else []))
     return make
 
@@ -330,7 +322,7 @@ def _validate_select(checker: Checker, select_msg: Any, spath: str, scope: Scope
 def _fixed_items(field: str, texts: Sequence[str], param: str, context: Context) -> list[Any]:
     """The expected items given by templates (one each) or a param path (a value or a list)."""
     if texts:
-        return [_render(t, context, f"{field}.expected[{i}]") for i, t in enumerate(texts)]
+        return [render_field(t, context, f"{field}.expected[{i}]") for i, t in enumerate(texts)]
     try:
         value = lookup(context, param)
     except PathLookupError as error:
@@ -370,7 +362,7 @@ def compile_answer_equals(build: Build, msg: Any, field: str) -> Make:
     tolerance = msg.tolerance if msg.HasField("tolerance") else 0.0
 
     def make(ctx: Context) -> Any:
-        expected = _render(text, ctx, f"{field}.expected").strip()
+        expected = render_field(text, ctx, f"{field}.expected").strip()
         if number:
             try:
                 float(expected)

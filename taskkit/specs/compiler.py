@@ -19,7 +19,7 @@ from taskkit.device.base import DeviceError
 from taskkit.env import TaskEnv
 from taskkit.params import ParamError, validate as validate_params
 from taskkit.rng import TaskRng
-from taskkit.specs import checks, generators, kinds, shapes, steps, templates
+from taskkit.specs import checks, generators, gui_steps, kinds, shapes, steps, templates
 from taskkit.specs.errors import SpecRuntimeError
 from taskkit.specs.tables import TableInfo
 from taskkit.specs.validate import Model
@@ -41,6 +41,7 @@ class SpecPlan:
         self.setup = self._steps(spec.setup, "setup")
         self.oracle = self._steps(spec.oracle, "oracle")
         self.teardown = self._steps(spec.teardown, "teardown")
+        self.gui_reference = gui_steps.compile_plan(spec.gui_reference)
         self.check = self.compile_check(spec.success, "success") if spec.HasField("success") else None
 
     # ------------------------------------------------------------------ building (kinds.Build)
@@ -204,6 +205,16 @@ class SpecTask(TaskEval):
         with located(type(self)):
             self.plan.run_steps(self.plan.teardown, env, self)
 
+    def gui_reference(self) -> list[Any] | None:
+        if self.plan.gui_reference is None:
+            return None
+        with located(type(self)):
+            return self.plan.gui_reference.steps(self.params)
+
+    @classmethod
+    def has_gui_reference(cls) -> bool:
+        return cls.plan.gui_reference is not None
+
 
 class SpecComposite(CompositeTask):
     """Base of composite classes compiled from specs (parts from `include`)."""
@@ -290,6 +301,8 @@ def dry_run(cls: Any, seed: int = 0) -> None:
         _check_rows(param, params[param.name], plan.model)
     if plan.check is not None:
         plan.check.build(params)
+    if plan.gui_reference is not None:
+        plan.gui_reference.steps(params)
     for step in (*plan.setup, *plan.oracle, *plan.teardown):
         if isinstance(step, steps.ForEach):
             continue

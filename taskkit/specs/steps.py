@@ -35,7 +35,7 @@ class Run:
     expected_answer: Callable[[], str]
 
 
-def _render(source: str, context: Context, field: str, *, shell: bool = False) -> str:
+def render_field(source: str, context: Context, field: str, *, shell: bool = False) -> str:
     try:
         return templates.render(source, dict(context), shell=shell)
     except Exception as error:
@@ -132,8 +132,8 @@ class WriteFile:
     content: str
 
     def run(self, env: TaskEnv, run: Run) -> None:
-        path = _render(self.path, run.params, f"{self.field}.path")
-        env.device.files.write_text(path, _render(self.content, run.params, f"{self.field}.content"))
+        path = render_field(self.path, run.params, f"{self.field}.path")
+        env.device.files.write_text(path, render_field(self.content, run.params, f"{self.field}.content"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -143,7 +143,7 @@ class RemoveFile:
     recursive: bool
 
     def run(self, env: TaskEnv, run: Run) -> None:
-        env.device.files.remove(_render(self.path, run.params, f"{self.field}.path"), recursive=self.recursive)
+        env.device.files.remove(render_field(self.path, run.params, f"{self.field}.path"), recursive=self.recursive)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,7 +158,7 @@ class SetSetting:
         if self.delete:
             env.device.settings.delete(self.namespace, self.key)
         else:
-            env.device.settings.put(self.namespace, self.key, _render(self.value, run.params, f"{self.field}.value"))
+            env.device.settings.put(self.namespace, self.key, render_field(self.value, run.params, f"{self.field}.value"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -184,7 +184,7 @@ class Shell:
     allow_failure: bool
 
     def render(self, context: Context) -> str:
-        return _render(self.command, context, f"{self.field}.command", shell=True)
+        return render_field(self.command, context, f"{self.field}.command", shell=True)
 
     def run(self, env: TaskEnv, run: Run) -> None:
         command = self.render(run.params)
@@ -210,7 +210,7 @@ class Answer:
     text: str
 
     def run(self, env: TaskEnv, run: Run) -> None:
-        text = _render(self.text, run.params, f"{self.field}.text") if self.text else run.expected_answer()
+        text = render_field(self.text, run.params, f"{self.field}.text") if self.text else run.expected_answer()
         env.submit_answer(text)
 
 

@@ -24,7 +24,7 @@ from jinja2 import nodes
 
 from taskkit import apps, metadata
 from taskkit.apps.base import App
-from taskkit.specs import generators, kinds, shapes, tables, templates
+from taskkit.specs import generators, gui_steps, kinds, shapes, tables, templates
 from taskkit.specs.errors import Problem
 from taskkit.specs.shapes import ANY, BOOL, FLOAT, INT, NULL, STR, Shape
 from taskkit.specs.tables import TableInfo
@@ -116,6 +116,9 @@ class Validator:
                     self.problem(name, "a spec with `include` has no steps of its own: put them in a separate spec and include it")
             if spec.HasField("success"):
                 self.problem("success", "a spec with `include` is scored by its parts: put this check in a separate spec and include it")
+            if len(spec.gui_reference):
+                self.problem("gui_reference", "a spec with `include` plays its parts' GUI references in order: give the "
+                             "reference in the included specs")
         else:
             if not spec.HasField("success"):
                 self.problem("success", "required: how the end state is scored (e.g. success { rows_added { ... } })")
@@ -127,6 +130,8 @@ class Validator:
                 self.section = name
                 for i, step in enumerate(getattr(spec, name)):
                     self.step(step, f"{name}[{i}]", scope)
+            for i, step in enumerate(spec.gui_reference):
+                gui_steps.validate(self, step, f"gui_reference[{i}]", scope)
         self.model.shapes = scope
         if not spec.goal.strip():
             self.problem("goal", "required: the instruction shown to the agent (a jinja2 template over the params)")
@@ -521,17 +526,22 @@ class Validator:
     # ----------------------------------------------------------------------- steps and checks
     def step(self, step: Any, path: str, scope: dict[str, Shape]) -> None:
         """One `Step` message: `for_each`, then its kind's own checks (see `kinds.STEPS`)."""
-        if step.for_each:
-            listed = self.path_in(step.for_each, f"{path}.for_each", scope)
-            if listed.kind not in ("list", "any"):
-                self.problem(f"{path}.for_each", f"{step.for_each} is {listed.describe()}, not a list")
-            item = listed.item or ANY if listed.kind == "list" else ANY
-            scope = {**scope, "item": item, "index": INT}
+        scope = self.for_each_scope(step.for_each, path, scope)
         kind = _which(step, "kind")
         if kind is None:
             self.problem(path, f"empty step: set one of {', '.join(kinds.STEPS.oneof_fields())}")
             return
         kinds.STEPS[kind].validate(self, getattr(step, kind), f"{path}.{kind}", scope)
+
+    def for_each_scope(self, for_each: str, path: str, scope: dict[str, Shape]) -> dict[str, Shape]:
+        """The scope inside a step repeated `for_each` item of a list param (`item`, `index`)."""
+        if not for_each:
+            return scope
+        listed = self.path_in(for_each, f"{path}.for_each", scope)
+        if listed.kind not in ("list", "any"):
+            self.problem(f"{path}.for_each", f"{for_each} is {listed.describe()}, not a list")
+        item = listed.item or ANY if listed.kind == "list" else ANY
+        return {**scope, "item": item, "index": INT}
 
     def check(self, check: Any, path: str, scope: dict[str, Shape]) -> None:
         """One `Check` message: its weight, then its kind's own checks (see `kinds.CHECKS`)."""

@@ -9,6 +9,10 @@
 * deterministic — the same seed gives the same params, goal and initial-state digest, twice in
   this process and once in a fresh one;
 * near_miss — every mutation derived from the task's validators scores below 1.0;
+* gui_solvable — the task's GUI reference, played by `--agent gui_reference`, declares the goal
+  complete within the step budget and scores 1.0; with its last step dropped, and with its last
+  typed value (or answer) mistyped, it scores less (unless the task starts solved; n/a for a
+  task without a reference);
 * hostile — hostile text appended to every free-text param round-trips through initialize,
   solve and check (solve still scores 1.0; under 1 KB of text, where a fuzzy comparison can
   still see the difference, the start still scores below 1.0), teardown is clean, and no
@@ -20,6 +24,8 @@ import dataclasses
 import json
 from typing import Any, Callable, Union
 
+from taskkit import gui_reference
+from taskkit.agents.gui_reference import GuiReferenceAgent
 from taskkit.composite import CompositeTask
 from taskkit.params import ParamError
 from taskkit.device.state import difference
@@ -28,6 +34,8 @@ from taskkit.testing.fresh_process import fingerprint
 from taskkit.testing.hostile import describe_path, with_hostile_text
 from taskkit.testing.session import Session
 from taskkit.testing.strategies import CANARY, hostile_text_for
+from taskkit.runner import run_episode
+from taskkit.suite import TaskInstance
 
 
 @dataclasses.dataclass(frozen=True)
@@ -169,6 +177,61 @@ def check_near_miss(session: Session, task_cls: Any, seed: int) -> Outcome:
     return None
 
 
+# ---------------------------------------------------------------------------------- GUI reference
+def check_gui_solvable(session: Session, task_cls: Any, seed: int) -> Outcome:
+    built, error = call("from_seed", lambda: task_cls.from_seed(seed))
+    if error:
+        return error
+    reference, error = call("gui_reference", built.gui_reference)
+    if error:
+        return error
+    if reference is None:
+        return NotApplicable("no GUI reference (define gui_reference())")
+    played = _play(session, task_cls, seed, None)
+    if played.error or played.status != "complete" or played.score != 1.0:
+        return f"the GUI reference: {_outcome(played)}"
+    if getattr(task_cls, "starts_solved", False):  # the goal already holds: no near miss can score less
+        return None
+    for miss, variant in (("with its last step dropped", gui_reference.without_last_step),
+                          ("with its last typed value mistyped", gui_reference.mistyped)):
+        if variant(reference) is None:
+            continue
+        near = _play(session, task_cls, seed, variant)
+        if near.error:
+            return f"the GUI reference {miss}: {near.error}"
+        if near.score >= 1.0:
+            return f"the GUI reference {miss} still scores 1.0: the reference does not pin the goal down"
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Played:
+    score: float | None
+    status: str | None
+    steps: int
+    max_steps: int
+    error: str | None
+    problem: str | None
+    reasons: tuple[str, ...]
+
+
+def _play(session: Session, task_cls: Any, seed: int, variant: Any) -> _Played:
+    agent = GuiReferenceAgent(variant)
+    result = run_episode(session.env, TaskInstance(task_cls, 0, seed), agent, seed)
+    return _Played(result.score, result.status, result.steps, result.max_steps, result.error, agent.problem,
+                   tuple(result.reasons))
+
+
+def _outcome(played: _Played) -> str:
+    if played.error:
+        return played.error
+    if played.problem:
+        return f"could not go on: {played.problem}"
+    if played.status != "complete":
+        return f"not done within the step budget ({played.max_steps} steps)"
+    return f"scores {played.score}: {_reasons(played.reasons)}"
+
+
 # ---------------------------------------------------------------------------------- hostile input
 def check_hostile(session: Session, task_cls: Any, seed: int) -> Outcome:
     text = hostile_text_for(seed)
@@ -221,9 +284,11 @@ CLEAN_TEARDOWN = Property("clean_teardown", "teardown restores the state digest"
 DETERMINISTIC = Property("deterministic", "same seed, same params, goal and initial state, also in a fresh process",
                          check_deterministic)
 NEAR_MISS = Property("near_miss", "every derived near-miss mutation scores below 1.0", check_near_miss)
+GUI_SOLVABLE = Property("gui_solvable", "the GUI reference scores 1.0 within the step budget; its near misses less",
+                        check_gui_solvable)
 HOSTILE = Property("hostile", "hostile free text round-trips and injects nothing", check_hostile)
 
 #: The properties `check_task` and `python -m taskkit.check` run by default, in order.
-DEFAULT = (SOLVABLE, NOT_TRIVIALLY_SOLVED, CLEAN_TEARDOWN, DETERMINISTIC, NEAR_MISS)
+DEFAULT = (SOLVABLE, NOT_TRIVIALLY_SOLVED, CLEAN_TEARDOWN, DETERMINISTIC, NEAR_MISS, GUI_SOLVABLE)
 ALL = DEFAULT + (HOSTILE,)
 BY_NAME = {prop.name: prop for prop in ALL}

@@ -23,7 +23,7 @@ def run(module: str, *args: str) -> subprocess.CompletedProcess:
 
 def test_list_tasks_says_where_each_task_runs() -> None:
     listed = run("taskkit.run", "--list_tasks", "--tasks", "CameraTakePhoto,CameraTakeVideo,SystemWifiTurnOn")
-    rows = {line.split("\t")[0]: line.split("\t")[-1] for line in listed.stdout.splitlines()[1:]}
+    rows = {line.split("\t")[0]: line.split("\t")[6] for line in listed.stdout.splitlines()[1:]}
     assert rows["SystemWifiTurnOn"] == "any"
     assert rows["CameraTakePhoto"].startswith("real device only: ") and "no camera" in rows["CameraTakePhoto"]
 
@@ -87,7 +87,7 @@ def test_a_spec_says_it_needs_a_real_device_the_same_way(tmp_path: Path) -> None
     (tmp_path / "record_call.textproto").write_text(SPEC)
     listed = run("taskkit.run", "--spec_dir", str(tmp_path), "--list_tasks", "--tasks", "RecordTheCallSpec")
     assert listed.returncode == 0, listed.stderr
-    assert listed.stdout.splitlines()[1].split("\t")[-1] == \
+    assert listed.stdout.splitlines()[1].split("\t")[6] == \
         "real device only: records a phone call; the simulated device has no telephony"
     ran = run("taskkit.run", "--spec_dir", str(tmp_path), "--tasks", "RecordTheCallSpec,SystemWifiTurnOn",
               "--agent", "noop")

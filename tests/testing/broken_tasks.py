@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from taskkit.apps import expense, settings, sms
+from taskkit.gui_reference import Step, open_app, tap, type_text
 from taskkit.apps.common import device_now_ms
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
@@ -55,6 +56,11 @@ class AddCoffee(TaskEval, register=False):
 
     def solve(self, env: Any) -> None:
         expense.EXPENSES.insert(env.device, [_row(self.params)])
+
+    def gui_reference(self) -> list[Step]:
+        dollars, cents = divmod(self.params["amount"], 100)
+        return [open_app("pro expense"), tap("fb_main_add"), type_text("edt_name", self.params["name"]),
+                type_text("edt_amount", f"{dollars}.{cents:02d}"), tap("Food"), tap("btn_save")]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -11,7 +11,6 @@ and every usage error prints one line on stderr and exits 255.
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
 from typing import Iterator, Mapping
 
@@ -62,8 +61,8 @@ def _database(state: SimState, write: bool) -> Iterator[sqlite3.Connection]:
             yield con
     finally:
         con.close()
-    if write or created:
-        os.utime(path, (state.clock_epoch, state.clock_epoch))
+    if write or created:  # the file, and its folder, whose listing a rollback journal changed
+        state.stamp(path, path.parent)
 
 
 def get_setting(state: SimState, ns: str, key: str) -> str | None:

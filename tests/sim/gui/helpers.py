@@ -6,6 +6,7 @@ from typing import Callable, Sequence
 
 from taskkit.agents import Action, Agent, Observation
 from taskkit.device.services.ui import UIElement
+from taskkit.gui_reference import Locator
 
 WIFI = "Wi\u2011Fi"
 Match = Callable[[UIElement], bool]
@@ -17,15 +18,18 @@ def by(label: str) -> Match:
     return lambda e: label in (e.text, e.content_description) or (e.resource_name or "").endswith(f":id/{label}")
 
 
-def find(device, match: Match | str) -> UIElement:
-    match = by(match) if isinstance(match, str) else match
+def find(device, match: Match | str | Locator) -> UIElement:
     elements = device.ui.screen().elements
-    found = [e for e in elements if match(e)]
+    if isinstance(match, Locator):
+        found = [elements[i] for i in match.indices(elements)]
+    else:
+        match = by(match) if isinstance(match, str) else match
+        found = [e for e in elements if match(e)]
     assert found, f"not on the screen: {[e.describe() for e in elements]}"
     return found[-1]
 
 
-def tap(device, match: Match | str) -> None:
+def tap(device, match: Match | str | Locator) -> None:
     x, y = find(device, match).bbox.center
     device.check(f"input tap {x} {y}")
 

@@ -7,7 +7,7 @@ import pytest
 from taskkit import loading, registry, suite
 from taskkit.apps import osmand
 from tests.sim.gui.helpers import find, tap, texts
-from tests.sim.gui.test_gui_references import _search_result as _result
+from taskkit.apps.osmand.tasks import search_result as _result
 
 
 def test_both_location_forms_are_covered_by_the_seeds() -> None:

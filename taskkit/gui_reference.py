@@ -1,0 +1,304 @@
+"""GUI references: a task's proof that it can be done through the screens, as an agent would.
+
+A task gives its GUI reference by overriding `TaskEval.gui_reference()` (a spec: a
+`gui_reference { ... }` block), returning a short list of steps. Each step names its target in a
+locator language resolved against the live screen at that step — never a coordinate:
+
+    from taskkit.gui_reference import answer, back, by, open_app, read, resource_id, tap, text, type_text
+
+    def gui_reference(self):
+        return [open_app("markor"), tap("fab_add_new_item"),
+                type_text("new_file_dialog__name", self.params["file_name"]), tap("OK"),
+                type_text("document__fragment__edit__highlighting_editor", self.params["text"]), back()]
+
+Locators (all combine with `&`: both must hold):
+- a plain string, or `by(label)`: text or content description equal to `label`, or a resource
+  id ending in `:id/<label>`;
+- `text(t)`, `description(d)`, `resource_id(rid)` (the part after `:id/`, or the whole id),
+  `contains(t)` (text containing `t`);
+- `in_row_of(row, target)`: `target` inside the list row that holds `row` (a row's menu button);
+- `where(predicate, about)`: any test of a `UIElement` (Python tasks only).
+
+Steps: `open_app`, `tap` (`at=(fx, fy)`: a point inside the target, as fractions of its size),
+`long_press`, `type_text` (`clear=True` empties the field first), `swipe` (on an element),
+`enter`, `back`, `home`, `wait`, and `answer` (a literal text, or `read(locator)` /
+`read_all(locator)` / `count(locator)` / any `elements -> str` reader of the screen). When a
+step's target is not on the screen, the screen's scrollable list is scrolled down (then up, from its
+end) until it shows; each scroll is one more step of the episode.
+
+`GuiReferenceAgent` (`taskkit.agents`, `--agent gui_reference`) plays a reference; `mistyped`
+and `without_last_step` are the near misses `taskkit.check` runs to prove the reference is
+tight (they must score less than the reference).
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Callable, Sequence, Union
+
+from taskkit.device.services.ui import UIElement
+
+Elements = Sequence[UIElement]
+
+
+class Locator:
+    """Finds elements of a screen; `a & b` finds those both find."""
+
+    def matches(self, element: UIElement, elements: Elements) -> bool:
+        raise NotImplementedError
+
+    def indices(self, elements: Elements) -> list[int]:
+        """The positions (AndroidWorld's element indices) of every element found."""
+        return [i for i, element in enumerate(elements) if self.matches(element, elements)]
+
+    def __and__(self, other: "Target") -> "Locator":
+        return _Both(self, locator(other))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Label(Locator):
+    """An element by one of its labels: `field` is text, description, resource id or any."""
+
+    value: str
+    field: str = "any"
+
+    def matches(self, element: UIElement, elements: Elements) -> bool:
+        rid = element.resource_name or ""
+        checks = {"text": element.text == self.value, "description": element.content_description == self.value,
+                  "resource_id": rid == self.value or rid.endswith(f":id/{self.value}"),
+                  "contains": self.value in (element.text or "")}
+        if self.field == "contains":
+            return checks["contains"]
+        return checks[self.field] if self.field != "any" else checks["text"] or checks["description"] or checks["resource_id"]
+
+    def __str__(self) -> str:
+        return repr(self.value) if self.field == "any" else f"{self.field}({self.value!r})"
+
+
+@dataclasses.dataclass(frozen=True)
+class _Where(Locator):
+    predicate: Callable[[UIElement], bool]
+    about: str
+
+    def matches(self, element: UIElement, elements: Elements) -> bool:
+        return bool(self.predicate(element))
+
+    def __str__(self) -> str:
+        return self.about
+
+
+@dataclasses.dataclass(frozen=True)
+class _InRowOf(Locator):
+    row: Locator
+    target: Locator
+
+    def matches(self, element: UIElement, elements: Elements) -> bool:
+        if element.bbox is None or not self.target.matches(element, elements):
+            return False
+        rows = [e.bbox.center[1] for e in elements if e.bbox is not None and self.row.matches(e, elements)]
+        return any(element.bbox.y_min <= y <= element.bbox.y_max for y in rows)
+
+    def __str__(self) -> str:
+        return f"{self.target} in the row of {self.row}"
+
+
+@dataclasses.dataclass(frozen=True)
+class _Both(Locator):
+    first: Locator
+    second: Locator
+
+    def matches(self, element: UIElement, elements: Elements) -> bool:
+        return self.first.matches(element, elements) and self.second.matches(element, elements)
+
+    def __str__(self) -> str:
+        return f"{self.first} & {self.second}"
+
+
+Target = Union[str, Locator]
+
+
+def locator(target: Target) -> Locator:
+    """A locator from a step's target (a plain string is `by(string)`)."""
+    if isinstance(target, Locator):
+        return target
+    if isinstance(target, str):
+        return by(target)
+    raise TypeError(f"a GUI step's target is a string or a locator, not {type(target).__name__}")
+
+
+def by(label: str) -> Locator:
+    """Text or content description `label`, or a resource id ending in `:id/<label>`."""
+    return _Label(label)
+
+
+def text(value: str) -> Locator:
+    return _Label(value, "text")
+
+
+def description(value: str) -> Locator:
+    return _Label(value, "description")
+
+
+def contains(value: str) -> Locator:
+    """An element whose text contains `value` (a list row's subtitle: "October 12 2023 07:45 · running")."""
+    return _Label(value, "contains")
+
+
+def resource_id(value: str) -> Locator:
+    """`value` is the part after `:id/` (`btn_save`) or the whole id (`pkg:id/btn_save`)."""
+    return _Label(value, "resource_id")
+
+
+def in_row_of(row: Target, target: Target) -> Locator:
+    """`target` in the list row that holds `row` (where every row has the same menu button)."""
+    return _InRowOf(locator(row), locator(target))
+
+
+def where(predicate: Callable[[UIElement], bool], about: str = "a matching element") -> Locator:
+    """Elements for which `predicate(element)` holds; `about` names them in messages."""
+    return _Where(predicate, about)
+
+
+# ---------------------------------------------------------------------------------- readers
+Reader = Callable[[Elements], str]
+
+
+def read(target: Target) -> Reader:
+    """The text of the (last) element `target` finds: an answer read off the screen."""
+    found = locator(target)
+
+    def reader(elements: Elements) -> str:
+        hits = found.indices(elements)
+        if not hits:
+            raise LookupError(f"nothing to read: {found} is not on the screen")
+        return elements[hits[-1]].text or ""
+    return reader
+
+
+def read_all(target: Target, separator: str = ", ") -> Reader:
+    """The texts of every element `target` finds, in screen order, joined by `separator`."""
+    found = locator(target)
+    return lambda elements: separator.join(elements[i].text or "" for i in found.indices(elements))
+
+
+def count(target: Target) -> Reader:
+    """How many elements `target` finds on the screen, as text."""
+    found = locator(target)
+    return lambda elements: str(len(found.indices(elements)))
+
+
+# ---------------------------------------------------------------------------------- steps
+ACTIONS = ("open_app", "tap", "long_press", "type_text", "swipe", "enter", "back", "home", "wait", "answer")
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One step of a GUI reference (build it with the functions below)."""
+
+    action: str
+    target: Locator | None = None
+    text: str | None = None  # typed text, the app's name, or a literal answer
+    direction: str | None = None
+    clear: bool = False
+    reader: Reader | None = None
+    at: tuple[float, float] | None = None  # a tap's point inside its target, as fractions of its width and height
+    mistyped: bool = False  # a near miss: the typed text or answer with its letters or last digit changed
+
+    def __post_init__(self) -> None:
+        if self.action not in ACTIONS:
+            raise ValueError(f"unknown GUI step {self.action!r}: use one of {', '.join(ACTIONS)}")
+
+    @property
+    def types_a_value(self) -> bool:
+        return self.action in ("type_text", "answer")
+
+    def __str__(self) -> str:
+        parts = [str(part) for part in (self.target, self.text, self.direction) if part is not None]
+        return f"{self.action}({', '.join(parts)})"
+
+
+def open_app(name: str) -> Step:
+    """Open an app by its name, as AndroidWorld's `open_app` action does."""
+    return Step("open_app", text=name)
+
+
+def tap(target: Target, at: tuple[float, float] | None = None) -> Step:
+    """Tap the element `target` finds: its centre, or the point `at` (fractions of its width and
+    height from its top left: (0.3, 0.5) is 30 % along a slider)."""
+    if at is not None and not all(0.0 <= f <= 1.0 for f in at):
+        raise ValueError(f"tap at {at}: each fraction must be between 0 and 1")
+    return Step("tap", locator(target), at=at)
+
+
+def long_press(target: Target) -> Step:
+    return Step("long_press", locator(target))
+
+
+def type_text(target: Target, value: str, clear: bool = False) -> Step:
+    """Type `value` into the field `target` finds (`clear`: empty it first)."""
+    return Step("type_text", locator(target), text=str(value), clear=clear)
+
+
+def swipe(target: Target, direction: str) -> Step:
+    """Swipe on the element `target` finds: up, down, left or right."""
+    if direction not in ("up", "down", "left", "right"):
+        raise ValueError(f"swipe direction {direction!r}: use up, down, left or right")
+    return Step("swipe", locator(target), direction=direction)
+
+
+def enter() -> Step:
+    return Step("enter")
+
+
+def back() -> Step:
+    return Step("back")
+
+
+def home() -> Step:
+    return Step("home")
+
+
+def wait() -> Step:
+    return Step("wait")
+
+
+def answer(value: str | Reader) -> Step:
+    """Answer the question: a literal text, or a reader of the screen (`read`, `count`, ...)."""
+    if callable(value):
+        return Step("answer", reader=value)
+    return Step("answer", text=str(value))
+
+
+# ---------------------------------------------------------------------------------- near misses
+def mistype(value: str) -> str:
+    """`value` wrong but of the same shape: its letters shifted by one (a→b, z→a) and the first
+    digit of its last number changed (12.50 → 22.50, 14:30 → 14:40, "352 m" → "452 n": far
+    enough that a tolerance or a rounding cannot take it for the right one) — a wrong name,
+    title or number a careless agent might type."""
+    wrong = "".join(_shift(c) for c in value)
+    numbers = list(re.finditer(r"\d+(?:\.\d+)?", wrong))
+    if numbers:
+        at = numbers[-1].start()
+        wrong = wrong[:at] + ("8" if wrong[at] == "9" else str(int(wrong[at]) + 1)) + wrong[at + 1:]
+    return wrong if wrong != value else value + "x"
+
+
+def _shift(c: str) -> str:
+    if not (c.isascii() and c.isalpha()):
+        return c
+    base = ord("a") if c.islower() else ord("A")
+    return chr(base + (ord(c) - base + 1) % 26)
+
+
+def mistyped(steps: Sequence[Step]) -> list[Step] | None:
+    """`steps` with the last typed value (or answer) mistyped; None when nothing is typed."""
+    typed = [i for i, step in enumerate(steps) if step.types_a_value]
+    if not typed:
+        return None
+    out = list(steps)
+    out[typed[-1]] = dataclasses.replace(out[typed[-1]], mistyped=True)
+    return out
+
+
+def without_last_step(steps: Sequence[Step]) -> list[Step]:
+    return list(steps[:-1])
