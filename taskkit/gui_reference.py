@@ -17,10 +17,13 @@ Locators (all combine with `&`: both must hold):
 - `text(t)`, `description(d)`, `resource_id(rid)` (the part after `:id/`, or the whole id),
   `contains(t)` (text containing `t`);
 - `in_row_of(row, target)`: `target` inside the list row that holds `row` (a row's menu button);
+- `below(anchor, target)`: the first `target` after `anchor` in screen order (a row under its
+  section header);
 - `where(predicate, about)`: any test of a `UIElement` (Python tasks only).
 
 Steps: `open_app`, `tap` (`at=(fx, fy)`: a point inside the target, as fractions of its size),
-`long_press`, `type_text` (`clear=True` empties the field first), `swipe` (on an element),
+`long_press`, `type_text` (`clear=True` empties the field first; `type_lines` for a text of
+several lines), `swipe` (on an element),
 `enter`, `back`, `home`, `wait`, and `answer` (a literal text, or `read(locator)` /
 `read_all(locator)` / `count(locator)` / any `elements -> str` reader of the screen). When a
 step's target is not on the screen, the screen's scrollable list is scrolled down (then up, from its
@@ -103,6 +106,25 @@ class _InRowOf(Locator):
 
 
 @dataclasses.dataclass(frozen=True)
+class _Below(Locator):
+    """The first `target` after the first `anchor` in screen order (a row under its section header)."""
+
+    anchor: Locator
+    target: Locator
+
+    def matches(self, element: UIElement, elements: Elements) -> bool:
+        return any(elements[i] is element for i in self.indices(elements))
+
+    def indices(self, elements: Elements) -> list[int]:
+        anchors = self.anchor.indices(elements)
+        after = [i for i in self.target.indices(elements) if anchors and i > anchors[0]]
+        return after[:1]
+
+    def __str__(self) -> str:
+        return f"{self.target} below {self.anchor}"
+
+
+@dataclasses.dataclass(frozen=True)
 class _Both(Locator):
     first: Locator
     second: Locator
@@ -152,6 +174,11 @@ def resource_id(value: str) -> Locator:
 def in_row_of(row: Target, target: Target) -> Locator:
     """`target` in the list row that holds `row` (where every row has the same menu button)."""
     return _InRowOf(locator(row), locator(target))
+
+
+def below(anchor: Target, target: Target) -> Locator:
+    """The first `target` after `anchor` in screen order: the event under its day's header."""
+    return _Below(locator(anchor), locator(target))
 
 
 def where(predicate: Callable[[UIElement], bool], about: str = "a matching element") -> Locator:
@@ -237,6 +264,18 @@ def long_press(target: Target) -> Step:
 def type_text(target: Target, value: str, clear: bool = False) -> Step:
     """Type `value` into the field `target` finds (`clear`: empty it first)."""
     return Step("type_text", locator(target), text=str(value), clear=clear)
+
+
+def type_lines(target: Target, value: str, clear: bool = False) -> list[Step]:
+    """Steps that type a multi-line `value` into the field: each line, with ENTER between
+    (`input text` types no new line)."""
+    steps: list[Step] = []
+    for index, line in enumerate(str(value).split("\n")):
+        if index:
+            steps.append(enter())
+        if line:
+            steps.append(type_text(target, line, clear=clear and not steps))
+    return steps
 
 
 def swipe(target: Target, direction: str) -> Step:

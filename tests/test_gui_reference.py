@@ -39,6 +39,8 @@ SCREEN = (
     (gui.text("Taxes") & gui.resource_id("title"), [3]), (gui.text("Taxes") & gui.resource_id("menu"), []),
     (gui.in_row_of("Taxes", "menu"), [4]), (gui.in_row_of("Groceries", "More options"), [2]),
     (gui.where(lambda e: e.is_scrollable, "the list"), [0]),
+    (gui.below("Groceries", "menu"), [2]), (gui.below("Taxes", "menu"), [4]), (gui.below("Taxes", "Groceries"), []),
+    (gui.contains("roce"), [1]), (gui.contains("roce") & gui.resource_id("menu"), []),
 ])
 def test_locators_find_exactly_what_they_name(found: gui.Locator, expected: list[int]) -> None:
     assert found.indices(SCREEN) == expected

@@ -15,6 +15,7 @@ from typing import Any
 from taskkit.apps import broccoli, markor, pictures, simple_gallery_pro
 from taskkit.device.quoting import sql_literal
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, back, open_app, resource_id, tap, text, type_lines, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import duplicates_removed, rows_added, rows_deleted
@@ -27,6 +28,33 @@ _RECIPE = {
     "required": ["title"],
     "additionalProperties": True,
 }
+# The form's field of each column a goal states (activity_new_recipe.xml).
+_FIELD_IDS = {"title": "new_title", "description": "new_description", "servings": "new_servings",
+              "preparationTime": "new_preparation_time", "ingredients": "new_ingredients",
+              "directions": "new_directions"}
+
+
+def add_steps(recipe: dict[str, Any]) -> list[Step]:
+    """From the recipe list: New Recipe, the stated fields typed in, Save (the details open)."""
+    typed = [step for column, rid in _FIELD_IDS.items() for step in type_lines(rid, str(recipe.get(column) or ""))]
+    return [tap("fab_recipes"), *typed, tap("button_save_recipe")]
+
+
+def identifying_query(row: dict[str, Any]) -> str:
+    """A search that finds `row` and not the recipes sharing its title: its title, source and
+    ingredients (the search looks in title, description, source and ingredients)."""
+    return f"{row['title']} {row['source']} {row['ingredients']}"
+
+
+def delete_steps(queries: list[tuple[str, str]]) -> list[Step]:
+    """With the list's search: for each (query, title), the query typed, the recipe titled so
+    among the results opened, More options → Delete, confirmed."""
+    steps = [tap("action_search")]
+    for query, title in queries:
+        steps += [type_text("search_src_text", query, clear=True),
+                  tap(resource_id("card_text_view_title") & text(title)), tap("More options"), tap(text("Delete")),
+                  tap(resource_id("android:id/button1"))]
+    return steps
 
 
 class RecipeDeleteMultipleRecipes(TaskEval):
@@ -78,6 +106,10 @@ class RecipeDeleteMultipleRecipes(TaskEval):
     def solve(self, env: TaskEnv) -> None:
         RECIPES.delete(env.device, self._named())
         broccoli.APP.force_stop(env.device)
+
+    def gui_reference(self) -> list[Step]:
+        """Each named recipe searched by its title and deleted from its details."""
+        return [open_app("broccoli"), *delete_steps([(title, title) for title in self.titles])]
 
 
 class RecipeDeleteSingleRecipe(RecipeDeleteMultipleRecipes):
@@ -164,6 +196,13 @@ class RecipeAddMultipleRecipes(TaskEval):
                                     for target in self.params["targets"]])
         broccoli.APP.force_stop(env.device)
 
+    def gui_reference(self) -> list[Step]:
+        """Each recipe through New Recipe; from its details (open after Save) back to the list."""
+        steps = [open_app("broccoli")]
+        for index, recipe in enumerate(self.params["targets"]):
+            steps += [back()] * bool(index) + add_steps(recipe)
+        return steps
+
 
 class RecipeAddSingleRecipe(RecipeAddMultipleRecipes):
     """Add one recipe."""
@@ -189,6 +228,10 @@ class RecipeAddMultipleRecipesFromMarkor(RecipeAddMultipleRecipes):
                          for recipe in self.note_recipes())
         env.device.files.write_text(self.note, text)
 
+    def gui_reference(self) -> list[Step]:
+        """Read the note in Markor, then add its recipes (those the goal asks for)."""
+        return [open_app("markor"), tap("recipes.txt"), *super().gui_reference()]
+
 
 class RecipeAddMultipleRecipesFromImage(RecipeAddMultipleRecipes):
     """Add the recipes a picture lists (recipes.jpg in DCIM, field by field)."""
@@ -206,6 +249,10 @@ class RecipeAddMultipleRecipesFromImage(RecipeAddMultipleRecipes):
     def teardown(self, env: TaskEnv) -> None:
         simple_gallery_pro.remove_pictures(env.device, simple_gallery_pro.DCIM, [self.picture])
         super().teardown(env)
+
+    def gui_reference(self) -> list[Step]:
+        """Look at the picture in Simple Gallery Pro, then add its recipes."""
+        return [open_app("simple gallery pro"), tap("DCIM"), tap(self.picture), *super().gui_reference()]
 
 
 class RecipeAddMultipleRecipesFromMarkor2(RecipeAddMultipleRecipesFromMarkor):
@@ -276,6 +323,12 @@ class RecipeDeleteDuplicateRecipes(TaskEval):
                                    f"GROUP BY {columns})")
         broccoli.APP.force_stop(env.device)
 
+    def gui_reference(self) -> list[Step]:
+        """One copy of the duplicated recipe deleted, found by a search its look-alikes (the same
+        title) do not match."""
+        target = self.rows()[-1]
+        return [open_app("broccoli"), *delete_steps([(identifying_query(target), target["title"])])]
+
 
 class RecipeDeleteDuplicateRecipes2(RecipeDeleteDuplicateRecipes):
     """The duplicated recipe among six others and four look-alikes: the same title, other fields
@@ -339,3 +392,9 @@ class RecipeDeleteMultipleRecipesWithConstraint(RecipeDeleteMultipleRecipes):
     def _named(self) -> str:
         """The recipes whose directions mention the ingredient (as the goal says, whatever their title)."""
         return f"instr(lower(directions), {sql_literal(self.params['ingredient'].lower())}) > 0"
+
+    def gui_reference(self) -> list[Step]:
+        """Each recipe whose directions use the ingredient, found by a search other recipes of
+        its title do not match, deleted."""
+        targets = self.params["targets"]
+        return [open_app("broccoli"), *delete_steps([(identifying_query(t), t["title"]) for t in targets])]

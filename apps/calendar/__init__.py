@@ -202,7 +202,7 @@ def noise_events(
 
 
 # --- device access ----------------------------------------------------------------------------
-EVENTS = DATABASE.table(TABLE, KEY, defaults=DEFAULTS)
+EVENTS = DATABASE.table(TABLE, KEY, defaults=DEFAULTS, stamped=("last_updated",))  # EventsDao stamps each save
 COLUMNS = EVENTS.column_names  # in the order the DDL declares them
 
 

@@ -1,12 +1,14 @@
 """Simple Calendar Pro tasks: add and delete events (AndroidWorld's SimpleCalendar* family)."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
 from taskkit.apps import calendar
 from taskkit.apps.common import DAY_SECONDS, epoch, to_datetime
 from taskkit.device.quoting import sql_literal
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, below, long_press, open_app, resource_id, tap, text, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import rows_added, rows_deleted
@@ -46,6 +48,44 @@ def _event_params(rng: TaskRng) -> dict[str, Any]:
 def _insert(env: TaskEnv, rows: list[dict[str, Any]]) -> None:
     calendar.EVENTS.insert(env.device, rows)
     calendar.APP.force_stop(env.device)
+
+
+def _utc(seconds: int) -> datetime:
+    return datetime.fromtimestamp(seconds, timezone.utc)
+
+
+def new_event_steps(title: str, description: str, start_ts: int, end_ts: int, repetition: str = "") -> list[Step]:
+    """From the event list: a new event, its title, description, start and end typed in the
+    pickers, its `repetition` ("Weekly") picked if given, Save."""
+    start, end = _utc(start_ts), _utc(end_ts)
+    steps = [tap("calendar_fab"), type_text("event_title", title), type_text("event_description", description)]
+    for which, when in (("start", start), ("end", end)):
+        steps += [tap(f"event_{which}_date"), type_text("date_picker_input", f"{when:%m/%d/%Y}"), tap("OK"),
+                  tap(f"event_{which}_time"), type_text("time_picker_input", f"{when:%H:%M}"), tap("OK")]
+    if repetition:
+        steps += [tap("event_repetition"), tap(text(repetition))]
+    return steps + [tap("save")]
+
+
+def day_view_steps(day_ts: int) -> list[Step]:
+    """From the event list: the daily view (Change view), its date set through Go to date."""
+    return [tap("change_view"), tap("Daily view"), tap("top_value"),
+            type_text("date_picker_input", f"{_utc(day_ts):%m/%d/%Y}"), tap("OK")]
+
+
+def delete_day_steps(day_ts: int, count: int) -> list[Step]:
+    """From the event list: the day's `count` events selected in the daily view (a long press,
+    then the bar's "1 / N" selects them all), Delete, Yes."""
+    select_all = [tap(text(f"1 / {count}") & resource_id("actionbar_title"))] if count > 1 else []
+    return [*day_view_steps(day_ts), long_press(resource_id("event_item_title")), *select_all, tap("cab_delete"),
+            tap("Yes")]
+
+
+def delete_event_steps(title: str, start_ts: int) -> list[Step]:
+    """Open the event (the one titled so under its day's header in the event list), Delete, Yes."""
+    day = _utc(start_ts)
+    header = text(f"{day:%A, %B} {day.day}") & resource_id("event_section_title")
+    return [tap(below(header, text(title) & resource_id("event_item_title"))), tap("delete"), tap("Yes")]
 
 
 class OneEventTask(TaskEval):
@@ -99,6 +139,11 @@ class SimpleCalendarAddOneEvent(OneEventTask):
     def solve(self, env: TaskEnv) -> None:
         _insert(env, [_target_row(self.params, **self.expected_columns())])
 
+    def gui_reference(self) -> list[Step]:
+        start = self.params["start_ts"]
+        return [open_app("simple calendar pro"), *new_event_steps(self.params["title"], self.params["description"], start,
+                                                                  start + 60 * self.params["duration_min"])]
+
 
 class SimpleCalendarAddRepeatingEvent(SimpleCalendarAddOneEvent):
     """Create a weekly repeating event on the start's weekday."""
@@ -113,6 +158,11 @@ class SimpleCalendarAddRepeatingEvent(SimpleCalendarAddOneEvent):
     def expected_columns(self) -> dict[str, Any]:
         weekday = to_datetime(self.params["start_ts"]).strftime("%A")
         return {"repeat_interval": calendar.REPEAT_WEEKLY, "repeat_rule": calendar.WEEKDAY_BITS[weekday]}
+
+    def gui_reference(self) -> list[Step]:
+        start = self.params["start_ts"]
+        return [open_app("simple calendar pro"), *new_event_steps(self.params["title"], self.params["description"], start,
+                                                                  start + 60 * self.params["duration_min"], "Weekly")]
 
 
 class SimpleCalendarDeleteEventsOnDay(TaskEval):
@@ -170,6 +220,10 @@ class SimpleCalendarDeleteEventsOnDay(TaskEval):
     def solve(self, env: TaskEnv) -> None:
         EVENTS.delete(env.device, self._on_the_day())
         calendar.APP.force_stop(env.device)
+
+    def gui_reference(self) -> list[Step]:
+        """The day's events (the targets: no other event is on the day) selected in the daily view, deleted at once."""
+        return [open_app("simple calendar pro"), *delete_day_steps(self.params["day_ts"], len(self.params["targets"]))]
 
 
 class _DeleteEventsOnNamedDay(SimpleCalendarDeleteEventsOnDay):
@@ -230,6 +284,9 @@ class SimpleCalendarDeleteOneEvent(OneEventTask):
     def solve(self, env: TaskEnv) -> None:
         EVENTS.delete(env.device, self._target())
         calendar.APP.force_stop(env.device)
+
+    def gui_reference(self) -> list[Step]:
+        return [open_app("simple calendar pro"), *delete_event_steps(self.params["title"], self.params["start_ts"])]
 
 
 class _AddOneEventOnRelativeDay(SimpleCalendarAddOneEvent):

@@ -5,6 +5,7 @@ from typing import Any
 
 from taskkit.apps import clipper
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, long_press, open_app, tap, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 
@@ -57,3 +58,9 @@ class SystemCopyToClipboard(TaskEval):
 
     def solve(self, env: TaskEnv) -> None:
         clipper.set_clipboard(env.device, self.params["clipboard_content"])
+
+    def gui_reference(self) -> list[Step]:
+        """Type the text in a field (a new contact's first name, left unsaved), select it, Copy."""
+        text = self.params["clipboard_content"]
+        return [open_app("contacts"), tap("Create new contact"), type_text("First name", text), long_press(text),
+                tap("Select all"), tap("Copy")]

@@ -8,6 +8,7 @@ from typing import Any
 from taskkit.apps import contacts
 from taskkit.apps.common import normalize_phone
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, open_app, tap, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import ProviderUri, rows_added
@@ -50,6 +51,11 @@ class ContactsAddContact(TaskEval):
 
     def solve(self, env: TaskEnv) -> None:
         contacts.add_contact(env.device, self.params["name"], self.params["number"])
+
+    def gui_reference(self) -> list[Step]:
+        first, _, last = self.params["name"].partition(" ")
+        return [open_app("contacts"), tap("Create new contact"), type_text("First name", first), type_text("Last name", last),
+                type_text("Phone", self.params["number"]), tap("Save")]
 
 
 EDITOR = "com.android.contacts.activities.ContactEditorActivity"
@@ -117,3 +123,9 @@ class ContactsNewContactDraft(TaskEval):
             element = next(e for e in env.device.ui.screen().elements if match(e))
             x, y = element.bbox.center
             env.device.check(f"input tap {x} {y}")
+
+    def gui_reference(self) -> list[Step]:
+        """The editor filled in, not saved (the draft is what the task reads)."""
+        return [open_app("contacts"), tap("Create new contact"), type_text("First name", self.params["first"]),
+                type_text("Last name", self.params["last"]), type_text("Phone", self.params["phone"]), tap("spinner"),
+                tap(self.params["phone_label"])]

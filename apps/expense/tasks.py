@@ -6,9 +6,10 @@ import io
 from typing import Any
 
 from taskkit.apps import expense, markor, pictures, simple_gallery_pro
-from taskkit.apps.common import device_now_ms
+from taskkit.apps.common import device_now_ms, format_amount
 from taskkit.device.quoting import sql_literal
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, in_row_of, long_press, open_app, tap, text, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import duplicates_removed, rows_added, rows_deleted
@@ -54,6 +55,19 @@ def _noise(params: dict[str, Any], count: int, names: set[str]) -> list[dict[str
     return expense.noise_expenses(rng, count, exclude=lambda row: row["name"].lower() in lowered)
 
 
+def add_steps(item: dict[str, Any]) -> list[Step]:
+    """From the expense list: the add button, the form filled in (the amount in dollars), Save."""
+    dollars, cents = divmod(item["amount"], 100)
+    return [tap("fb_main_add"), type_text("edt_name", item["name"]), type_text("edt_amount", f"{dollars}.{cents:02d}"),
+            tap(item["category_name"]), type_text("edt_note", item["note"]), tap("btn_save")]
+
+
+def delete_steps(item: dict[str, Any]) -> list[Step]:
+    """Long-press the expense (its name in the row of its amount: a look-alike costs more), Delete."""
+    row = in_row_of(text(format_amount(item["amount"])), text(item["name"]))
+    return [long_press(row), tap("Delete")]
+
+
 class ExpenseAddMultiple(TaskEval):
     """Add several expenses with name, amount, category and note."""
 
@@ -93,6 +107,9 @@ class ExpenseAddMultiple(TaskEval):
     def solve(self, env: TaskEnv) -> None:
         _insert(env, [_row(item) for item in self.params["expenses"]])
 
+    def gui_reference(self) -> list[Step]:
+        return [open_app("pro expense")] + [step for item in self.params["expenses"] for step in add_steps(item)]
+
 
 class ExpenseAddMultipleFromMarkor(ExpenseAddMultiple):
     """Log the reimbursable expenses of a Markor note (my_expenses.txt, CSV) among many others."""
@@ -127,6 +144,10 @@ class ExpenseAddMultipleFromMarkor(ExpenseAddMultiple):
         markor.APP.reset(env.device)  # the note alone in Markor's folder, as AndroidWorld clears it
         env.device.files.write_text(self.note, text.getvalue())
 
+    def gui_reference(self) -> list[Step]:
+        """Read the note in Markor (the reimbursable lines), then log those expenses."""
+        return [open_app("markor"), tap("my_expenses.txt"), *super().gui_reference()]
+
 
 def _expense_lines(rows: list[dict[str, Any]]) -> list[str]:
     """Expenses as a list photographed: name, amount, category and note of each."""
@@ -160,6 +181,10 @@ class ExpenseAddMultipleFromGallery(ExpenseAddMultiple):
     def teardown(self, env: TaskEnv) -> None:
         simple_gallery_pro.remove_pictures(env.device, simple_gallery_pro.DCIM, [self.picture, *self.old])
         super().teardown(env)
+
+    def gui_reference(self) -> list[Step]:
+        """Look at the picture in Simple Gallery Pro, then log its expenses."""
+        return [open_app("simple gallery pro"), tap("DCIM"), tap(self.picture), *super().gui_reference()]
 
 
 class ExpenseAddSingle(ExpenseAddMultiple):
@@ -220,6 +245,9 @@ class ExpenseDeleteMultiple(TaskEval):
         EXPENSES.delete(env.device, self._named())
         expense.APP.force_stop(env.device)
 
+    def gui_reference(self) -> list[Step]:
+        return [open_app("pro expense")] + [step for item in self.params["targets"] for step in delete_steps(item)]
+
 
 class ExpenseDeleteSingle(ExpenseDeleteMultiple):
     """Delete one named expense."""
@@ -258,21 +286,13 @@ class ExpenseDeleteDuplicates(TaskEval):
 
     @classmethod
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
-        duplicated: list[dict[str, Any]] = []
-        groups = rng.randint(1, 3)
-        while len(duplicated) < groups:
-            item = _expense_params(rng)
-            if all(item["name"] != other["name"] for other in duplicated):
-                duplicated.append(item)
-        return {
-            "duplicated": duplicated,
-            "copies": [rng.randint(2, 3) for _ in duplicated],
-            "noise_seed": rng.getrandbits(32),
-        }
+        """One expense twice among five others, as AndroidWorld draws it (n_rows 1, n_rows_noise 5
+        in android_world/task_evals/single/expense.py); the schema also takes several groups."""
+        return {"duplicated": [_expense_params(rng)], "copies": [2], "noise_seed": rng.getrandbits(32)}
 
     def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
-        noise = _noise(self.params, 10, {d["name"] for d in self.params["duplicated"]})
+        noise = _noise(self.params, 5, {d["name"] for d in self.params["duplicated"]})
         copies = [_row(item) for item, n in zip(self.params["duplicated"], self.params["copies"]) for _ in range(n)]
         rows = noise + copies
         TaskRng(self.params["noise_seed"] + 1).shuffle(rows)
@@ -285,6 +305,12 @@ class ExpenseDeleteDuplicates(TaskEval):
         EXPENSES.delete(env.device, "expense_id NOT IN "
                         "(SELECT MIN(expense_id) FROM expense GROUP BY name, amount, category, note)")
         expense.APP.force_stop(env.device)
+
+    def gui_reference(self) -> list[Step]:
+        """Delete every copy of each duplicated expense but one."""
+        groups = zip(self.params["duplicated"], self.params["copies"])
+        return [open_app("pro expense")] + [step for item, copies in groups for _ in range(copies - 1)
+                                            for step in delete_steps(item)]
 
 
 class ExpenseDeleteDuplicates2(ExpenseDeleteDuplicates):

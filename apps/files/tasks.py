@@ -7,6 +7,7 @@ from typing import Any
 
 from taskkit.apps import files
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, long_press, open_app, tap
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, file_absent, file_content, file_exists
@@ -73,6 +74,10 @@ class FilesDeleteFile(TaskEval):
     def solve(self, env: TaskEnv) -> None:
         env.device.files.remove(_path(self.params["subfolder"], self.params["file_name"]))
 
+    def gui_reference(self) -> list[Step]:
+        return [open_app("files"), tap(self.params["subfolder"]), long_press(self.params["file_name"]),
+                tap("action_menu_delete"), tap("OK")]
+
 
 class FilesMoveFile(TaskEval):
     """Move a file between two top-level folders of shared storage (AndroidWorld's FilesMoveFile).
@@ -123,3 +128,8 @@ class FilesMoveFile(TaskEval):
     def solve(self, env: TaskEnv) -> None:
         name = self.params["file_name"]
         env.device.files.move(_path(self.params["source_folder"], name), _path(self.params["destination_folder"], name))
+
+    def gui_reference(self) -> list[Step]:
+        """Select the file, Move to… (overflow menu); the picker opens on the storage root: the destination, Move."""
+        return [open_app("files"), tap(self.params["source_folder"]), long_press(self.params["file_name"]),
+                tap("More options"), tap("Move to\u2026"), tap(self.params["destination_folder"]), tap("Move")]

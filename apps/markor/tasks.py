@@ -8,7 +8,7 @@ from typing import Any
 from taskkit.apps import clipper, markor, receipts, simple_gallery_pro, vlc
 from taskkit.apps.files import DOWNLOAD_DIR
 from taskkit.env import TaskEnv
-from taskkit.gui_reference import Step, back, open_app, tap, type_text
+from taskkit.gui_reference import Step, back, enter, long_press, open_app, resource_id, tap, type_lines, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, file_absent, file_content, file_exists, folder_exists, no_files_under
@@ -17,6 +17,25 @@ _APP = ("markor",)
 _NAME = {"type": "string", "pattern": r"^[A-Za-z0-9_\-]+\.(md|txt)$"}
 _NOISE_SEED = {"type": "integer", "minimum": 0}
 EDITOR = "document__fragment__edit__highlighting_editor"  # the note editor's resource id
+
+
+def new_note(name: str, text: str) -> list[Step]:
+    """From Markor's list: a new note named `name` holding `text`, saved by leaving the editor."""
+    return [tap("fab_add_new_item"), type_text("new_file_dialog__name", name), tap("OK"), *type_lines(EDITOR, text), back()]
+
+
+def delete_note(name: str) -> list[Step]:
+    return [long_press(name), tap("action_delete_selected_items"), tap("OK")]
+
+
+def rename_note(name: str, new_name: str) -> list[Step]:
+    """From Markor's list: select the note, Rename, type the new name over the old one, OK."""
+    return [long_press(name), tap("action_rename_selected_item"), type_text("new_name", new_name, clear=True), tap("OK")]
+
+
+def rewrite_note(name: str, text: str) -> list[Step]:
+    """From Markor's list: open the note, type `text` over its text, leave the editor (saved)."""
+    return [tap(name), *type_lines(EDITOR, text, clear=True), back()]
 
 
 def _noise_notes(env: TaskEnv, params: dict[str, Any], avoid: str, count: int) -> list[str]:
@@ -63,8 +82,7 @@ class MarkorCreateNote(TaskEval):
         markor.create_note(env.device, self.params["file_name"], self.params["text"])
 
     def gui_reference(self) -> list[Step]:
-        return [open_app("markor"), tap("fab_add_new_item"), type_text("new_file_dialog__name", self.params["file_name"]),
-                tap("OK"), type_text(EDITOR, self.params["text"]), back()]
+        return [open_app("markor"), *new_note(self.params["file_name"], self.params["text"])]
 
 
 class MarkorEditNote(TaskEval):
@@ -92,9 +110,11 @@ class MarkorEditNote(TaskEval):
 
     @classmethod
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        """The note holds one sentence, as AndroidWorld's (`generate_random_sentence()` in
+        android_world/task_evals/single/markor.py); the schema also takes a longer text."""
         return {
             "file_name": markor.random_file_name(rng),
-            "original": markor.random_note_text(rng),
+            "original": rng.faker.sentence(nb_words=8),
             "variant": rng.choice(["header", "footer", "replace"]),
             "new_text": rng.faker.sentence(nb_words=8),
             "noise_seed": rng.getrandbits(32),
@@ -118,6 +138,14 @@ class MarkorEditNote(TaskEval):
 
     def solve(self, env: TaskEnv) -> None:
         markor.create_note(env.device, self.params["file_name"], self.expected_text())
+
+    def gui_reference(self) -> list[Step]:
+        """Open the note; a footer goes on a new line after its text (the cursor is at the end),
+        a header or a new text is typed over it (the header above the text read off the screen)."""
+        name, new = self.params["file_name"], self.params["new_text"]
+        if self.params["variant"] == "footer":
+            return [open_app("markor"), tap(name), enter(), type_text(EDITOR, new), back()]
+        return [open_app("markor"), *rewrite_note(name, self.expected_text())]
 
 
 class MarkorDeleteNote(TaskEval):
@@ -148,6 +176,9 @@ class MarkorDeleteNote(TaskEval):
 
     def solve(self, env: TaskEnv) -> None:
         env.device.files.remove(markor.note_path(self.params["file_name"]))
+
+    def gui_reference(self) -> list[Step]:
+        return [open_app("markor"), *delete_note(self.params["file_name"])]
 
 
 class MarkorCreateFolder(TaskEval):
@@ -182,6 +213,11 @@ class MarkorCreateFolder(TaskEval):
     def solve(self, env: TaskEnv) -> None:
         env.device.files.mkdir(markor.note_path(self.params["folder_name"]))
 
+    def gui_reference(self) -> list[Step]:
+        """The new-file dialog's Folder button makes a folder of the typed name."""
+        return [open_app("markor"), tap("fab_add_new_item"), type_text("new_file_dialog__name", self.params["folder_name"]),
+                tap("Folder")]
+
 
 class MarkorDeleteAllNotes(TaskEval):
     """Delete every note in Markor (AndroidWorld's MarkorDeleteAllNotes: no file may be left)."""
@@ -206,6 +242,11 @@ class MarkorDeleteAllNotes(TaskEval):
     def solve(self, env: TaskEnv) -> None:
         for path in env.device.files.find(markor.NOTES_DIR, type="f"):
             env.device.files.remove(path)
+
+    def gui_reference(self) -> list[Step]:
+        """Select a note, then Select all from the overflow menu, Delete, OK."""
+        return [open_app("markor"), long_press(resource_id("opoc_filesystem_item__title")), tap("More options"),
+                tap("Select all"), tap("action_delete_selected_items"), tap("OK")]
 
 
 class MarkorMoveNote(TaskEval):
@@ -253,6 +294,12 @@ class MarkorMoveNote(TaskEval):
         name = self.params["file_name"]
         env.device.files.move(markor.note_path(name, self.params["source_folder"]),
                               markor.note_path(name, self.params["destination_folder"]))
+
+    def gui_reference(self) -> list[Step]:
+        """Select the note in its folder, Move (overflow menu); the folder dialog opens there: up, into the destination."""
+        return [open_app("markor"), tap(self.params["source_folder"]), long_press(self.params["file_name"]),
+                tap("More options"), tap("Move"), tap(".."), tap(self.params["destination_folder"]),
+                tap("Select this folder")]
 
 
 def _random_string(rng: TaskRng, length: int = 20) -> str:
@@ -309,6 +356,12 @@ class MarkorChangeNoteContent(TaskEval):
         env.device.files.remove(markor.note_path(self.params["original_name"]))
         markor.create_note(env.device, self.params["new_name"], self.expected_text() + "\n")
 
+    def gui_reference(self) -> list[Step]:
+        """Open the note and type the new text over it (a header goes above the text read off the
+        screen), leave the editor, then rename the note."""
+        return [open_app("markor"), *rewrite_note(self.params["original_name"], self.expected_text()),
+                *rename_note(self.params["original_name"], self.params["new_name"])]
+
 
 class MarkorAddNoteHeader(MarkorChangeNoteContent):
     """Put a header line and a blank line above a note's text and rename it (AndroidWorld's
@@ -343,6 +396,11 @@ class MarkorCreateNoteFromClipboard(MarkorCreateNote):
 
     def validator(self):
         return file_content(markor.note_path(self.params["file_name"]), self.params["text"])
+
+    def gui_reference(self) -> list[Step]:
+        """Create the note, long-press the editor and paste from the floating toolbar, leave to save."""
+        return [open_app("markor"), tap("fab_add_new_item"), type_text("new_file_dialog__name", self.params["file_name"]),
+                tap("OK"), long_press(EDITOR), tap("Paste"), back()]
 
 
 class MarkorMergeNotes(TaskEval):
@@ -388,6 +446,13 @@ class MarkorMergeNotes(TaskEval):
 
     def solve(self, env: TaskEnv) -> None:
         markor.create_note(env.device, self.params["file_name"], self.merged + "\n")
+
+    def gui_reference(self) -> list[Step]:
+        """Read each note (open it, back), then write the new one."""
+        steps = [open_app("markor")]
+        for source in self.params["sources"]:
+            steps += [tap(source["file_name"]), back()]
+        return steps + new_note(self.params["file_name"], self.merged)
 
 
 class MarkorDeleteNewestNote(TaskEval):
@@ -437,6 +502,10 @@ class MarkorDeleteNewestNote(TaskEval):
 
     def solve(self, env: TaskEnv) -> None:
         env.device.files.remove(markor.note_path(self.notes()[0][0]))
+
+    def gui_reference(self) -> list[Step]:
+        """The list shows each note's last change: the newest one goes."""
+        return [open_app("markor"), *delete_note(self.notes()[0][0])]
 
 
 def _names(rng: TaskRng, count: int) -> list[str]:
@@ -503,6 +572,11 @@ class MarkorTranscribeReceipt(TaskEval):
 
     def solve(self, env: TaskEnv) -> None:
         markor.create_note(env.device, "receipt.md", self.text())
+
+    def gui_reference(self) -> list[Step]:
+        """Look at the receipt in Simple Gallery Pro, then write its transactions in a new note."""
+        return [open_app("simple gallery pro"), tap("DCIM"), tap("receipt.png"), open_app("markor"),
+                *new_note("receipt.md", self.text())]
 
 
 class MarkorTranscribeVideo(TaskEval):
@@ -575,3 +649,9 @@ class MarkorTranscribeVideo(TaskEval):
 
     def solve(self, env: TaskEnv) -> None:
         markor.create_note(env.device, self.params["file_name"], ", ".join(self.params["messages"]))
+
+    def gui_reference(self) -> list[Step]:
+        """Play the video from Files in VLC, skipping ahead to each word, then write them in a note."""
+        steps = [open_app("files"), tap("Download"), tap(self.params["video_name"]), tap("VLC"), tap("Just once")]
+        steps += [tap("Forward 10 seconds")] * len(self.params["messages"])
+        return steps + [open_app("markor"), *new_note(self.params["file_name"], ", ".join(self.params["messages"]))]

@@ -6,6 +6,7 @@ from typing import Any, Callable, ClassVar
 from taskkit.apps import settings
 from taskkit.device.base import Device
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, home, open_app, resource_id, tap
 from taskkit.task import TaskEval
 from taskkit import apps
 from taskkit.rng import TaskRng
@@ -24,6 +25,8 @@ class SettingTask(TaskEval):
     accepted: ClassVar[tuple[str, ...]]  # values that count as done
     start: ClassVar[Callable[[Device], None]]  # puts the device in the opposite state
     reference: ClassVar[Callable[[Device], None]]  # the reference solution
+    page: ClassVar[tuple[str, ...]]  # the rows tapped from Settings' top level to the setting's page
+    change: ClassVar[Step]  # the step on that page that changes the setting
 
     def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
@@ -35,6 +38,17 @@ class SettingTask(TaskEval):
     def solve(self, env: TaskEnv) -> None:
         type(self).reference(env.device)
 
+    def gui_reference(self) -> list[Step]:
+        """Open the setting's page; change it there, unless the task starts solved (*Verify: look, then stop)."""
+        steps = [open_app("settings")] + [tap(label) for label in self.page]
+        return steps if getattr(self, "starts_solved", False) else steps + [self.change]
+
+
+WIFI = "Wi\u2011Fi"  # Settings writes Wi-Fi with a non-breaking hyphen
+SLIDER = resource_id("seekbar")  # Display's brightness slider
+# The launcher labels of the apps OpenAppTaskEval picks from (the app's own label on the home screen).
+LAUNCHER_LABELS = {"camera": "Camera", "clock": "Clock", "contacts": "Contacts", "settings": "Settings", "dialer": "Phone"}
+
 
 def _setter(func: Callable[[Device, Any], None], value: Any) -> Callable[[Device], None]:
     return staticmethod(lambda device: func(device, value))  # type: ignore[return-value]
@@ -44,36 +58,42 @@ class SystemWifiTurnOn(SettingTask):
     template = "Turn wifi on."
     namespace, key, accepted = "global", "wifi_on", ("1", "2")
     start, reference = _setter(settings.set_wifi, False), _setter(settings.set_wifi, True)
+    page, change = ("Network & internet", "Internet"), tap(WIFI)
 
 
 class SystemWifiTurnOff(SettingTask):
     template = "Turn wifi off."
     namespace, key, accepted = "global", "wifi_on", ("0", "3")
     start, reference = _setter(settings.set_wifi, True), _setter(settings.set_wifi, False)
+    page, change = ("Network & internet", "Internet"), tap(WIFI)
 
 
 class SystemBluetoothTurnOn(SettingTask):
     template = "Turn bluetooth on."
     namespace, key, accepted = "global", "bluetooth_on", ("1",)
     start, reference = _setter(settings.set_bluetooth, False), _setter(settings.set_bluetooth, True)
+    page, change = ("Connected devices", "Bluetooth"), tap("Use Bluetooth")
 
 
 class SystemBluetoothTurnOff(SettingTask):
     template = "Turn bluetooth off."
     namespace, key, accepted = "global", "bluetooth_on", ("0",)
     start, reference = _setter(settings.set_bluetooth, True), _setter(settings.set_bluetooth, False)
+    page, change = ("Connected devices", "Bluetooth"), tap("Use Bluetooth")
 
 
 class SystemBrightnessMax(SettingTask):
     template = "Turn brightness to the max value."
     namespace, key, accepted = "system", "screen_brightness", (str(settings.BRIGHTNESS_MAX),)
     start, reference = _setter(settings.set_brightness, 102), _setter(settings.set_brightness, settings.BRIGHTNESS_MAX)
+    page, change = ("Display",), tap(SLIDER, at=(1.0, 0.5))
 
 
 class SystemBrightnessMin(SettingTask):
     template = "Turn brightness to the min value."
     namespace, key, accepted = "system", "screen_brightness", (str(settings.BRIGHTNESS_MIN),)
     start, reference = _setter(settings.set_brightness, 102), _setter(settings.set_brightness, settings.BRIGHTNESS_MIN)
+    page, change = ("Display",), tap(SLIDER, at=(0.0, 0.5))
 
 
 class SystemAirplaneModeOn(SettingTask):
@@ -81,6 +101,7 @@ class SystemAirplaneModeOn(SettingTask):
     difficulty, optimal_steps = "easy", 2
     namespace, key, accepted = "global", "airplane_mode_on", ("1",)
     start, reference = _setter(settings.set_airplane_mode, False), _setter(settings.set_airplane_mode, True)
+    page, change = ("Network & internet",), tap("Airplane mode")
 
 
 class SystemDarkModeOn(SettingTask):
@@ -88,6 +109,7 @@ class SystemDarkModeOn(SettingTask):
     difficulty, optimal_steps = "easy", 2
     namespace, key, accepted = "secure", "ui_night_mode", (str(settings.NIGHT_MODE_DARK),)
     start, reference = _setter(settings.set_dark_mode, False), _setter(settings.set_dark_mode, True)
+    page, change = ("Display",), tap("Dark theme")
 
 
 # AndroidWorld's *Verify variants: the device already shows the goal's state, so the agent's job
@@ -150,3 +172,7 @@ class OpenAppTaskEval(TaskEval):
 
     def solve(self, env: TaskEnv) -> None:
         apps.get(self.params["app_name"]).launch(env.device)
+
+    def gui_reference(self) -> list[Step]:
+        """Tap the app's icon on the home screen."""
+        return [home(), tap(LAUNCHER_LABELS[self.params["app_name"]])]

@@ -6,6 +6,7 @@ from typing import Any
 from taskkit.apps import clipper, contacts, sms
 from taskkit.apps.common import normalize_phone, random_phone_number
 from taskkit.env import TaskEnv
+from taskkit.gui_reference import Step, back, enter, long_press, open_app, tap, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import ProviderUri, rows_added
@@ -33,6 +34,20 @@ def _conversations(env: TaskEnv, rng: TaskRng, count: int, avoid: str) -> None:
         sms.receive(env.device, number, sms.random_message(rng), date_ms=now - (i + 2) * 90 * _MINUTE_MS)
         if rng.random() < 0.5:
             sms.send(env.device, number, sms.random_message(rng), date_ms=now - (i + 2) * 90 * _MINUTE_MS + _MINUTE_MS)
+
+
+def _new_conversation(to: str) -> list[Step]:
+    """From the conversation list: start a conversation with a number (confirmed with ENTER)."""
+    return [tap("conversations_fab"), type_text("new_conversation_address", to), enter()]
+
+
+def _send(message: str) -> list[Step]:
+    return [type_text("thread_type_message", message), tap("thread_send_message")]
+
+
+def _paste_and_send() -> list[Step]:
+    """Long-press the message box, paste the clipboard from the floating toolbar, send."""
+    return [long_press("thread_type_message"), tap("Paste"), tap("thread_send_message")]
 
 
 class SimpleSmsSend(TaskEval):
@@ -63,6 +78,9 @@ class SimpleSmsSend(TaskEval):
     def solve(self, env: TaskEnv) -> None:
         sms.send(env.device, self.params["number"], self.params["message"])
 
+    def gui_reference(self) -> list[Step]:
+        return [open_app("simple sms messenger"), *_new_conversation(self.params["number"]), *_send(self.params["message"])]
+
 
 class SimpleSmsReply(SimpleSmsSend):
     """Reply to the message just received from a number."""
@@ -74,6 +92,9 @@ class SimpleSmsReply(SimpleSmsSend):
         super().initialize_state(env)
         rng = TaskRng(self.params["noise_seed"] + 1)
         sms.receive(env.device, self.params["number"], sms.random_message(rng))
+
+    def gui_reference(self) -> list[Step]:
+        return [open_app("simple sms messenger"), tap(self.params["number"]), *_send(self.params["message"])]
 
 
 class SimpleSmsReplyMostRecent(SimpleSmsSend):
@@ -87,6 +108,10 @@ class SimpleSmsReplyMostRecent(SimpleSmsSend):
         rng = TaskRng(self.params["noise_seed"])
         _conversations(env, rng, rng.randint(1, 4), self.params["number"])
         sms.receive(env.device, self.params["number"], sms.random_message(rng))
+
+    def gui_reference(self) -> list[Step]:
+        """The list is newest first: the top conversation (the reference knows whose it is)."""
+        return [open_app("simple sms messenger"), tap(self.params["number"]), *_send(self.params["message"])]
 
 
 # The addresses AndroidWorld's SimpleSmsSendReceivedAddress texts (its user-data generator's list).
@@ -125,6 +150,10 @@ class SimpleSmsResend(SimpleSmsSend):
         sms.send(env.device, self.params["number"], self.params["message"], date_ms=now - 2 * _MINUTE_MS)
         sms.receive(env.device, self.params["number"], self.ASK, date_ms=now - _MINUTE_MS)
 
+    def gui_reference(self) -> list[Step]:
+        """Open the contact's conversation (where the message to resend shows), send it again."""
+        return [open_app("simple sms messenger"), tap(self.params["name"]), *_send(self.params["message"])]
+
 
 class SimpleSmsSendReceivedAddress(SimpleSmsSend):
     """Forward the address one contact just texted to another contact (AndroidWorld's
@@ -155,6 +184,12 @@ class SimpleSmsSendReceivedAddress(SimpleSmsSend):
         contacts.add_contact(env.device, self.params["name2"], self.params["number2"])
         sms.receive(env.device, self.params["number2"], self.params["message"])
 
+    def gui_reference(self) -> list[Step]:
+        """Read the address in name2's conversation, then text it to name1 (picked from the contacts)."""
+        return [open_app("simple sms messenger"), tap(self.params["name2"]), back(), tap("conversations_fab"),
+                type_text("new_conversation_address", self.params["name1"]), tap(self.params["name1"]),
+                *_send(self.params["message"])]
+
 
 class SimpleSmsSendClipboardContent(SimpleSmsSend):
     """Send the clipboard's text (put there at setup) to a number."""
@@ -166,3 +201,6 @@ class SimpleSmsSendClipboardContent(SimpleSmsSend):
     def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
         clipper.set_clipboard(env.device, self.params["message"])
+
+    def gui_reference(self) -> list[Step]:
+        return [open_app("simple sms messenger"), *_new_conversation(self.params["number"]), *_paste_and_send()]

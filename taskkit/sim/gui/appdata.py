@@ -9,6 +9,7 @@ as empty, as an app shows an empty list; a write to it fails loudly.
 from __future__ import annotations
 
 import contextlib
+import posixpath
 import sqlite3
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -124,10 +125,21 @@ def rename(ui: Session, device_path: str, new_device_path: str) -> None:
     ui.state.stamp(source.parent, target.parent)
 
 
+def make_folder(ui: Session, device_path: str) -> None:
+    """Create a folder (and its missing parents) at a device path."""
+    path = host(ui, device_path)
+    made = [folder for folder in (path, *path.parents) if not folder.exists()]
+    if made:
+        path.mkdir(parents=True)
+        ui.state.stamp(*made, made[-1].parent)
+
+
 def remove(ui: Session, device_path: str) -> None:
-    """Delete a file (or an empty folder) at a device path."""
+    """Delete a file, or a folder with everything in it, at a device path."""
     path = host(ui, device_path)
     if path.is_dir():
+        for name, _, _ in listing(ui, device_path):
+            remove(ui, posixpath.join(device_path, name))
         path.rmdir()
     else:
         path.unlink(missing_ok=True)

@@ -3,7 +3,9 @@
 * `tap X Y` reaches the topmost touchable node under the point (the last one drawn, as Android
   dispatches a touch): a slider takes the position, a text field takes focus, anything else runs
   its action. A press held still for the long-press timeout (`input swipe X Y X Y 1000`) runs
-  the node's long-click action, or its click when it has none (as a View does on release).
+  the node's long-click action; on a text field it focuses it and opens the floating text
+  toolbar (Paste, Select all: taskkit/sim/gui/texttoolbar.py); otherwise its click (as a View
+  does on release).
 * `swipe X1 Y1 X2 Y2 [MS]` (and `draganddrop`): from the top edge down pulls the shade; from the
   gesture bar up goes home; on a slider it sets the slider; otherwise it drags the node under
   its start that takes drags (a list scrolls by the finger's travel, the home screen opens the
@@ -20,6 +22,7 @@
 """
 from __future__ import annotations
 
+from taskkit.sim.gui import texttoolbar
 from taskkit.sim.gui.layout import LONG_PRESS_MS, SWIPE_DEFAULT_MS, TOUCH_SLOP_DP
 from taskkit.sim.gui.node import Node, find_field, hit, swipeable
 from taskkit.sim.gui.screen import build
@@ -62,12 +65,17 @@ def _take_selection(ui: Session, key: str) -> bool:
 
 def tap(ui: Session, x: float, y: float, long: bool = False) -> None:
     """A touch at (x, y), held for a long press when `long`."""
+    target = hit(build(ui).window, int(x), int(y))  # before the touch drops the selection and the toolbar
     ui.store.data["selected"] = None
-    target = hit(build(ui).window, int(x), int(y))
+    texttoolbar.hide(ui)  # any touch closes it (a tap on its own item still runs that item)
     if target is None:
         return
     if target.slide is not None:
         _slide(ui, target, x)
+    elif long and target.field is not None:  # a text field: focus, then the floating toolbar
+        if target.action is not None:
+            target.action(ui)
+        texttoolbar.show(ui, target.field)
     elif long and target.long_clickable and target.long_action is not None:
         target.long_action(ui)
     elif target.action is not None and target.clickable:
@@ -107,6 +115,7 @@ def _focused(ui: Session) -> Node | None:
 
 def type_text(ui: Session, text: str) -> None:
     """Type `text` at the end of the focused field (nothing happens without one)."""
+    texttoolbar.hide(ui)
     field = _focused(ui)
     if field is not None and field.field is not None:
         replace = _take_selection(ui, field.field)
@@ -118,8 +127,10 @@ def key(ui: Session, code: int) -> None:
     name = _NAMED.get(code)
     if name not in ("DEL", "FORWARD_DEL", "SPACE", "PASTE", "COPY") and code not in _CHARS:
         ui.store.data["selected"] = None
+    toolbar = texttoolbar.hide(ui)
     if name == "BACK":
-        ui.back()
+        if not toolbar:  # BACK first closes the floating toolbar
+            ui.back()
     elif name == "HOME":
         ui.home()
     elif name in ("DEL", "FORWARD_DEL"):
@@ -142,6 +153,7 @@ def key(ui: Session, code: int) -> None:
         field = _focused(ui)
         if field is not None and field.field is not None:
             ui.state.config["clipboard"] = ui.store.data["drafts"].get(field.field, "")
+            ui.state.save()
     elif code in _CHARS:
         type_text(ui, _CHARS[code])
 

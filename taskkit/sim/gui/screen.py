@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from taskkit.sim.gui import bars, launcher, shade, widgets
+from taskkit.sim.gui import bars, launcher, shade, texttoolbar, widgets
 from taskkit.sim.gui.localize import is_rtl, localize
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
@@ -42,6 +42,9 @@ def _app_window(ui: Session) -> tuple[Node, str, bool]:
         content = app.screens[frame.screen].build(ui, frame)
     else:
         content = _unmodeled(ui, package)
+    toolbar = texttoolbar.overlay(ui, content)
+    if toolbar is not None:
+        content = [*content, toolbar]
     m = ui.m
     root = Node("android.widget.FrameLayout", package=package, bounds=(0, 0, m.width, m.height),
                 background=launcher.wallpaper(ui) if package == launcher.PACKAGE else None,

@@ -3,7 +3,7 @@
 What is not app data lives here, so it survives across shell invocations and adb connections:
 each app's window stack (frames: a screen name, its arguments and its activity, tied to the
 app's task id), the focused text field, typed-but-unsaved text (drafts), list scroll offsets,
-whether the quick-settings shade is open, and the last intent `am start` delivered to each app.
+whether the quick-settings shade is open, the field whose floating text toolbar is open, and the last intent `am start` delivered to each app.
 Drafts, focus and scroll offsets are keyed by the frame that owns them, so they go when their
 frame is closed, as an activity's state goes when it finishes.
 """
@@ -20,8 +20,8 @@ FILE_NAME = "gui.json"
 
 
 def _empty() -> dict[str, Any]:
-    return {"next_id": 1, "apps": {}, "focus": None, "selected": None, "drafts": {}, "scroll": {}, "shade": False,
-            "intents": {}}
+    return {"next_id": 1, "apps": {}, "focus": None, "selected": None, "text_toolbar": None, "drafts": {}, "scroll": {},
+            "shade": False, "intents": {}}
 
 
 class Store:
@@ -55,7 +55,7 @@ class Store:
         owned = lambda key: int(key.split(":", 1)[0]) in ids  # noqa: E731 - "frame:name" keys
         for table in ("drafts", "scroll"):
             self.data[table] = {k: v for k, v in self.data[table].items() if not owned(k)}
-        for table in ("focus", "selected"):  # a field's focus and its select-all selection
+        for table in ("focus", "selected", "text_toolbar"):  # a field's focus, select-all selection and toolbar
             key = self.data.get(table)
             if key and owned(key):
                 self.data[table] = None

@@ -209,10 +209,12 @@ def form(ui: Session, frame: Frame, fields: tuple[Field, ...], top: int, gap_dp:
 
 def dialog(ui: Session, title: str, *, message: str = "", body: Callable[[Box], list[Node]] | None = None,
            body_dp: float = 0, positive: tuple[str, Action] | None = None,
-           negative: tuple[str, Action] | None = ("Cancel", Session.finish)) -> list[Node]:
+           negative: tuple[str, Action] | None = ("Cancel", Session.finish),
+           neutral: tuple[str, Action] | None = None) -> list[Node]:
     """An AlertDialog in the middle of the screen: `android:id/alertTitle`, `android:id/message`,
     an optional body (a field, a list) and the buttons `android:id/button1` (positive) and
-    `android:id/button2` (negative), as AOSP's alert_dialog layout names them."""
+    `android:id/button2` (negative) at the end, `android:id/button3` (neutral) at the start, as
+    AOSP's alert_dialog layout names and places them."""
     m = ui.m
     left, right = m.dp(24), m.width - m.dp(24)
     height = m.dp(64) + (m.dp(56) if message else 0) + m.dp(body_dp) + m.dp(64)
@@ -235,6 +237,11 @@ def dialog(ui: Session, title: str, *, message: str = "", body: Callable[[Box], 
             width = m.dp(24 + 10 * len(label))
             children.append(button(ui, (x - width, y + m.dp(8), x, y + m.dp(56)), label, act, rid))
             x -= width + m.dp(8)
+    if neutral is not None:
+        label, act = neutral
+        x = left + m.dp(8)
+        children.append(button(ui, (x, y + m.dp(8), x + m.dp(24 + 10 * len(label)), y + m.dp(56)), label, act,
+                               "android:id/button3"))
     panel = Node("android.widget.FrameLayout", resource_id="android:id/parentPanel", bounds=(left, top, right, y + m.dp(64)),
                  background=(250, 250, 250), children=children)
     return [panel]

@@ -1,15 +1,10 @@
 """Simple SMS Messenger through the simulated GUI: the conversation list, a thread, compose and
-send (into the telephony provider the SMS checks read), a new conversation, and GUI-only
-reference solutions of the SMS tasks that score 1.0 where their near misses score less."""
+send (into the telephony provider the SMS checks read), a new conversation, the clipboard; the
+SMS tasks' GUI references are proved in test_gui_references.py."""
 from __future__ import annotations
 
-import pytest
-
-from taskkit import loading, registry, suite
 from taskkit.apps import contacts, sms
-from taskkit.env import Env
-from taskkit.runner import run_episode
-from tests.sim.gui.helpers import GuiScript, find, tap, texts
+from tests.sim.gui.helpers import find, tap, texts
 
 MAIN = "am start -n com.simplemobiletools.smsmessenger/.activities.MainActivity"
 
@@ -70,33 +65,6 @@ def test_sendto_intent_opens_the_thread_with_the_text(device) -> None:
     assert find(device, "thread_type_message").text == "Hi there"
     device.check("input keyevent KEYCODE_BACK")
     assert device.activity.foreground().endswith(".activities.MainActivity")
-
-
-def _send_steps(number: str, message: str) -> list[tuple]:
-    return [("click", "Simple SMS Messenger"), ("click", "conversations_fab"),
-            ("type", "new_conversation_address", number), ("enter",),
-            ("type", "thread_type_message", message), ("click", "thread_send_message")]
-
-
-def _reply_steps(number: str, message: str) -> list[tuple]:
-    return [("open", "Simple SMS Messenger"), ("click", number),
-            ("type", "thread_type_message", message), ("click", "thread_send_message")]
-
-
-@pytest.mark.parametrize("task, steps", [("SimpleSmsSend", _send_steps), ("SimpleSmsReply", _reply_steps),
-                                         ("SimpleSmsSendSpec", _send_steps)])
-def test_gui_reference_solutions_score_one_and_near_misses_less(device, task, steps) -> None:
-    loading.load_builtin()
-    env = Env(device)
-    for seed_index in range(3):
-        instance = suite.instantiate(registry.get(task), 30, seed_index)
-        number, message = instance.params["number"], instance.params["message"]
-        result = run_episode(env, instance, GuiScript(steps(number, message)), 30)
-        assert result.error is None and result.score == 1.0, result
-        wrong = steps(number, "See you there")  # a wrong message typed
-        assert run_episode(env, instance, GuiScript(wrong), 30).score < 1.0
-        unsent = steps(number, message)[:-1]  # the last step (send) skipped
-        assert run_episode(env, instance, GuiScript(unsent), 30).score < 1.0
 
 
 def test_the_clipboard_pastes_into_the_focused_field(device) -> None:

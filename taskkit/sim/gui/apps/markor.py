@@ -6,17 +6,30 @@ Ids follow gsantner/markor (the new-file dialog's `new_file_dialog__name` and
 editor `document__fragment__edit__highlighting_editor`, list rows'
 `opoc_filesystem_item__title`, its second line `opoc_filesystem_item__description` with the
 file's last change, date then time), as UI-automation scripts for the app use them. As in the app,
-OK creates the file and opens it; the editor's text is written when the editor is left (BACK,
-Navigate up, HOME: Markor saves in onPause); a long press selects a file, and the selection's
-Delete asks before deleting. The name field takes the name; the extension field (".md") is
-added unless the name already ends in a known extension. Simplified: no file-type spinner,
-templates, sorting or search; the cursor always stays at the end of the text (typing appends;
-DEL deletes the last character).
+OK creates the file and opens it, and the dialog's neutral button "Folder" creates a folder of
+the typed name instead (NewFileDialog.java, `setNeutralButton(R.string.folder, ...)`); the
+editor's text is written when the editor is left (BACK, Navigate up, HOME: Markor saves in
+onPause). A long press selects a file; while some are selected a tap adds a row to the selection
+or drops it (GsFileBrowserListAdapter.toggleSelection). The selection's app bar follows
+res/menu/filesystem__menu.xml and GsFileBrowserFragment.updateMenuItems: Rename
+(`action_rename_selected_item`, one selected) and Delete (`action_delete_selected_items`, which
+asks first) as icons, Move (`action_move_selected_items`) and Select all (`action_check_all`,
+while not all are selected) in the overflow menu. Rename is WrRenameDialog ("Rename", the field
+`new_name` holding the current name, OK; a name already taken is refused). Move opens the folder
+dialog (GsFileBrowserDialog, opoc_filesystem_dialog.xml: the title bar says "Move", the list
+`ui__filesystem_dialog__list` starts in the current folder with ".." to go up, and
+`ui__filesystem_dialog__button_ok` "Select this folder" moves the selection there; strings from
+res/values/strings.xml). The name field takes the name; the extension field (".md") is added
+unless the name already ends in a known extension. Simplified: no file-type spinner,
+templates, sorting or search; the move dialog lists folders only, without its home, search and
+new-folder buttons; the cursor always stays at the end of the text (typing appends; DEL deletes
+the last character).
 """
 from __future__ import annotations
 
 import posixpath
 
+from taskkit.apps.files import STORAGE_ROOT
 from taskkit.apps.markor import EXTENSIONS, NOTES_DIR, PACKAGE
 from taskkit.sim.commands.system import local_time
 from taskkit.sim.gui import appdata, filelist, widgets
@@ -71,6 +84,17 @@ def _create(frame: Frame):
     return act
 
 
+def _create_folder(frame: Frame):
+    """The new-file dialog's "Folder": a folder named as the name field says (no extension)."""
+    def act(ui: Session) -> None:
+        name = ui.draft(frame, "name").strip()
+        if not name or "/" in name or name.startswith("."):
+            return
+        appdata.make_folder(ui, posixpath.join(str(frame.args.get("folder", NOTES_DIR)), name))
+        ui.finish()
+    return act
+
+
 def _open_new(folder: str):
     """The add button: the new-file dialog, its extension field set to ".md"."""
     def act(ui: Session) -> None:
@@ -95,7 +119,87 @@ def _new(ui: Session, frame: Frame) -> list[Node]:
         return [widgets.edit_text(ui, frame, "name", (x1, y1, middle, y1 + ui.m.dp(56)), "Name", f"{ID}new_file_dialog__name"),
                 widgets.edit_text(ui, frame, "ext", (middle + ui.m.dp(8), y1, x2, y1 + ui.m.dp(56)), "Extension",
                                   f"{ID}new_file_dialog__ext")]
-    return widgets.dialog(ui, "Create a new file", body=body, body_dp=64, positive=("OK", _create(frame)))
+    return widgets.dialog(ui, "Create a new file", body=body, body_dp=64, positive=("OK", _create(frame)),
+                          neutral=("Folder", _create_folder(frame)))
+
+
+# --- the selection's actions ------------------------------------------------------------------
+def _selection_actions(ui: Session, frame: Frame, paths: list[str]) -> tuple[Node, ...]:
+    """The app bar of a selection, right to left: the overflow menu, Delete, Rename (one file)."""
+    folder = str(frame.args["folder"])
+    icon = (0, 0, ui.m.dp(48), 0)
+    more = widgets.icon_button(ui, icon, "More options", lambda s: s.push("selection_menu", folder=folder, paths=paths))
+    views = [more, filelist.delete_button(ui, IDS, paths)]
+    if len(paths) == 1:
+        name = posixpath.basename(paths[0])
+        views.append(widgets.icon_button(ui, icon, "Rename", lambda s: s.push("rename", focus="name", path=paths[0],
+                                                                              drafts={"name": name}),
+                                         f"{ID}action_rename_selected_item"))
+    return tuple(views)
+
+
+def _selection_menu(ui: Session, frame: Frame) -> list[Node]:
+    """The selection's overflow menu: Move, and Select all while some rows are not selected."""
+    folder, paths = str(frame.args["folder"]), [str(p) for p in frame.args["paths"]]
+    everything = [posixpath.join(folder, name) for name, _, _ in appdata.listing(ui, folder)]
+    items = [("Move", lambda s: s.push("move", paths=paths, at=folder))]
+    if set(everything) - set(paths):
+        items.append(("Select all", lambda s: _select_all(s, everything)))
+    return widgets.popup_menu(ui, items)
+
+
+def _select_all(ui: Session, paths: list[str]) -> None:
+    _, _, selection = ui.top()  # the menu is gone: the selection is in front
+    if selection is not None and selection.screen == "selection":
+        filelist.select(ui, selection, paths)
+
+
+def _rename(frame: Frame):
+    def act(ui: Session) -> None:
+        path, name = str(frame.args["path"]), ui.draft(frame, "name").strip()
+        target = posixpath.join(posixpath.dirname(path), name)
+        if not name or "/" in name or (target != path and appdata.host(ui, target).exists()):
+            return  # the dialog refuses an empty name or one already taken
+        if target != path:
+            appdata.rename(ui, path, target)
+        ui.finish()  # the dialog
+        ui.finish()  # the selection
+    return act
+
+
+def _rename_dialog(ui: Session, frame: Frame) -> list[Node]:
+    def body(box: tuple[int, int, int, int]) -> list[Node]:
+        x1, y1, x2, _ = box
+        return [widgets.edit_text(ui, frame, "name", (x1, y1, x2, y1 + ui.m.dp(56)), "Enter the name of your folder",
+                                  f"{ID}new_name")]
+    return widgets.dialog(ui, "Rename", body=body, body_dp=64, positive=("OK", _rename(frame)))
+
+
+def _move_dialog(ui: Session, frame: Frame) -> list[Node]:
+    """GsFileBrowserDialog picking the folder to move the selection to."""
+    m = ui.m
+    at, paths = str(frame.args["at"]), [str(p) for p in frame.args["paths"]]
+    go = lambda target: lambda s: s.replace("move", paths=paths, at=target)  # noqa: E731
+    entries = [("..", posixpath.dirname(at))] if at != STORAGE_ROOT else []
+    entries += [(name, posixpath.join(at, name)) for name, is_dir, _ in appdata.listing(ui, at)
+                if is_dir and posixpath.join(at, name) not in paths]  # a folder cannot go into itself
+
+    x1, x2 = m.dp(24), m.width - m.dp(24)
+    y1 = (m.height - m.dp(480)) // 2
+    y2 = y1 + m.dp(480)
+    bar = widgets.text(ui, (x1, y1, x2, y1 + m.dp(56)), "Move", f"{ID}ui__filesystem_dialog__title_bar", size_dp=20)
+    rows = [widgets.Row(m.dp(64), lambda row, name=name, target=target: widgets.list_item(
+                ui, row, name, "", action=go(target), title_rid=f"{ID}opoc_filesystem_item__title"))
+            for name, target in entries]
+    listed = widgets.scroll_list(ui, frame, "list", (x1, y1 + m.dp(60), x2, y2 - m.dp(64)), rows,
+                                 rid=f"{ID}ui__filesystem_dialog__list")
+    ok_width, cancel_width, top = m.dp(180), m.dp(96), y2 - m.dp(56)
+    buttons = [widgets.button(ui, (x2 - m.dp(8) - ok_width, top, x2 - m.dp(8), top + m.dp(48)), "Select this folder",
+                              filelist.move_selection(frame), f"{ID}ui__filesystem_dialog__button_ok"),
+               widgets.button(ui, (x2 - m.dp(8) - ok_width - cancel_width, top, x2 - m.dp(8) - ok_width, top + m.dp(48)),
+                              "Cancel", Session.finish, f"{ID}ui__filesystem_dialog__button_cancel")]
+    return [Node("android.widget.FrameLayout", bounds=(x1, y1, x2, y2), background=(250, 250, 250),
+                 children=[bar, listed, *buttons])]
 
 
 def _editor(ui: Session, frame: Frame) -> list[Node]:
@@ -109,7 +213,8 @@ def _editor(ui: Session, frame: Frame) -> list[Node]:
 
 APP = register(AppScreens(
     PACKAGE,
-    {"files": Screen(_files), "selection": Screen(filelist.selection(IDS, open_file)), "new": Screen(_new),
-     "editor": Screen(_editor, EDITOR, on_leave=_save_text),
-     "delete": Screen(filelist.confirm_delete("Do you really want to delete {name}?"))},
+    {"files": Screen(_files), "selection": Screen(filelist.selection(IDS, open_file, _selection_actions, multiple=True)),
+     "new": Screen(_new), "editor": Screen(_editor, EDITOR, on_leave=_save_text),
+     "delete": Screen(filelist.confirm_delete("Do you really want to delete {name}?")),
+     "selection_menu": Screen(_selection_menu), "rename": Screen(_rename_dialog), "move": Screen(_move_dialog)},
     first="files"))
