@@ -26,12 +26,9 @@ _SONG_SCHEMA = {"type": "object", "properties": {
 
 
 def _retro_playlist(name: str, titles: list[str]) -> list[Step]:
-    """Add each song to the playlist `name` from its row's menu (the first one creates it)."""
-    steps = [open_app("retro music")]
-    for index, title in enumerate(titles):
-        steps += [tap(in_row_of(title, "menu")), tap("Add to playlist")]
-        steps += [tap("New playlist"), type_text("actionNewPlaylist", name), tap("Create")] if index == 0 else [tap(name)]
-    return steps
+    """Select the songs in order (a long press, then taps) and add them to a new playlist `name`."""
+    return ([open_app("retro music"), long_press(titles[0])] + [tap(title) for title in titles[1:]]
+            + [tap("Add to playlist"), tap("New playlist"), type_text("actionNewPlaylist", name), tap("Create")])
 
 
 def _split_sum(rng: TaskRng, total: int, parts: int, least: int = 30_000) -> list[int]:
@@ -186,7 +183,4 @@ class RetroPlaylistDuration(RetroCreatePlaylist):
 
     def gui_reference(self) -> list[Step]:
         """Select the songs (a long press, then taps) and add them to a new playlist."""
-        titles = [song["title"] for song in self.params["songs"]]
-        return ([open_app("retro music"), long_press(titles[0])] + [tap(title) for title in titles[1:]]
-                + [tap("Add to playlist"), tap("New playlist"), type_text("actionNewPlaylist", self.params["playlist_name"]),
-                   tap("Create")])
+        return _retro_playlist(self.params["playlist_name"], [song["title"] for song in self.params["songs"]])
