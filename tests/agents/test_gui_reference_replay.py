@@ -36,7 +36,7 @@ def test_gui_reference_trajectories_replay_over_adb_to_the_same_scores(tmp_path:
     from check_cost import Link
 
     instances = [instantiate(registry.get(name), 30, 0) for name in _one_per_app()]
-    assert len(instances) >= 10  # every modelled app
+    assert len(instances) >= 30  # one per set of apps: every modelled app, the multi-app tasks too
     device = sim_device()
     try:
         played = run_suite(Env(device), instances, load("gui_reference"), 30, output_dir=str(tmp_path / "played"))

@@ -50,6 +50,11 @@ def test_the_gui_reference_scores_one_and_its_near_misses_less(device, task: str
     assert sorted(watch.leaks) == []  # everything the screens wrote carries the device's time
 
 
+def test_every_built_in_task_that_runs_on_the_simulated_device_gives_a_gui_reference() -> None:
+    missing = sorted(cls.name for cls in registry.all_tasks() if not cls.real_device_only and not cls.has_gui_reference())
+    assert missing == [] and len(REFERENCED) >= 135
+
+
 def test_a_calendar_insert_intent_opens_a_filled_in_event(device) -> None:
     begin_ms = 1697985000000  # October 22 2023 14:30 UTC
     device.check("am start -a android.intent.action.INSERT -t vnd.android.cursor.dir/event "
