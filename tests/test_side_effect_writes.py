@@ -14,7 +14,7 @@ from taskkit import loading, registry, side_effects, suite
 from taskkit.apps import joplin
 from taskkit.device.base import CommandFailed
 from taskkit.device.services import changes
-from taskkit.device.state import DIGEST_ROOTS, listing
+from taskkit.device.state import DIGEST_ROOTS, listing, recover
 from taskkit.env import Env
 from taskkit.sim import changes as recorder_lib
 from tests.device.test_adb_device import adb_connect, private_adb_server, requires_adb, served_sim
@@ -202,6 +202,11 @@ def test_an_event_the_recorder_cannot_read_fails_the_watch(env, watched, monkeyp
     with pytest.raises(CommandFailed, match="could not read the os.mkdir event"):
         side_effects.finish(env, watch)
     assert os.path.isdir(env.device.state.host_path("/sdcard/Download/x"))  # the write itself went through
+    # the episode's undo journal failed with it: its teardown says so once, and recovery finishes it
+    with pytest.raises(CommandFailed, match="undo journal .* is incomplete: could not read the os.mkdir event"):
+        watched.teardown(env)
+    assert len(recover(env.device)) == 1
+    watched.initialize_state(env)  # for the fixture's teardown
 
 
 # --- over adb: the simulator served as adbd answers with its recorder ---------------------------

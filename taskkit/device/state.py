@@ -25,9 +25,11 @@ from taskkit.device.quoting import shell_join, shell_quote
 from taskkit.device.services.settings import Snapshot, build_restore, build_snapshot, parse_snapshot
 
 SCRATCH_ROOT = "/data/local/tmp/taskkit"
+RECORDER = "taskkit-changes"  # the simulated device's change recorder (taskkit.sim.commands.changes)
 RESTORE_ROOT = f"{SCRATCH_ROOT}/restore"
 DIGEST_ROOTS = ("/data/data", "/storage/emulated/0", "/data/local/tmp")
 _MANIFEST = "manifest.json"
+_UNDO = "undo"  # in a restore point: the device's recorder journals everything else written
 _SETTINGS = "settings.txt"
 _STAGED = ".taskkit-restoring"
 _ABSENT = ".absent"  # beside a saved copy's index: the path did not exist when it was saved
@@ -50,17 +52,28 @@ class RestorePoint:
     settings: Snapshot
 
 
-def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packages: tuple[str, ...]) -> RestorePoint:
+def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packages: tuple[str, ...],
+                       elsewhere: tuple[str, ...] = ()) -> RestorePoint:
     """Copy `paths` aside under RESTORE_ROOT/label and record the settings (one round trip).
 
     Each path leaves either its copy (`N`) or a note that it did not exist (`N.absent`). The
     manifest is written last: a restore point without one was never complete (nothing had
     changed yet) and `recover` discards it. Any failure raises, naming the command.
+
+    `elsewhere`: folders (outside `paths`) whose every later write is undone by the restore too.
+    Copying them all would cost their size each time; the simulated device instead journals each
+    path there before its first write (its recorder's `start --undo`), so the cost follows what
+    changed. A device without the recorder (a phone) leaves them as they are.
     """
     directory = f"{RESTORE_ROOT}/{label}"
     manifest = json.dumps({"paths": list(paths), "packages": list(packages)})
     with device.batch():
         device.run(f"rm -rf {shell_quote(directory)} && mkdir -p {shell_quote(directory)}")
+        if elsewhere:
+            skipped = [word for path in (SCRATCH_ROOT, *paths) for word in ("--skip", path)]
+            start = shell_join([RECORDER, "start", "--undo", label, *skipped, *elsewhere])
+            device.run(f"if which {RECORDER} >/dev/null 2>&1; then {start} >/dev/null && "
+                       f": > {shell_quote(f'{directory}/{_UNDO}')}; fi")
         for index, path in enumerate(paths):
             saved = f"{directory}/{index}"
             device.run(f"if [ -e {shell_quote(path)} ]; then cp -a {shell_quote(path)} {shell_quote(saved)}; "
@@ -98,6 +111,7 @@ def restore(device: Device, point: RestorePoint) -> None:
             device.run(check)
             for package in point.packages:
                 device.run(f"am force-stop {shell_quote(package)}")
+            device.run(_undo_elsewhere(point))
             for index, path in enumerate(point.paths):
                 saved, target = shell_quote(f"{point.directory}/{index}"), shell_quote(path)
                 staged = shell_quote(path + _STAGED)
@@ -113,6 +127,14 @@ def restore(device: Device, point: RestorePoint) -> None:
         if error.command != check:
             raise
         raise _damaged(device, point.directory, "a saved copy is missing") from None
+
+
+def _undo_elsewhere(point: RestorePoint) -> str:
+    """Undo what the recorder journaled since the restore point, if it did; the marker goes
+    either way, so that a failed undo is reported once and a rerun restores the rest."""
+    marker = shell_quote(f"{point.directory}/{_UNDO}")
+    undo = shell_join([RECORDER, "undo", point.directory.rsplit("/", 1)[-1]])
+    return f"if [ -e {marker} ]; then {undo}; undone=$?; rm -f {marker}; [ $undone -eq 0 ]; fi"
 
 
 def _damaged(device: Device, directory: str, why: str) -> RestoreError:

@@ -30,6 +30,18 @@ It reads only the kept paths (and the subtrees of renamed or removed folders): w
 unchanged files or one unchanged 100 MB file on the device it hashes nothing more than with none
 (`Recorder.hashed` and `hashed_bytes` count what it read).
 
+**Undo journals.** A watch started with a journal (`start --undo NAME`) also keeps what it needs
+to put every watched path back as it was at `start`: one index line per path it kept (absent, a
+folder, or a file with a copy of its content, taken before the write; a SQLite file is copied
+when it is first opened, since SQLite writes without events). The journal is a folder of the
+state directory (STATE/undo/NAME), outside the device's filesystem: the device cannot see or
+write it, and it outlives the process, so an interrupted run's journal can still be applied.
+`undo NAME` ends the watch, removes what was not there, recreates folders, copies files back
+(with their old times) and deletes the journal; its cost follows what changed. The restore point
+of each episode begins one over everything outside its task's own data (taskkit.device.state),
+so what an agent did in other apps is undone too. Links, fifos and other special files are kept
+as they are (none of the apps has them).
+
 **What it cannot see**: writes by another process to the state directory (nothing taskkit runs
 makes any), and writes through a file descriptor opened before `start` (the simulator holds none
 between commands: every file and SQLite connection is closed when its command ends). An event it
@@ -42,10 +54,13 @@ import hashlib
 import itertools
 import os
 import posixpath
+import re
+import shutil
 import stat
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from taskkit.errors import TaskkitError
@@ -56,6 +71,10 @@ _WATCH_IDS = itertools.count(1)  # with the pid: a watch id this process never g
 RACY_NS = 100_000_000  # a file changed this recently (ns) at a `sqlite3.connect` is hashed then
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _UNKNOWN = "unknown"  # the md5 shown for a file whose content before was not read (never equal)
+JOURNAL_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,199}")  # an undo journal's folder name
+MAX_JOURNALS = 64  # undo watches kept at once; the oldest beyond is failed (its undo refuses)
+_INDEX = "index"
+_FAILED = "failed"
 Stat = tuple[int, int, int, int]
 
 
@@ -82,6 +101,56 @@ class Watch:
     before: dict[str, Image] = dataclasses.field(default_factory=dict)
     trees: set[str] = dataclasses.field(default_factory=set)
     failure: str | None = None
+    journal: Journal | None = None  # an undo watch's journal
+
+    def fail(self, why: str) -> None:
+        self.failure = self.failure or why
+        if self.journal is not None:
+            self.journal.fail(why)
+
+
+class Journal:
+    """An undo watch's folder: `index` (one `KIND COPY PATH` line per kept path: `absent`, `dir`,
+    `file` with the name of its copy, or `other`) and the copies, numbered."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.count = 0
+
+    def create(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.mkdir(parents=True)
+        (self.folder / _INDEX).write_text("")
+
+    def keep(self, canonical: str, image: Image, host: str) -> None:
+        """Note `canonical`'s state before its first write (copying a file's content)."""
+        if "\n" in canonical:
+            raise ValueError("a path with a newline cannot be journaled")
+        copy = "-"
+        if image.kind == "file":
+            self.count += 1
+            copy = str(self.count)
+            shutil.copy2(host, self.folder / copy, follow_symlinks=False)
+        with open(self.folder / _INDEX, "a", encoding="utf-8", errors="surrogateescape") as index:
+            index.write(f"{image.kind or 'absent'} {copy} {canonical}\n")
+
+    def fail(self, why: str) -> None:
+        with open(self.folder / _INDEX, "a", encoding="utf-8") as index:
+            index.write(f"{_FAILED} - {why.replace(chr(10), ' ')}\n")
+
+    def entries(self) -> dict[str, tuple[str, str]]:
+        """path -> (kind, copy): each path's first line, as it was at `start`."""
+        try:
+            text = (self.folder / _INDEX).read_text(encoding="utf-8", errors="surrogateescape")
+        except FileNotFoundError:
+            raise WatchError(f"no undo journal {self.folder.name}") from None
+        kept: dict[str, tuple[str, str]] = {}
+        for line in text.splitlines():
+            kind, copy, path = line.split(" ", 2)
+            if kind == _FAILED:
+                raise WatchError(f"undo journal {self.folder.name} is incomplete: {path}")
+            kept.setdefault(path, (kind, copy))
+        return kept
 
 
 class WatchError(TaskkitError):
@@ -93,7 +162,7 @@ class Recorder:
 
     def __init__(self, fs_root: str):
         self.fs_root = fs_root  # real path, no trailing slash
-        self.watch: Watch | None = None
+        self.watches: dict[str, Watch] = {}  # the newest plain watch, and the undo watches
         self.hashed = 0  # files read to hash them since this recorder was made (tests count it)
         self.hashed_bytes = 0  # and their bytes
 
@@ -121,21 +190,31 @@ class Recorder:
 
     # --- recording ---------------------------------------------------------------------------
     def note(self, canonical: str, how: str) -> None:
-        """Keep the pre-image of `canonical` ("content", "stat" or "tree") if it is watched."""
-        watch = self.watch
-        if watch is None or not self._watched(watch, canonical):
-            return
+        """Keep the pre-image of `canonical` ("content", "stat" or "tree") in every watch of it."""
+        for watch in list(self.watches.values()):
+            if watch.failure is None and self._watched(watch, canonical):
+                try:
+                    self._note(watch, canonical, how)
+                except Exception as error:  # noqa: BLE001 - never break the write; fail the watch instead
+                    watch.fail(f"could not keep {canonical}: {error}")
+
+    def _note(self, watch: Watch, canonical: str, how: str) -> None:
         kept = watch.before.get(canonical)
         if kept is None:
-            watch.before[canonical] = self._start_image(watch, canonical, content=how != "stat")
+            self._keep(watch, canonical, self._start_image(watch, canonical, content=how != "stat"))
         elif how != "stat" and kept.kind == "file" and kept.md5 is None:  # now it is written: pin the content
             image = self._image(canonical, content=False)
             watch.before[canonical] = self._image(canonical, content=True) if image == kept else kept
         if how == "tree":  # a folder moved or removed whole (or one that a folder will replace)
             for path in self._walk(canonical):
                 if path not in watch.before and self._watched(watch, path):
-                    watch.before[path] = self._start_image(watch, path, content=True)
+                    self._keep(watch, path, self._start_image(watch, path, content=True))
             watch.trees.add(canonical)
+
+    def _keep(self, watch: Watch, canonical: str, image: Image) -> None:
+        watch.before[canonical] = image
+        if watch.journal is not None:
+            watch.journal.keep(canonical, image, self.host(canonical))
 
     def _start_image(self, watch: Watch, canonical: str, content: bool) -> Image:
         """What `canonical`, not kept yet, was at `start`: absent if a kept folder above it was
@@ -186,15 +265,54 @@ class Recorder:
                 yield from self._walk(path)
 
     # --- answering ---------------------------------------------------------------------------
-    def start(self, roots: dict[str, str], skip: tuple[str, ...]) -> str:
-        """Begin a new watch (ending the device's earlier one); returns its id."""
-        self.watch = Watch(f"{os.getpid():x}-{next(_WATCH_IDS)}", tuple(roots.items()), skip)
-        return self.watch.id
+    def start(self, roots: dict[str, str], skip: tuple[str, ...], journal: Path | None = None) -> str:
+        """Begin a new watch and return its id. A plain watch ends the device's earlier plain one;
+        one with an undo `journal` (a folder, made afresh) lasts until its `undo`."""
+        watch = Watch(f"{os.getpid():x}-{next(_WATCH_IDS)}", tuple(roots.items()), skip)
+        if journal is None:
+            self.watches = {key: w for key, w in self.watches.items() if w.journal is not None}
+        else:
+            watch.journal = Journal(journal)
+            watch.journal.create()
+            journaled = [key for key, w in self.watches.items() if w.journal is not None]
+            for key in journaled[:max(0, len(journaled) + 1 - MAX_JOURNALS)]:
+                self.watches.pop(key).fail(f"more than {MAX_JOURNALS} undo journals were open at once")
+        self.watches[watch.id] = watch
+        return watch.id
+
+    def undo(self, journal: Path) -> list[str]:
+        """Put every path kept in `journal` back as it was when its watch started, end the watch and
+        delete the journal; returns the host folders whose entries changed (to be stamped)."""
+        for key, watch in list(self.watches.items()):  # ended first: its own writes are not noted
+            if watch.journal is not None and watch.journal.folder == journal:
+                del self.watches[key]
+        kept = Journal(journal).entries()
+        touched: set[str] = set()
+        for path in sorted(kept, key=lambda p: p.count("/"), reverse=True):  # what was not there, deepest first
+            kind, host = kept[path][0], self.host(path)
+            now = _kind(host)
+            if now is not None and kind != "other" and now != kind:
+                if now == "dir":
+                    shutil.rmtree(host)
+                else:
+                    os.remove(host)
+                touched.add(os.path.dirname(host))
+        for path in sorted(kept, key=lambda p: p.count("/")):  # then folders, then files' content
+            (kind, copy), host = kept[path], self.host(path)
+            if kind == "dir" and _kind(host) is None:
+                os.mkdir(host)
+                touched.add(os.path.dirname(host))
+            elif kind == "file":
+                if _kind(host) is None:
+                    touched.add(os.path.dirname(host))
+                shutil.copy2(journal / copy, host)
+        shutil.rmtree(journal)
+        return sorted(touched)
 
     def diff(self, watch_id: str) -> list[str]:
         """`- LINE` / `+ LINE` for every watched path whose state differs from its pre-image."""
-        watch = self.watch
-        if watch is None or watch.id != watch_id:
+        watch = self.watches.get(watch_id)
+        if watch is None:
             raise WatchError(f"no watch {watch_id} (a later start replaced it, or the device restarted)")
         if watch.failure is not None:
             raise WatchError(f"watch {watch_id} failed: {watch.failure}")
@@ -214,6 +332,15 @@ class Recorder:
             if before != after:
                 lines += [f"- {before}"] * (before is not None) + [f"+ {after}"] * (after is not None)
         return lines
+
+
+def _kind(host: str) -> str | None:
+    """What is at `host` now, as an Image's kind (links not followed)."""
+    try:
+        mode = os.lstat(host).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return "dir" if stat.S_ISDIR(mode) else "file" if stat.S_ISREG(mode) else "other"
 
 
 def _under(path: str, folder: str) -> bool:
@@ -306,22 +433,20 @@ def _audit(event: str, args: tuple) -> None:
     _LOCAL.busy = True  # hashing opens files too
     try:
         with _LOCK:
-            active = [r for r in _RECORDERS.values() if r.watch is not None]
+            active = [r for r in _RECORDERS.values() if r.watches]
             if not active:
                 return
             try:
                 targets = handler(args)
             except Exception as error:  # noqa: BLE001 - never break the write; fail the watches instead
                 for rec in active:
-                    rec.watch.failure = f"could not read the {event} event: {error}"  # type: ignore[union-attr]
+                    for watch in rec.watches.values():
+                        watch.fail(f"could not read the {event} event: {error}")
                 return
             for host, how in targets:
                 for rec in active:
                     canonical = rec.canonical(host) if host else None
                     if canonical is not None:
-                        try:
-                            rec.note(canonical, how)
-                        except Exception as error:  # noqa: BLE001 - as above
-                            rec.watch.failure = f"could not keep {canonical} before the {event}: {error}"  # type: ignore[union-attr]
+                        rec.note(canonical, how)
     finally:
         _LOCAL.busy = False

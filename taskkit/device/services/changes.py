@@ -30,9 +30,7 @@ from __future__ import annotations
 import dataclasses
 
 from taskkit.device.quoting import shell_join, shell_quote
-from taskkit.device.state import SCRATCH_ROOT, find_prune
-
-RECORDER = "taskkit-changes"  # the simulated device's command (taskkit.sim.commands.changes)
+from taskkit.device.state import RECORDER, SCRATCH_ROOT, find_prune
 MARKER = f"{SCRATCH_ROOT}/side-effects.marker"  # one watch per device at a time, as the recorder
 _NEWER = "newer"  # the digest of a file `find -newer` selected (its content was not read)
 _NAMES = "-"  # the digest of a file known by name only

@@ -1,18 +1,21 @@
 """`taskkit-changes`: the simulated device's file-change recorder as a shell command.
 
-    taskkit-changes start [--skip PATH]... ROOT...   prints `watch ID`
-    taskkit-changes diff ID                          prints `- LINE` / `+ LINE` per changed path
+    taskkit-changes start [--undo NAME] [--skip PATH]... ROOT...   prints `watch ID`
+    taskkit-changes diff ID          prints `- LINE` / `+ LINE` per changed path
+    taskkit-changes undo NAME        puts the paths back as they were at `start --undo NAME`
 
 A simulator-only command (a phone has no such tool): taskkit.device.services.changes runs it
 when `which` finds it and falls back to `find -newer` otherwise. See taskkit.sim.changes.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from taskkit.sim import changes
 from taskkit.sim.commands import Invocation, command
 
 NAME = "taskkit-changes"
-_USAGE = f"usage: {NAME} start [--skip PATH]... ROOT... | {NAME} diff ID"
+_USAGE = f"usage: {NAME} start [--undo NAME] [--skip PATH]... ROOT... | {NAME} diff ID | {NAME} undo NAME"
 
 
 @command(NAME)
@@ -21,18 +24,32 @@ def taskkit_changes(inv: Invocation) -> int:
     recorder = changes.recorder(inv.state)
     if args[:1] == ["start"]:
         roots: list[str] = []
-        skip: list[str] = []
+        options: dict[str, list[str]] = {"--skip": [], "--undo": []}
         rest = args[1:]
         while rest:
-            if rest[0] == "--skip" and len(rest) > 1:
-                skip.append(rest[1])
+            if rest[0] in options and len(rest) > 1:
+                options[rest[0]].append(rest[1])
                 rest = rest[2:]
             else:
                 roots.append(rest.pop(0))
-        if not roots:
+        undo = options["--undo"]
+        if not roots or len(undo) > 1:
             return inv.fail(_USAGE)
+        journal = _journal(inv, undo[0]) if undo else None
+        if undo and journal is None:
+            return inv.fail(f"{NAME}: bad undo journal name {undo[0]!r} (letters, digits, '.', '_', '-')")
         canonical = {_canonical(inv, root): inv.normalize(root) for root in roots}
-        inv.out(f"watch {recorder.start(canonical, tuple(_canonical(inv, path) for path in skip))}\n")
+        skip = tuple(_canonical(inv, path) for path in options["--skip"])
+        inv.out(f"watch {recorder.start(canonical, skip, journal)}\n")
+        return 0
+    if len(args) == 2 and args[0] == "undo":
+        journal = _journal(inv, args[1])
+        if journal is None:
+            return inv.fail(f"{NAME}: bad undo journal name {args[1]!r}")
+        try:
+            inv.state.stamp(*recorder.undo(journal))
+        except changes.WatchError as error:
+            return inv.fail(f"{NAME}: {error}")
         return 0
     if len(args) == 2 and args[0] == "diff":
         try:
@@ -42,6 +59,11 @@ def taskkit_changes(inv: Invocation) -> int:
         inv.out("".join(line + "\n" for line in lines))
         return 0
     return inv.fail(_USAGE)
+
+
+def _journal(inv: Invocation, name: str) -> Path | None:
+    """The undo journal's folder in the state directory (outside the device's filesystem)."""
+    return inv.state.root / "undo" / name if changes.JOURNAL_NAME.fullmatch(name) else None
 
 
 def _canonical(inv: Invocation, path: str) -> str:
