@@ -1,62 +1,54 @@
 """`android_world.env.adb_utils`: the adb helpers AndroidWorld's tasks call, over taskkit's device
 services (every value through taskkit's quoting).
 
-Requests answer as AndroidWorld's do: an `AdbResponse` with `status` and `generic.output`
-(bytes). Covered: generic shell requests, the foreground activity, starting, stopping and
+Requests answer as AndroidWorld's do: android_env's `adb_pb2.AdbResponse` with `status` and
+`generic.output` (bytes). Covered: generic shell requests, the foreground activity, starting, stopping and
 clearing apps, settings, Wi-Fi/Bluetooth/airplane toggles, brightness, the clipboard (Clipper),
 heads-up notifications, `execute_sql_command` and incoming texts (`text_emulator`, stored as the
 telephony provider stores a received SMS).
 """
 from __future__ import annotations
 
-import dataclasses
-import enum
 import re
 from typing import Any, Collection
 
 from taskkit import apps
 from taskkit.apps import clipper, contacts, sms
 from taskkit.compat.android_world._device import device_of
+from taskkit.compat.android_world.android_env.proto import adb_pb2
 from taskkit.device.quoting import shell_join
 
 
-class Status(enum.IntEnum):
-    """`AdbResponse.Status`: the outcomes tasks compare against."""
-
-    UNKNOWN_STATUS = 0
-    OK = 1
-    BAD_REQUEST = 2
-    ADB_ERROR = 3
-    FAILED_PRECONDITION = 7
+AdbResponse = adb_pb2.AdbResponse
+Status = adb_pb2.AdbResponse.Status
 
 
-@dataclasses.dataclass
-class GenericResponse:
-    output: bytes = b""
+def response(ok: bool, output: str = "", error: str = "") -> adb_pb2.AdbResponse:
+    """An `AdbResponse` as android_env answers a generic request: OK with the output, or
+    ADB_ERROR with the error message."""
+    answer = AdbResponse(status=AdbResponse.OK if ok else AdbResponse.ADB_ERROR, error_message="" if ok else error)
+    answer.generic.output = output.encode("utf-8", "surrogateescape")
+    return answer
 
 
-@dataclasses.dataclass
-class AdbResponse:
-    """What a request answered: `status`, `generic.output` (stdout as bytes), `error_message`."""
-
-    status: Status = Status.OK
-    generic: GenericResponse = dataclasses.field(default_factory=GenericResponse)
-    error_message: str = ""
-
-    Status = Status
+def _response(result: Any) -> adb_pb2.AdbResponse:
+    return response(result.ok, result.stdout, (result.stderr or result.stdout).strip())
 
 
-def _response(result: Any) -> AdbResponse:
-    return AdbResponse(Status.OK if result.ok else Status.ADB_ERROR, GenericResponse(result.stdout.encode("utf-8")),
-                       "" if result.ok else (result.stderr or result.stdout).strip())
+def check_ok(answer: adb_pb2.AdbResponse, message: str | None = None) -> None:
+    """RuntimeError (with `message`, or a generic one) unless the request answered OK."""
+    if answer.status != AdbResponse.OK:
+        raise RuntimeError(message or f"ADB command failed: {answer.error_message}")
 
 
-def issue_generic_request(args: Collection[str] | str, env: Any, timeout_sec: float | None = None) -> AdbResponse:
-    """Run `adb shell …` given as `["shell", …]` or `"shell …"` (split on spaces, as AndroidWorld does)."""
+def issue_generic_request(args: Collection[str] | str, env: Any, timeout_sec: float | None = None) -> adb_pb2.AdbResponse:
+    """`adb shell …` given as `["shell", …]` or `"shell …"`. As adb does, the words are joined with
+    spaces and the device's shell reads the line: AndroidWorld's code passes whole scripts this
+    way, and a caller quotes its own values (taskkit's callers with shell_quote)."""
     words = args.split(" ") if isinstance(args, str) else list(args)
     if words and words[0] == "shell":
         words = words[1:]
-    return _response(device_of(env).shell(shell_join(words)))
+    return _response(device_of(env).shell(" ".join(words)))
 
 
 def _shell(env: Any, *words: object) -> AdbResponse:
@@ -130,7 +122,10 @@ def clear_app_data(package_name: str, env: Any, timeout_sec: float | None = None
 
 
 def _namespace(namespace: Any) -> str:
-    """AndroidWorld passes a namespace enum; its name (`GLOBAL`) or a plain string works here."""
+    """AndroidWorld passes android_env's namespace enum (an int: `GLOBAL` is 3); its name, an
+    enum's `.name` or a plain string works here."""
+    if isinstance(namespace, int):
+        return adb_pb2.AdbRequest.SettingsRequest.Namespace.Name(namespace).lower()
     return str(getattr(namespace, "name", namespace)).lower()
 
 
@@ -220,7 +215,7 @@ def call_emulator(env: Any, phone_number: str, timeout_sec: float | None = None)
     now_ms = device_of(env).clock.now_ms()
     device_of(env).content.insert("content://call_log/calls", {"number": number, "type": 3, "date": now_ms,
                                                               "duration": 0, "new": 1})
-    return AdbResponse()
+    return response(True)
 
 
 def delete_contacts(env: Any) -> None:
@@ -239,4 +234,50 @@ def get_clipboard_contents(env: Any) -> str:
 def text_emulator(env: Any, phone_number: str, message: str, timeout_sec: float | None = None) -> AdbResponse:
     """An incoming text from `phone_number` (its digits and `+` only, as the emulator keeps them)."""
     sms.receive(device_of(env), re.sub(r"[^0-9+]", "", phone_number), message)
-    return AdbResponse()
+    return response(True)
+
+
+def call_phone_number(env: Any, phone_number: str, timeout_sec: float | None = None) -> adb_pb2.AdbResponse:
+    """Dial `phone_number` (the dialer's CALL intent)."""
+    return _shell(env, "am", "start", "-a", "android.intent.action.CALL", "-d", f"tel:{phone_number}")
+
+
+_ORIENTATIONS = {"portrait": "0", "landscape": "1", "reverse_portrait": "2", "reverse_landscape": "3"}
+
+
+def change_orientation(orientation: str, env: Any) -> None:
+    """Lock the screen to portrait, landscape, reverse_portrait or reverse_landscape."""
+    if orientation not in _ORIENTATIONS:
+        raise ValueError(f"Unknown orientation {orientation!r}: one of {', '.join(_ORIENTATIONS)}")
+    put_settings("system", "accelerometer_rotation", "0", env)
+    put_settings("system", "user_rotation", _ORIENTATIONS[orientation], env)
+
+
+def close_recents(env: Any) -> None:
+    """Every app closed (the recents list cleared), as AndroidWorld's reset does."""
+    device = device_of(env)
+    for app in apps.all_apps():
+        app.force_stop(device)
+
+
+def extract_broadcast_data(raw_output: str) -> str | None:
+    """The `data="..."` of `am broadcast`'s answer; None when its result is 0 (nobody answered)."""
+    if re.search(r"result=0\b", raw_output):
+        return None
+    match = re.search(r'data="(.*)"', raw_output, re.DOTALL)
+    return match.group(1) if match else None
+
+
+def grant_permissions(activity_name: str, permission: str, env: Any) -> None:
+    """`pm grant` the permission to the activity's package."""
+    _shell(env, "pm", "grant", extract_package_name(activity_name), permission)
+
+
+def set_root_if_needed(env: Any, timeout_sec: float | None = None) -> adb_pb2.AdbResponse:
+    """taskkit's devices already run their shell with the rights restore points need: OK."""
+    return response(True)
+
+
+def set_screen_size(width: int, height: int, env: Any) -> adb_pb2.AdbResponse:
+    """`wm size WIDTHxHEIGHT`."""
+    return _shell(env, "wm", "size", f"{int(width)}x{int(height)}")

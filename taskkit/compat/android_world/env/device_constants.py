@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 
-from taskkit.device.reference import DEVICE_TIME
+from taskkit.device.reference import DEVICE_TIME, SCREEN_SIZE
 
+SCREEN_WIDTH, SCREEN_HEIGHT = SCREEN_SIZE
 EMULATOR_DATA = "/storage/emulated/0/"
 DOWNLOAD_DATA = "/storage/emulated/0/Download"
 MARKOR_DATA = "/storage/emulated/0/Documents/Markor"
@@ -12,6 +13,12 @@ GALLERY_DATA = "/sdcard/DCIM"
 MUSIC_DATA = "/sdcard/Music"
 PHOTOS_DATA = "/sdcard/Pictures"
 VIDEOS_DATA = "/sdcard/Movies"
+AUDIORECORDER_DATA = "/storage/emulated/0/Android/data/com.dimowner.audiorecorder/files/Music/records"
+OSMAND_DATA = "/storage/emulated/0/Android/data/net.osmand/files"
+# Where AndroidWorld keeps app-data snapshots; taskkit restores app data with its restore points
+# instead, so nothing is kept here (AndroidWorld's restore_snapshot logs a warning and goes on).
+SNAPSHOT_DATA = "/data/data/android_world/snapshots"
 TIMEZONE = "UTC"
 # The device clock every episode starts from (taskkit's simulated device starts there too).
 DT = DEVICE_TIME
+ANDROID_DT = DT.strftime("%m%d%H%M%y.%S")  # `date`'s MMDDhhmmYY.ss form

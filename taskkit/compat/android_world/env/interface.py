@@ -9,17 +9,23 @@ import dataclasses
 import posixpath
 from typing import Any, ContextManager
 
-from taskkit.compat.android_world.env import representation_utils
+from taskkit.compat.android_world.android_env import env_interface
+from taskkit.compat.android_world.android_env.proto import adb_pb2
+from taskkit.compat.android_world.env import adb_requests, representation_utils
 from taskkit.compat.android_world.utils import file_utils
 from taskkit.env import Env
 
 
-class Controller:
+class Controller(env_interface.AndroidEnvInterface):
     """AndroidWorld's `env.controller`: file transfer and adb requests against the device."""
 
     def __init__(self, env: Env):
         self.env = env
         self.device = env.device
+
+    def execute_adb_call(self, call: adb_pb2.AdbRequest) -> adb_pb2.AdbResponse:
+        """Answer an android_env adb request on the device (see adb_requests)."""
+        return adb_requests.execute(self.device, call)
 
     def pull_file(self, remote_file_path: str, timeout_sec: float | None = None) -> ContextManager[str]:
         """A temporary host folder holding the files of the remote file's folder (a database
@@ -72,3 +78,6 @@ def wrap(env: Any) -> Any:
 def unwrap(env: Any) -> Any:
     return env._env if isinstance(env, AsyncEnv) else env
 
+
+
+AsyncAndroidEnv = AsyncEnv  # AndroidWorld's concrete env class, typed as the interface

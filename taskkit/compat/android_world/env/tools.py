@@ -23,9 +23,17 @@ class AndroidToolController:
 
     def click_element(self, element_text: str) -> None:
         """Tap the element whose text or description is `element_text`; ValueError if none is."""
-        found: list[UIElement] = [e for e in self.device.ui.screen().elements
-                                  if element_text in (e.text, e.content_description) and e.bbox is not None]
-        if not found:
-            raise ValueError(f"no element with the text {element_text!r} on the screen")
-        x, y = found[0].bbox.center
-        self.device.check(f"input tap {int(x)} {int(y)}")
+        click(self.device, element_text, case_sensitive=True)
+
+
+def click(device: Any, element_text: str, case_sensitive: bool) -> None:
+    """Tap the first element whose text or description is `element_text`; ValueError if none is."""
+    def same(value: str | None) -> bool:
+        return value is not None and (value == element_text if case_sensitive else value.lower() == element_text.lower())
+
+    found: list[UIElement] = [e for e in device.ui.screen().elements
+                              if (same(e.text) or same(e.content_description)) and e.bbox is not None]
+    if not found:
+        raise ValueError(f"no element with the text {element_text!r} on the screen")
+    x, y = found[0].bbox.center
+    device.check(f"input tap {int(x)} {int(y)}")

@@ -11,6 +11,7 @@ from taskkit.compat.android_world.env import adb_utils, interface
 from taskkit.compat.android_world.task_evals import task_eval
 from taskkit.compat.android_world.task_evals.utils import user_data_generation
 from taskkit.compat.android_world.utils import file_utils, fuzzy_match_lib
+from taskkit.device.quoting import shell_quote
 
 
 class _FileCheck(task_eval.TaskEval):
@@ -51,7 +52,7 @@ class CreateFile(_FileCheck):
         if not self._exists(env, self.data_directory):
             return 0.0
         path = file_utils.convert_to_posix_path(self.data_directory, self.params["file_name"])
-        text = adb_utils.issue_generic_request(["shell", "cat", path], env.controller).generic.output.decode()
+        text = adb_utils.issue_generic_request(["shell", "cat", shell_quote(path)], env.controller).generic.output.decode()
         return 1.0 if fuzzy_match_lib.fuzzy_match(text.replace("\r", "").strip(), self.params["text"]) else 0.0
 
 

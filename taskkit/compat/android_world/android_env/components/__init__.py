@@ -1,0 +1,1 @@
+"""`android_env.components`: the errors AndroidWorld's task code catches."""
