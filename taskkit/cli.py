@@ -54,6 +54,9 @@ def define_task_flags(values: flags.FlagValues) -> None:
                               flag_values=values)
     flags.DEFINE_multi_string("spec_dir", [], "Extra tasks: a directory of *.textproto task specs (repeatable).",
                               flag_values=values)
+    flags.DEFINE_string("android_world", None, "An AndroidWorld checkout (or its android_world package): its own "
+                        "task code, imported unmodified, replaces the built-in tasks of the same names (needs "
+                        "pip install 'taskkit[android_world]').", flag_values=values)
     flags.DEFINE_bool("replace_tasks", False, "Let --task_module/--spec_dir tasks replace registered tasks "
                       "of the same name (a notice is printed for each).", flag_values=values)
     flags.DEFINE_enum("suite_family", "all", list(families.FAMILIES), "Which tasks: android_world (AndroidWorld's, "
@@ -113,16 +116,21 @@ def runnable_here(values: flags.FlagValues, classes: list[Any]) -> tuple[list[An
 
 
 def load_tasks(values: flags.FlagValues) -> list[str]:
-    """Register the built-in tasks and those of --task_module / --spec_dir.
+    """Register the built-in tasks and those of --android_world, --task_module and --spec_dir.
 
-    Returns one notice per task replaced (only with --replace_tasks); raises SpecErrors listing
-    every bad spec, or TaskLoadError for a module that does not load or a name collision.
+    Returns the notices of replaced tasks (one for a checkout's, one per task --replace_tasks
+    replaced); raises SpecErrors listing every bad spec, or TaskLoadError for a module that does
+    not load, a name collision or a checkout that cannot be used.
     """
-    replaced, errors = loading.load_tasks(values.task_module, values.spec_dir, values.replace_tasks)
+    replaced, errors = loading.load_tasks(values.task_module, values.spec_dir, values.replace_tasks,
+                                          values.android_world)
     if errors:
         raise SpecErrors(errors)
-    return [f"note: task {name} from {old} is replaced by the one in {new} (--replace_tasks)"
-            for name, old, new in replaced]
+    from_checkout = [name for name, _, new in replaced if new.startswith("AndroidWorld checkout")]
+    notices = [f"note: {len(from_checkout)} task(s) run AndroidWorld's own code from {values.android_world} "
+               "in place of taskkit's of the same names"] if from_checkout else []
+    return notices + [f"note: task {name} from {old} is replaced by the one in {new} (--replace_tasks)"
+                      for name, old, new in replaced if not new.startswith("AndroidWorld checkout")]
 
 
 def chosen_task_names(values: flags.FlagValues) -> list[str] | None:

@@ -39,23 +39,40 @@ def load_builtin() -> None:
     _BUILTINS_LOADED = True
 
 
-def load_tasks(task_modules: Sequence[str], spec_dirs: Sequence[str],
-               replace: bool = False) -> tuple[list[tuple[str, str, str]], list[str]]:
-    """The built-in tasks, then the user's modules and spec folders (as --task_module and
+def load_tasks(task_modules: Sequence[str], spec_dirs: Sequence[str], replace: bool = False,
+               android_world: str | None = None) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """The built-in tasks, then AndroidWorld's own from a checkout (`--android_world`: they replace
+    the built-ins of their names), then the user's modules and spec folders (as --task_module and
     --spec_dir give them); a user task may take a registered name only if `replace`.
 
     Returns the (name, old source, new source) of each replaced task and one
     `file:line:col: field: message` line per bad spec; raises TaskLoadError for a module that
-    does not load or a name collision.
+    does not load, a name collision or a checkout that cannot be used.
     """
     load_builtin()
     errors: list[str] = []
+    replaced_by_checkout = load_android_world(android_world) if android_world else []
     with registry.replacing(replace) as replaced:
         for module in task_modules:
             load_module(module)
         for directory in spec_dirs:
             errors += spec_dir_errors(directory)
-    return replaced, errors
+    return replaced_by_checkout + replaced, errors
+
+
+def load_android_world(path: str) -> list[tuple[str, str, str]]:
+    """Register the tasks of AndroidWorld's own registry from the checkout at `path`
+    (taskkit.compat.android_world.native); TaskLoadError in one line if it cannot be used."""
+    from taskkit.compat.android_world import checkout, native
+
+    try:
+        checkout.use(path)
+        return native.register()
+    except checkout.CheckoutError as error:
+        raise TaskLoadError(str(error)) from None
+    except ModuleNotFoundError as error:
+        raise TaskLoadError(f"--android_world {path}: AndroidWorld's code needs {error.name!r}: pip install "
+                            "'taskkit[android_world]'") from None
 
 
 def load_spec_dir(directory: str | Path) -> None:

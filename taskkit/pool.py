@@ -38,6 +38,7 @@ class WorkerSetup:
     config_axis: bool = False
     fixed_task_seed: bool = False
     side_effects: str = "off"
+    android_world: str | None = None  # an AndroidWorld checkout whose own tasks the run takes
 
 
 class Worker:
@@ -52,7 +53,7 @@ class Worker:
         from taskkit.env import Env
 
         self.setup = setup
-        loading.load_tasks(setup.task_modules, setup.spec_dirs, setup.replace_tasks)
+        loading.load_tasks(setup.task_modules, setup.spec_dirs, setup.replace_tasks, setup.android_world)
         self.agent = agents.load(setup.agent, **setup.agent_options)
         self._held = contextlib.ExitStack()
         self.env = Env(self._held.enter_context(connect.ready_device(device_spec, adb[0], adb[1], registry.names())))

@@ -261,7 +261,8 @@ def main(argv: list[str]) -> int:
         if len(workers) > 1 or FLAGS.executor == "ray":
             setup = pool.WorkerSetup(tuple(FLAGS.task_module), tuple(FLAGS.spec_dir), FLAGS.replace_tasks, FLAGS.agent,
                                      _agent_options(), FLAGS.seed, FLAGS.output_dir, FLAGS.save_screenshots,
-                                     FLAGS.config_axis, FLAGS.fixed_task_seed, _side_effect_mode())
+                                     FLAGS.config_axis, FLAGS.fixed_task_seed, _side_effect_mode(),
+                                     FLAGS.android_world)
             adb = cli.adb_server(FLAGS)
             with contextlib.ExitStack() as held:  # each worker's device is this run's alone
                 for spec in workers:

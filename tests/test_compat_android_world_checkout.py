@@ -6,6 +6,7 @@ CI has no AndroidWorld checkout (no internet), so a small one is written here wi
 layout; the session note measures the real one."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -48,6 +49,101 @@ def _fake_checkout(root: Path) -> Path:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(textwrap.dedent(text))
     return root
+
+
+_TASK_EVAL = """
+    import random
+    from android_world.env import adb_utils, device_constants, interface
+
+    class TaskEval:
+      template = ""
+      def __init__(self, params):
+        self.initialized = False
+        self._params = params
+      @property
+      def params(self):
+        return self._params
+      @property
+      def goal(self):
+        return self.template.format(**self.params)
+      def initialize_task(self, env):
+        self.initialized = True
+      def is_successful(self, env):
+        return 1.0
+      def tear_down(self, env):
+        self.initialized = False
+    """
+_SINGLE = """
+    import random
+    from android_world.env import adb_utils, device_constants
+    from android_world.task_evals import task_eval
+
+    class SystemWifiTurnOn(task_eval.TaskEval):
+      app_names = ("settings",)
+      complexity = 1.5
+      template = "Turn wifi on. ({word})"
+      @classmethod
+      def generate_random_params(cls):
+        return {"word": random.choice(["alpha", "beta", "gamma", "delta"]), "when": device_constants.DT}
+      def initialize_task(self, env):
+        super().initialize_task(env)
+        adb_utils.toggle_wifi(env.controller, "off")
+      def is_successful(self, env):
+        answer = adb_utils.issue_generic_request(["shell", "settings get global wifi_on"], env.controller)
+        return 1.0 if answer.generic.output.strip() == b"1" else 0.0
+    """
+_REGISTRY = """
+    from android_world.task_evals.single import system
+
+    class TaskRegistry:
+      ANDROID_WORLD_FAMILY = "android_world"
+      def get_registry(self, family):
+        return {"SystemWifiTurnOn": system.SystemWifiTurnOn} if family == "android_world" else {}
+    """
+
+
+def _fake_suite(root: Path) -> Path:
+    """A checkout with AndroidWorld's layout: a base TaskEval, one task and a registry."""
+    files = {"android_world/__init__.py": "", "android_world/task_evals/__init__.py": "",
+             "android_world/task_evals/task_eval.py": _TASK_EVAL, "android_world/task_evals/single/__init__.py": "",
+             "android_world/task_evals/single/system.py": _SINGLE, "android_world/registry.py": _REGISTRY}
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text))
+    return root
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "taskkit.run", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_a_run_takes_the_checkout_s_own_tasks_with_their_own_params_and_checks(tmp_path) -> None:
+    checkout_dir = _fake_suite(tmp_path / "aw")
+    shown = _run("--android_world", str(checkout_dir), "--show_instance", "SystemWifiTurnOn", "--seed", "30")
+    assert shown.returncode == 0, shown.stderr
+    assert "note: 1 task(s) run AndroidWorld's own code" in shown.stderr
+    import random
+
+    from taskkit.suite import instance_seed
+    random.seed(instance_seed(30, "SystemWifiTurnOn", 0))  # AndroidWorld's suite: seed, then draw
+    word = random.choice(["alpha", "beta", "gamma", "delta"])
+    assert f"Turn wifi on. ({word})" in shown.stdout
+    result = _run("--android_world", str(checkout_dir), "--tasks", "SystemWifiTurnOn", "--agent", "noop",
+                  "--output_dir", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    row = json.loads((tmp_path / "out" / "results.jsonl").read_text())
+    assert row["error"] is None and row["score"] == 0.0 and row["goal"] == f"Turn wifi on. ({word})"
+    assert row["params"]["when"] == "2023-10-15T15:34:00+00:00"  # a date param, recorded as text
+
+
+def test_a_bad_checkout_is_one_line_and_exit_2(tmp_path) -> None:
+    result = _run("--android_world", str(tmp_path), "--agent", "noop")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip().endswith("give the checkout's folder or its android_world package")
+    missing = _fake_suite(tmp_path / "aw")
+    (missing / "android_world/registry.py").write_text("import a_module_taskkit_lacks\n" + textwrap.dedent(_REGISTRY))
+    result = _run("--android_world", str(missing), "--agent", "noop")
+    assert result.returncode == 2 and "needs 'a_module_taskkit_lacks': pip install 'taskkit[android_world]'" in result.stderr
 
 
 def test_the_checkout_s_code_runs_as_written_over_taskkit_s_device_layer(tmp_path) -> None:

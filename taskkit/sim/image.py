@@ -27,6 +27,9 @@ SHARED_FOLDERS = (
     "Android/data/com.dimowner.audiorecorder", "Android/data/com.dimowner.audiorecorder/files",
     "Android/data/com.dimowner.audiorecorder/files/Music",
     "Android/data/com.dimowner.audiorecorder/files/Music/records",
+    # OsmAnd's files and tracks folders, made by its first run too (AndroidWorld's OsmAndTrack
+    # lists the tracks folder before anything is recorded).
+    "Android/data/net.osmand", "Android/data/net.osmand/files", "Android/data/net.osmand/files/tracks",
 )
 
 DIRECTORIES = (

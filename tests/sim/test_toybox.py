@@ -69,6 +69,13 @@ def test_ls_times_come_from_mtime_in_utc(tree):
     assert out(tree, "ls -l /sdcard/a").split()[5:7] == ["2024-02-29", "23:59"]
 
 
+def test_ls_with_l_twice_shows_the_full_time(tree):  # toybox counts -l; AndroidWorld lists with `-ll -au`
+    out(tree, "touch -d '2024-02-29 23:59:59' /sdcard/a")
+    listed = [line.split(None, 8) for line in out(tree, "ls /sdcard/ -ll -au").splitlines()[1:]]
+    assert [fields[5:] for fields in listed if fields[-1] == "a"] == [["2024-02-29", "23:59:59.000000000", "+0000", "a"]]
+    assert out(tree, "ls -l -l /sdcard/a") == out(tree, "ls -ll /sdcard/a") != out(tree, "ls -l /sdcard/a")
+
+
 def test_ls_missing_and_several_operands(tree):
     result = sh(tree, "ls /sdcard/a /nope /sdcard/sub /sdcard/DCIM")
     assert result.stderr == "ls: /nope: No such file or directory\n"

@@ -15,6 +15,7 @@ PATH is the checkout's `android_world` package or its parent. Nothing is copied 
 """
 from __future__ import annotations
 
+import atexit
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -98,6 +99,7 @@ class _Finder(importlib.abc.MetaPathFinder):
         """The generated module of `relative`'s .proto (every proto of the checkout compiled once)."""
         if self.generated is None:
             out = Path(tempfile.mkdtemp(prefix="taskkit-aw-protos-"))
+            atexit.register(shutil.rmtree, out, True)  # the modules are loaded by then
             protos = sorted(str(p.relative_to(self.package.parent)) for p in self.package.rglob("*.proto"))
             _protoc(self.package.parent, out, protos)
             self.generated = out

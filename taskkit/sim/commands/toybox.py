@@ -540,6 +540,8 @@ def _fmt_time(epoch: int) -> str:
 def ls(inv: Invocation) -> int:
     """ls [-1aAdFhHilLnpRrSst] [FILE...]; stdout is no tty, so one name per line."""
     opts, paths = parse_options(inv.args, "1aAdFhHilLnpRrSstCxmcuZ")
+    # `-l` twice (toybox counts it): times in full, `2023-10-15 15:34:00.000000000 +0000`
+    opts["full_time"] = sum(arg.count("l") for arg in inv.args if arg.startswith("-") and arg != "-") > 1
     state = inv.state
     long = "l" in opts or "n" in opts
     if "d" in opts:
@@ -641,8 +643,8 @@ def _ls_block(entries: list[tuple[str, VStat]], opts: dict) -> list[str]:
     w_size = max(len(str(st.size)) for _, st in entries)
     lines = []
     for parts, nlink, (name, st) in zip(prefix_parts, nlinks, entries):
-        text = (f"{mode_string(st.mode)} {nlink:>{w_link}} {user} {group} {st.size:>{w_size}} "
-                f"{_fmt_time(st.mtime)} {name}")
+        when = _stat_time(st.mtime) if opts.get("full_time") else _fmt_time(st.mtime)
+        text = f"{mode_string(st.mode)} {nlink:>{w_link}} {user} {group} {st.size:>{w_size}} {when} {name}"
         if st.kind == "link":
             text += f" -> {st.target}"
         lines.append(" ".join(parts + [text + suffix(st)]))
