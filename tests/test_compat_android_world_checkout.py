@@ -197,3 +197,66 @@ def test_adb_utils_answers_with_android_env_s_response(env) -> None:
         adb_utils.check_ok(adb_utils.issue_generic_request(["shell", "ls", "/nowhere"], env), "no such")
     assert adb_utils.extract_broadcast_data('Broadcast completed: result=-1, data="hello"') == "hello"
     assert adb_utils.extract_broadcast_data("Broadcast completed: result=0") is None
+
+
+def test_every_adb_utils_function_android_world_has_is_served_and_a_missing_one_is_one_line() -> None:
+    # AndroidWorld's adb_utils at d9c569f: its 56 public functions (names only, from its source)
+    names = """issue_generic_request get_adb_activity get_all_package_names get_all_apps launch_app close_app
+        start_activity get_current_activity extract_package_name clear_app_data grant_permissions press_back_button
+        press_home_button press_enter_button press_keyboard_generic tap_screen double_tap long_press type_text
+        generate_swipe_command generate_drag_and_drop_command get_api_level toggle_airplane_mode
+        check_airplane_mode extract_broadcast_data get_clipboard_contents set_clipboard_contents install_apk
+        set_default_app get_all_settings check_ok set_root_if_needed uiautomator_dump get_screen_size
+        get_logical_screen_size get_physical_frame_boundary get_orientation change_orientation set_screen_size
+        retry call_emulator end_call_if_active clear_android_emulator_call_log call_phone_number get_call_state
+        text_emulator toggle_wifi toggle_bluetooth set_brightness put_settings get_settings delete_contacts
+        execute_sql_command disable_headsup_notifications enable_headsup_notifications send_android_intent""".split()
+    assert len(names) == 56 and [name for name in names if not callable(getattr(adb_utils, name))] == []
+    with pytest.raises(AttributeError, match=r"^android_world\.env\.adb_utils\.no_such is not provided by taskkit"):
+        adb_utils.no_such  # noqa: B018
+
+
+def test_adb_utils_input_and_screen_helpers_act_on_the_device(env) -> None:
+    assert adb_utils.get_screen_size(env) == adb_utils.get_logical_screen_size(env) == env.device.ui.size()
+    assert adb_utils.get_physical_frame_boundary(env) == (0, 0, *env.device.ui.size())
+    adb_utils.change_orientation("landscape", env)
+    assert adb_utils.get_orientation(env) == 1
+    assert adb_utils.generate_swipe_command(1, 2, 3, 4, 50) == ["shell", "input", "swipe", "1", "2", "3", "4", "50"]
+    assert "com.simplemobiletools.smsmessenger" in adb_utils.get_all_package_names(env)
+    assert {"contacts", "audio recorder"} <= set(adb_utils.get_all_apps(env))
+    assert adb_utils.uiautomator_dump(env).startswith("<?xml")
+    calls = []
+
+    @adb_utils.retry(3)
+    def flaky() -> str:
+        calls.append(1)
+        if len(calls) < 3:
+            raise RuntimeError("not yet")
+        return "done"
+
+    assert flaky() == "done" and len(calls) == 3
+
+
+def test_the_rewrite_path_takes_android_world_s_constructors_and_leaves_its_bases_out(monkeypatch) -> None:
+    from taskkit import registry
+    from taskkit.compat.android_world.task_evals import task_eval
+
+    monkeypatch.setattr(registry, "_TASKS", dict(registry._TASKS))  # this test's classes stay here
+
+    class Markor(task_eval.TaskEval):  # a base as AndroidWorld writes one: apps, no goal
+        app_names = ("markor",)
+
+    class RewrittenNote(Markor):
+        template = "Create {name}."
+
+        def __init__(self, params):
+            super().__init__(params)
+            self.initialized = False  # AndroidWorld's constructors assign it
+            self.name_seen = self._params["name"]
+
+        def is_successful(self, env):
+            return super().is_successful(env)
+
+    assert "Markor" not in registry.names() and "RewrittenNote" in registry.names()
+    task = RewrittenNote({"name": "a.md"})
+    assert task.name_seen == "a.md" and task.goal == "Create a.md." and task.initialized is False

@@ -14,7 +14,7 @@ from typing import Any, Collection
 
 from taskkit import apps
 from taskkit.apps import clipper, contacts, sms
-from taskkit.compat.android_world._device import device_of
+from taskkit.compat.android_world._device import device_of, unsupported
 from taskkit.compat.android_world.android_env.proto import adb_pb2
 from taskkit.device.quoting import shell_join
 
@@ -281,3 +281,140 @@ def set_root_if_needed(env: Any, timeout_sec: float | None = None) -> adb_pb2.Ad
 def set_screen_size(width: int, height: int, env: Any) -> adb_pb2.AdbResponse:
     """`wm size WIDTHxHEIGHT`."""
     return _shell(env, "wm", "size", f"{int(width)}x{int(height)}")
+
+
+# --- input ---------------------------------------------------------------------------------------
+def tap_screen(x: int, y: int, env: Any, timeout_sec: float | None = None) -> adb_pb2.AdbResponse:
+    return _shell(env, "input", "tap", int(x), int(y))
+
+
+def double_tap(x: int, y: int, env: Any, timeout_sec: float | None = None) -> adb_pb2.AdbResponse:
+    tap_screen(x, y, env)
+    return tap_screen(x, y, env)
+
+
+def long_press(x: int, y: int, env: Any, timeout_sec: float | None = None) -> adb_pb2.AdbResponse:
+    """A one-second press (a swipe that does not move), as AndroidWorld presses."""
+    return _shell(env, "input", "swipe", int(x), int(y), int(x), int(y), 1000)
+
+
+def press_enter_button(env: Any, timeout_sec: float | None = None) -> adb_pb2.AdbResponse:
+    return _shell(env, "input", "keyevent", "KEYCODE_ENTER")
+
+
+def press_keyboard_generic(keycode: str, env: Any, timeout_sec: float | None = None) -> adb_pb2.AdbResponse:
+    return _shell(env, "input", "keyevent", keycode)
+
+
+def type_text(text: str, env: Any, timeout_sec: float | None = None) -> None:
+    """Type `text` into the focused field (lines separated by ENTER presses)."""
+    for index, line in enumerate(text.split("\n")):
+        if index:
+            press_enter_button(env)
+        if line:
+            check_ok(_shell(env, "input", "text", line), f"Failed to type {line!r}")
+
+
+def _drag(start_x: int, start_y: int, end_x: int, end_y: int, duration_ms: int | None, verb: str) -> list[str]:
+    words = ["shell", "input", verb, str(start_x), str(start_y), str(end_x), str(end_y)]
+    return words + [str(duration_ms)] if duration_ms is not None else words
+
+
+def generate_swipe_command(start_x: int, start_y: int, end_x: int, end_y: int,
+                           duration_ms: int | None = None) -> list[str]:
+    """The `issue_generic_request` words of a swipe."""
+    return _drag(start_x, start_y, end_x, end_y, duration_ms, "swipe")
+
+
+def generate_drag_and_drop_command(start_x: int, start_y: int, end_x: int, end_y: int,
+                                   duration_ms: int | None = None) -> list[str]:
+    """The `issue_generic_request` words of a drag and drop."""
+    return _drag(start_x, start_y, end_x, end_y, duration_ms, "draganddrop")
+
+
+def uiautomator_dump(env: Any, timeout_sec: float | None = None) -> str:
+    """The screen's uiautomator XML (dumped to /sdcard/window_dump.xml, then read)."""
+    _shell(env, "uiautomator", "dump", "/sdcard/window_dump.xml")
+    return _shell(env, "cat", "/sdcard/window_dump.xml").generic.output.decode("utf-8")
+
+
+# --- the device ----------------------------------------------------------------------------------
+def get_all_package_names(env: Any, timeout_sec: float | None = None) -> list[str]:
+    """The packages `pm list packages` lists."""
+    output = _shell(env, "pm", "list", "packages").generic.output.decode()
+    return [line.partition(":")[2] for line in output.splitlines() if line.startswith("package:")]
+
+
+def get_all_apps(env: Any, timeout_sec: float | None = None) -> list[str]:
+    """The names of the modelled apps installed on the device."""
+    installed = set(get_all_package_names(env))
+    return [app.name for app in apps.all_apps() if app.package in installed]
+
+
+def get_api_level(env: Any) -> int:
+    answer = _shell(env, "getprop", "ro.build.version.sdk")
+    check_ok(answer, "Failed to read the API level")
+    return int(answer.generic.output)
+
+
+def set_default_app(setting_key: str, package_name: str, env: Any, timeout_sec: float | None = None
+                    ) -> adb_pb2.AdbResponse:
+    return _shell(env, "settings", "put", "secure", setting_key, package_name)
+
+
+def get_all_settings(env: Any) -> dict[str, str]:
+    """Every setting of the three namespaces, `key: value` (a later namespace's key wins, as
+    AndroidWorld merges them)."""
+    found: dict[str, str] = {}
+    for namespace in ("secure", "global", "system"):
+        for line in _shell(env, "settings", "list", namespace).generic.output.decode().splitlines():
+            key, sep, value = line.partition("=")
+            if sep:
+                found[key] = value
+    return found
+
+
+def get_screen_size(env: Any) -> tuple[int, int]:
+    """(width, height) in pixels, from `wm size` (its override when one is set)."""
+    return device_of(env).ui.size()
+
+
+def get_logical_screen_size(env: Any) -> tuple[int, int]:
+    """The screen size as the windows see it (the simulated display has no separate logical frame)."""
+    return get_screen_size(env)
+
+
+def get_physical_frame_boundary(env: Any) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) of the display."""
+    width, height = get_screen_size(env)
+    return 0, 0, width, height
+
+
+def get_orientation(env: Any) -> int:
+    """0 portrait, 1 landscape, 2 reverse portrait, 3 reverse landscape (the locked rotation)."""
+    value = get_settings("system", "user_rotation", env)
+    return int(value) if value and value.isdigit() else 0
+
+
+def retry(n: int) -> Any:
+    """A decorator that calls the function up to `n` times while it raises."""
+    def decorator(func: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for attempt in range(n):
+                try:
+                    return func(*args, **kwargs)
+                except Exception:  # noqa: BLE001 - AndroidWorld's retry catches everything but the last
+                    if attempt == n - 1:
+                        raise
+            return None
+        return wrapper
+    return decorator
+
+
+def install_apk(apk_location: str, env: Any) -> None:
+    """Unsupported: taskkit installs no APKs (its devices have their apps); one clear line."""
+    raise NotImplementedError(f"adb_utils.install_apk({apk_location!r}): taskkit installs no APKs; install it with "
+                              "adb install, or use the simulated device, whose apps are installed")
+
+
+__getattr__ = unsupported("env.adb_utils")

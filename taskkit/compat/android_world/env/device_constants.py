@@ -2,7 +2,7 @@
 (the same values taskkit's app models and simulated device use)."""
 from __future__ import annotations
 
-
+from taskkit.compat.android_world._device import unsupported
 from taskkit.device.reference import DEVICE_TIME, SCREEN_SIZE
 
 SCREEN_WIDTH, SCREEN_HEIGHT = SCREEN_SIZE
@@ -22,3 +22,6 @@ TIMEZONE = "UTC"
 # The device clock every episode starts from (taskkit's simulated device starts there too).
 DT = DEVICE_TIME
 ANDROID_DT = DT.strftime("%m%d%H%M%y.%S")  # `date`'s MMDDhhmmYY.ss form
+
+
+__getattr__ = unsupported("env.device_constants")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from taskkit.apps import sms
-from taskkit.compat.android_world._device import device_of
+from taskkit.compat.android_world._device import device_of, unsupported
 from taskkit.device.services.ui import UIElement
 
 
@@ -37,3 +37,6 @@ def click(device: Any, element_text: str, case_sensitive: bool) -> None:
         raise ValueError(f"no element with the text {element_text!r} on the screen")
     x, y = found[0].bbox.center
     device.check(f"input tap {int(x)} {int(y)}")
+
+
+__getattr__ = unsupported("env.tools")

@@ -12,7 +12,11 @@ A subclass is written as AndroidWorld writes tasks and becomes a taskkit task:
   restore points and registry apply unchanged (a helper task another task built is checked
   without them, as AndroidWorld's composite tasks check their parts);
 * a class whose name starts with `_` (AndroidWorld's helper bases) is never registered, nor is a
-  base this package defines (`sqlite_validators.SQLiteApp`, `file_validators.CreateFile`, ...).
+  base this package defines (`sqlite_validators.SQLiteApp`, `file_validators.CreateFile`, ...),
+  nor one that gives no goal (no `template` and no `goal` of its own: AndroidWorld's `Markor`,
+  `BrowserTask` and the like are bases its registry never lists);
+* `initialized` may be assigned, as AndroidWorld's constructors and `initialize_task` do (taskkit's
+  lifecycle keeps the real state), and `_params` is the params.
 """
 from __future__ import annotations
 
@@ -68,7 +72,8 @@ class TaskEval(_TaskEval, register=False):
     template = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        if "abstract" not in cls.__dict__ and (cls.__name__.startswith("_") or cls.__module__.startswith("taskkit.compat.android_world.")):
+        if "abstract" not in cls.__dict__ and (cls.__name__.startswith("_") or not _gives_goal(cls)
+                                               or cls.__module__.startswith("taskkit.compat.android_world.")):
             cls.abstract = True  # AndroidWorld's helper bases, and this package's own (CreateFile, SQLiteApp, ...)
         schema = cls.__dict__.get("schema")
         if isinstance(schema, dict):  # AndroidWorld adds `seed`; JSON Schema's default lets other keys in
@@ -96,3 +101,25 @@ class TaskEval(_TaskEval, register=False):
     @property
     def goal(self) -> str:
         return self.template.format(**self.params)
+
+    @property
+    def initialized(self) -> bool:
+        return self._initialized
+
+    @initialized.setter
+    def initialized(self, value: bool) -> None:
+        """AndroidWorld's code sets it; taskkit's lifecycle guards keep the state, so nothing changes."""
+
+    @property
+    def _params(self) -> dict[str, Any]:
+        return self.params
+
+
+def _gives_goal(cls: type) -> bool:
+    """Whether a class below this package's TaskEval sets a template or defines its own goal."""
+    for klass in cls.__mro__:
+        if klass is TaskEval:
+            return False
+        if klass.__dict__.get("template") or "goal" in klass.__dict__:
+            return True
+    return False
