@@ -43,6 +43,9 @@ flags.DEFINE_bool("strict", False, "Score an episode with side effects 0 (AppWor
 flags.DEFINE_bool("save_screenshots", False, "With --output_dir: one PNG per agent step beside its trajectory.",
                   flag_values=FLAGS)
 flags.DEFINE_string("llm_model", None, "--agent llm: the model name.", flag_values=FLAGS)
+flags.DEFINE_enum("llm_mode", "t3a", ["t3a", "m3a"], "--agent llm: what the model sees, as AndroidWorld's agents: t3a "
+                  "(the numbered element list) or m3a (also the screenshot and its set-of-marks copy).",
+                  flag_values=FLAGS)
 flags.DEFINE_string("llm_base_url", None, "--agent llm: an OpenAI-compatible endpoint (default: OpenAI's).",
                     flag_values=FLAGS)
 flags.DEFINE_string("llm_api_key_env", "OPENAI_API_KEY", "--agent llm: the environment variable holding the key.",
@@ -124,7 +127,7 @@ def _open_results(directory: str | None, instances: list[Any]) -> tuple["report.
 
 def _agent_options() -> dict[str, Any]:
     return {"model": FLAGS.llm_model, "base_url": FLAGS.llm_base_url, "api_key_env": FLAGS.llm_api_key_env,
-            "strict_replay": FLAGS.strict_replay}
+            "mode": FLAGS.llm_mode, "strict_replay": FLAGS.strict_replay}
 
 
 def _check_replay(agent: agents.Agent, instances: list[Any]) -> None:

@@ -21,7 +21,7 @@ class AgentLoadError(TaskkitError, ValueError):
 
 def load(spec: str, **options: Any) -> Agent:
     """An agent from `--agent`: a built-in name (`oracle`, `noop`, `random`, `gui_reference`, `replay:PATH`,
-    `human`, `llm` — `options` carry the llm's `model`, `base_url`, `api_key_env`, and replay's
+    `human`, `llm` — `options` carry the llm's `model`, `base_url`, `api_key_env`, `mode`, and replay's
     `strict_replay`), `package.module:Class` or `path/to/file.py:Class` (a user's Agent
     subclass, built with no arguments)."""
     name, _, argument = spec.partition(":")
@@ -60,13 +60,17 @@ def _user_agent(spec: str) -> Agent:
 
 
 def _llm(spec: str, model_argument: str, options: dict[str, Any]) -> Agent:
-    from taskkit.agents.llm import LlmAgent, LlmUnavailable
+    from taskkit.agents.llm import LlmAgent, LlmUnavailable, M3aAgent
 
     model = model_argument or options.get("model")
     if not model:
         raise AgentLoadError("--agent llm needs a model: --llm_model NAME (or --agent llm:NAME)")
+    modes = {"t3a": LlmAgent, "m3a": M3aAgent}
+    mode = options.get("mode") or "t3a"
+    if mode not in modes:
+        raise AgentLoadError(f"--llm_mode {mode}: use t3a (the element list) or m3a (screenshots with set-of-marks too)")
     try:
-        return LlmAgent(model, base_url=options.get("base_url"), api_key_env=options.get("api_key_env") or "OPENAI_API_KEY")
+        return modes[mode](model, base_url=options.get("base_url"), api_key_env=options.get("api_key_env") or "OPENAI_API_KEY")
     except LlmUnavailable as error:
         raise AgentLoadError(str(error)) from None
 

@@ -1,5 +1,9 @@
-"""`--agent llm`: a text agent in the style of AndroidWorld's T3A, over any OpenAI-compatible
-chat-completions endpoint.
+"""`--agent llm`: an agent in the style of AndroidWorld's T3A (`--llm_mode t3a`, text) or M3A
+(`--llm_mode m3a`, multimodal), over any OpenAI-compatible chat-completions endpoint.
+
+M3A's view adds two images to each step's message: the screenshot, and the same screenshot with
+set-of-marks (each element's bounds outlined and numbered with the index actions name,
+taskkit.agents.set_of_marks); the element list stays, as M3A keeps it.
 
 Each step the model gets the goal, the numbered UI elements and the history of its earlier
 actions (with their errors), and answers with one AndroidWorld JSON action — the last JSON
@@ -13,11 +17,13 @@ trajectory records. Install with `pip install 'taskkit[llm]'`.
 """
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
 from typing import Any
 
+from taskkit.agents import set_of_marks
 from taskkit.agents.base import ACTION_TYPES, Action, Agent, AgentUnavailable, Episode, Observation
 from taskkit.errors import TaskkitError
 
@@ -74,7 +80,7 @@ class LlmAgent(Agent):
         super().reset(episode)
         self.history: list[str] = []
 
-    def messages(self, observation: Observation) -> list[dict[str, str]]:
+    def messages(self, observation: Observation) -> list[dict[str, Any]]:
         """The chat messages for this step: the system prompt, then the goal, screen and history."""
         parts = [f"Goal: {observation.goal}", f"Step {observation.step + 1} of {observation.max_steps}.",
                  f"Foreground app: {observation.foreground or 'unknown'}"]
@@ -86,7 +92,11 @@ class LlmAgent(Agent):
         if observation.last_action_error:
             parts.append(f"Your last action failed: {observation.last_action_error}")
         parts.append("Reply with one JSON action.")
-        return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": "\n\n".join(parts)}]
+        return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": self.content("\n\n".join(parts), observation)}]
+
+    def content(self, text: str, observation: Observation) -> Any:
+        """The user message's content: the text alone (T3A's view)."""
+        return text
 
     def step(self, observation: Observation) -> Action:
         try:
@@ -112,3 +122,25 @@ class LlmAgent(Agent):
 
     def usage(self) -> dict[str, Any]:
         return dict(self._usage)
+
+
+M3A_NOTE = ("Two screenshots follow: the screen, then the same screen with each UI element outlined and "
+            "labelled with its index.")
+
+
+def _image_part(png: bytes) -> dict[str, Any]:
+    return {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(png).decode("ascii")}}
+
+
+class M3aAgent(LlmAgent):
+    """The M3A view (see the module doc): the text, the screenshot and its set-of-marks copy."""
+
+    name = "llm"
+    wants_screenshot = True
+
+    def content(self, text: str, observation: Observation) -> Any:
+        if observation.screenshot is None:  # the screen could not be captured: the text view
+            return text
+        marked = set_of_marks.annotate(observation.screenshot, observation.ui_elements)
+        return [{"type": "text", "text": f"{text}\n\n{M3A_NOTE}"}, _image_part(observation.screenshot),
+                _image_part(marked)]

@@ -219,3 +219,45 @@ def test_an_unreachable_endpoint_stops_a_parallel_run_too(tmp_path) -> None:
     assert proc.returncode == 3, proc.stderr
     assert proc.stderr.splitlines()[-1].startswith("taskkit.run: infrastructure error: --agent llm: the endpoint")
     assert "Traceback" not in proc.stderr and (tmp_path / "results.jsonl").read_text() == ""
+
+
+def _png(size: tuple[int, int]) -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", size, (250, 250, 250)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def test_m3a_mode_sends_the_screenshot_and_its_set_of_marks_copy(server) -> None:
+    import base64
+    import io
+
+    from PIL import Image
+
+    script, url = server
+    script.replies = ['{"action_type": "click", "index": 1}']
+    agent = load("llm", model="m", base_url=url, mode="m3a")
+    assert agent.wants_screenshot
+    agent.reset(EPISODE)
+    screenshot = _png((40, 30))
+    seen = Observation("Turn Wi-Fi on", 0, 10, "com.android.settings/.Settings", ELEMENTS, screenshot=screenshot)
+    assert agent.step(seen) == Action("click", index=1)
+    text, raw, marked = script.requests[0]["messages"][1]["content"]
+    assert "0: 'Wi-Fi' (TextView)" in text["text"] and "labelled with its index" in text["text"]
+    images = [base64.b64decode(part["image_url"]["url"].split(",", 1)[1]) for part in (raw, marked)]
+    assert images[0] == screenshot
+    plain, annotated = (Image.open(io.BytesIO(data)).convert("RGB") for data in images)
+    assert annotated.size == plain.size
+    box = ELEMENTS[1].bbox  # the switch's outline is drawn where its bounds are, not elsewhere
+    assert annotated.getpixel((box.x_max - 2, box.y_max - 2)) != plain.getpixel((box.x_max - 2, box.y_max - 2))
+    assert annotated.getpixel((35, 25)) == plain.getpixel((35, 25))
+
+
+def test_an_unknown_llm_mode_is_one_line() -> None:
+    from taskkit.agents import AgentLoadError
+
+    with pytest.raises(AgentLoadError, match="--llm_mode x: use t3a .* or m3a"):
+        load("llm", model="m", base_url="http://127.0.0.1:9/v1", mode="x")
