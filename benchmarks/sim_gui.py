@@ -47,9 +47,9 @@ def tap_step(label: str) -> Callable[[SimDevice], None]:
 SCENES: dict[str, tuple[list[str], Callable[[SimDevice], None]]] = {
     "settings_step_ms": (["am start -a android.settings.DISPLAY_SETTINGS"], tap_step("Adaptive brightness")),
     "sms_step_ms": (["am start -a android.intent.action.SENDTO -d smsto:+12125550134"], tap_step("Type a message\u2026")),
-    # a list read from SQLite on every dump and tap: 20 events in Simple Calendar Pro
+    # Simple Calendar Pro's month view (42 cells) with 20 events stored; the step focuses its search field
     "calendar_step_ms": (["am start -n com.simplemobiletools.calendar.pro/.activities.MainActivity"],
-                         tap_step("October")),
+                         tap_step("Search")),
 }
 
 

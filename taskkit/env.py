@@ -14,6 +14,7 @@ class TaskEnv(Protocol):
     device: Device
     interaction_cache: str
     scratch_dir: str | None
+    undo_elsewhere: bool
 
     @property
     def answer(self) -> str: ...
@@ -35,6 +36,10 @@ class Env:
         self.interaction_cache = ""
         #: A device directory for this episode's scratch files (snapshots); the task sets it.
         self.scratch_dir: str | None = None
+        #: Whether an episode's restore also undoes what it wrote outside its task's own data (on
+        #: the simulated device, which journals those writes). `taskkit.check` turns it off to see
+        #: what a teardown would leave behind on a phone.
+        self.undo_elsewhere = True
 
     @property
     def answer(self) -> str:

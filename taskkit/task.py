@@ -242,8 +242,9 @@ def _run_initialize(task: TaskEval, env: TaskEnv, body: Callable[[], Any]) -> No
     packages = tuple(app.package for app in task.apps())
     with env.device.batch():  # one round trip: every episode starts from the same screens
         env.device.run(build_close_apps(sorted({app.package for app in apps.all_apps()})))
+        elsewhere = device_state.DIGEST_ROOTS if getattr(env, "undo_elsewhere", True) else ()
         task._restore_point = device_state.save_restore_point(  # and what the episode writes elsewhere
-            env.device, f"{task.name}.{next(_RESTORE_LABELS)}", paths, packages, device_state.DIGEST_ROOTS
+            env.device, f"{task.name}.{next(_RESTORE_LABELS)}", paths, packages, elsewhere
         )
     env.scratch_dir = task._restore_point.directory  # removed again by the restore
     env.new_episode()  # no answer carries over from an earlier episode

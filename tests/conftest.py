@@ -36,6 +36,16 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 from taskkit.testing.plugin import sim_device, task_env  # noqa: E402,F401
 
 
+@pytest.fixture(scope="module")
+def module_device():
+    """One simulated device for a module's tests (hypothesis examples share it: each resets what it uses)."""
+    from taskkit.connect import sim_device as connect_sim_device
+
+    device = connect_sim_device()
+    yield device
+    device.close()
+
+
 @pytest.fixture
 def env(sim_device):
     from taskkit.env import Env

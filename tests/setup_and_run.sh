@@ -12,6 +12,10 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)  # opens the HTML report
 # fonts the simulated screens use for Korean, Chinese, Japanese (Android's fallback) and Arabic
 [ -f /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf ] || need+=(fonts-droid-fallback)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+# Roboto (Android's text) and the Material icon font for screenshots; tesseract for their legibility test
+[ -f /usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf ] || need+=(fonts-roboto)
+[ -f /usr/share/fonts/truetype/material-design-icons-iconfont/MaterialIcons-Regular.ttf ] || need+=(fonts-material-design-icons-iconfont)
+command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -107,17 +107,10 @@ def android_decode(argument: str) -> str:
 
 
 @given(TYPABLE.filter(lambda text: "%s" not in text))
-def test_input_text_reaches_the_device_exactly(sim_device_session, text):
+def test_input_text_reaches_the_device_exactly(module_device, text):
     """What the device's `input text` receives, decoded as Android decodes it, is the text."""
     argument = input_text_command(text)[len("input text "):]
-    received = sim_device_session.check(f"printf %s {argument}")  # the argument after the shell
+    received = module_device.check(f"printf %s {argument}")  # the argument after the shell
     assert android_decode(received) == text
 
 
-@pytest.fixture(scope="module")
-def sim_device_session():
-    from taskkit.connect import sim_device
-
-    device = sim_device()
-    yield device
-    device.close()

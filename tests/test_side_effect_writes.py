@@ -144,26 +144,21 @@ def _files(lines: set[str]) -> set[str]:
     return {line for line in lines if not line.startswith("setting ")}
 
 
-@pytest.fixture(scope="module")
-def device():
-    from taskkit.connect import sim_device
-
-    phone = sim_device()
-    yield phone
-    phone.close()
+def run_ops(device, steps, base: str = "/data/local/tmp/p") -> None:
+    """Run generated OPS in `base` (each a shell command; a failing one is part of the example)."""
+    for template, p, c in steps:
+        device.shell(f"cd {base} && " + template.format(p=p, c=c))
 
 
 @settings(max_examples=30)
 @given(st.lists(OPS, max_size=3), st.lists(OPS, min_size=1, max_size=5))
-def test_the_recorder_finds_what_a_full_listing_finds(device, setup, ops) -> None:
-    base = "/data/local/tmp/p"
-    run = lambda steps: [device.shell(f"cd {base} && " + template.format(p=p, c=c))  # noqa: E731
-                         for template, p, c in steps]
+def test_the_recorder_finds_what_a_full_listing_finds(module_device, setup, ops) -> None:
+    device, base = module_device, "/data/local/tmp/p"
     device.check(f"rm -rf {base} && mkdir -p {base}")
-    run(setup)
+    run_ops(device, setup)
     full_before = _files(listing(device))
     watch = changes.parse_start(device.check(changes.build_start(DIGEST_ROOTS)), DIGEST_ROOTS)
-    run(ops)
+    run_ops(device, ops)
     before, after = changes.parse_since(watch, device.check(changes.build_since(watch)))
     full_after = _files(listing(device))
     expected = side_effects.Expected()

@@ -1,14 +1,14 @@
 """Simple Calendar Pro tasks: add and delete events (AndroidWorld's SimpleCalendar* family)."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from typing import Any
 
 from taskkit.apps import calendar
-from taskkit.apps.common import DAY_SECONDS, epoch, to_datetime
+from taskkit.apps.common import DAY_SECONDS, DEVICE_EPOCH, epoch, to_datetime
 from taskkit.device.quoting import sql_literal
 from taskkit.env import TaskEnv
-from taskkit.gui_reference import Step, below, long_press, open_app, resource_id, tap, text, type_text
+from taskkit.gui_reference import Step, description, long_press, open_app, resource_id, tap, text, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import rows_added, rows_deleted
@@ -54,27 +54,70 @@ def _utc(seconds: int) -> datetime:
     return datetime.fromtimestamp(seconds, timezone.utc)
 
 
-def new_event_steps(title: str, description: str, start_ts: int, end_ts: int, repetition: str = "") -> list[Step]:
-    """From the event list: a new event, its title, description, start and end typed in the
-    pickers, its `repetition` ("Weekly") picked if given, Save."""
+TODAY = to_datetime(DEVICE_EPOCH).date()  # the device's date: the pickers open on it
+NEW_EVENT_START = (DEVICE_EPOCH // 3600 + 1) * 3600  # a new event starts at the next full hour, for an hour
+
+
+def pick_date_steps(field: str, when: date, shown: date) -> list[Step]:
+    """Tap the date `field`, move Android's date picker from the month of `shown` to `when`'s with
+    Next/Previous month, tap the day by its description ("22 October 2023"), OK."""
+    months = (when.year - shown.year) * 12 + when.month - shown.month
+    arrow = tap(description("Next month" if months > 0 else "Previous month"))
+    day = description(f"{when.day:02d} {when:%B %Y}")  # AOSP SimpleMonthView's "dd MMMM yyyy"
+    return [tap(field), *[arrow] * abs(months), tap(day), tap("OK")]
+
+
+def pick_time_steps(field: str, hour: int, minute: int, shown_minute: int) -> list[Step]:
+    """Tap the time `field`, then on the clock face the hour ("16 hours": picking it turns the
+    face to the minutes) and, unless it already shows, the minute ("30 minutes"), OK."""
+    if minute % 5:
+        raise ValueError(f"{hour}:{minute:02d}: the clock face has minutes by five")
+    steps = [tap(field), tap(description(f"{'00' if hour == 0 else hour} hours"))]
+    if minute != shown_minute:
+        steps.append(tap(description(f"{minute:02d} minutes" if minute == 0 else f"{minute} minutes")))
+    return steps + [tap("OK")]
+
+
+def new_event_steps(title: str, description_: str, start_ts: int, end_ts: int, repetition: str = "") -> list[Step]:
+    """From the month view: the FAB and Event, title, description, the start's date and time
+    through the pickers, the end's (which follows the start, an hour later) where it differs,
+    its `repetition` ("Weekly") if given, Save."""
     start, end = _utc(start_ts), _utc(end_ts)
-    steps = [tap("calendar_fab"), type_text("event_title", title), type_text("event_description", description)]
-    for which, when in (("start", start), ("end", end)):
-        steps += [tap(f"event_{which}_date"), type_text("date_picker_input", f"{when:%m/%d/%Y}"), tap("OK"),
-                  tap(f"event_{which}_time"), type_text("time_picker_input", f"{when:%H:%M}"), tap("OK")]
+    steps = [tap("calendar_fab"), tap("fab_event_label"), type_text("event_title", title),
+             type_text("event_description", description_)]
+    if start.date() != TODAY:
+        steps += pick_date_steps("event_start_date", start.date(), TODAY)
+    if start_ts != NEW_EVENT_START:
+        steps += pick_time_steps("event_start_time", start.hour, start.minute, _utc(NEW_EVENT_START).minute)
+    following = _utc(start_ts + 3600)  # where the end is once the start is set
+    if end.date() != following.date():
+        steps += pick_date_steps("event_end_date", end.date(), following.date())
+    if (end.hour, end.minute) != (following.hour, following.minute):
+        steps += pick_time_steps("event_end_time", end.hour, end.minute, following.minute)
     if repetition:
         steps += [tap("event_repetition"), tap(text(repetition))]
     return steps + [tap("save")]
 
 
+def go_to_date_steps(when: date, shown: date) -> list[Step]:
+    """In Go to date's spinners (year, month, then day: the day's range follows the month),
+    type each value that differs from `shown`'s, OK."""
+    steps = []
+    for old, new in ((str(shown.year), str(when.year)), (f"{shown:%b}", f"{when:%b}"),
+                     (f"{shown.day:02d}", str(when.day))):
+        if old.lstrip("0") != new:
+            steps.append(type_text(resource_id("numberpicker_input") & text(old), new, clear=True))
+    return steps + [tap("OK")]
+
+
 def day_view_steps(day_ts: int) -> list[Step]:
-    """From the event list: the daily view (Change view), its date set through Go to date."""
-    return [tap("change_view"), tap("Daily view"), tap("top_value"),
-            type_text("date_picker_input", f"{_utc(day_ts):%m/%d/%Y}"), tap("OK")]
+    """From the month view: the daily view (Change view, Daily view: today), its date set
+    through Go to date (a tap on the date)."""
+    return [tap("change_view"), tap("Daily view"), tap("top_value"), *go_to_date_steps(_utc(day_ts).date(), TODAY)]
 
 
 def delete_day_steps(day_ts: int, count: int) -> list[Step]:
-    """From the event list: the day's `count` events selected in the daily view (a long press,
+    """From the month view: the day's `count` events selected in the daily view (a long press,
     then the bar's "1 / N" selects them all), Delete, Yes."""
     select_all = [tap(text(f"1 / {count}") & resource_id("actionbar_title"))] if count > 1 else []
     return [*day_view_steps(day_ts), long_press(resource_id("event_item_title")), *select_all, tap("cab_delete"),
@@ -82,10 +125,8 @@ def delete_day_steps(day_ts: int, count: int) -> list[Step]:
 
 
 def delete_event_steps(title: str, start_ts: int) -> list[Step]:
-    """Open the event (the one titled so under its day's header in the event list), Delete, Yes."""
-    day = _utc(start_ts)
-    header = text(f"{day:%A, %B} {day.day}") & resource_id("event_section_title")
-    return [tap(below(header, text(title) & resource_id("event_item_title"))), tap("delete"), tap("Yes")]
+    """From the month view: the event's day in the daily view, the event, Delete, Yes."""
+    return [*day_view_steps(start_ts), tap(text(title) & resource_id("event_item_title")), tap("delete"), tap("Yes")]
 
 
 class OneEventTask(TaskEval):

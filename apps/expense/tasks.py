@@ -63,9 +63,9 @@ def add_steps(item: dict[str, Any]) -> list[Step]:
 
 
 def delete_steps(item: dict[str, Any]) -> list[Step]:
-    """Long-press the expense (its name in the row of its amount: a look-alike costs more), Delete."""
+    """Long-press the expense (its name in the row of its amount: a look-alike costs more), Confirm."""
     row = in_row_of(text(format_amount(item["amount"])), text(item["name"]))
-    return [long_press(row), tap("Delete")]
+    return [long_press(row), tap("Confirm")]
 
 
 class ExpenseAddMultiple(TaskEval):

@@ -8,7 +8,7 @@ from typing import Any
 from taskkit.apps import clipper, markor, receipts, simple_gallery_pro, vlc
 from taskkit.apps.files import DOWNLOAD_DIR
 from taskkit.env import TaskEnv
-from taskkit.gui_reference import Step, back, enter, long_press, open_app, resource_id, tap, type_lines, type_text
+from taskkit.gui_reference import Step, back, enter, long_press, open_app, tap, type_lines, type_text
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, file_absent, file_content, file_exists, folder_exists, no_files_under
@@ -38,16 +38,23 @@ def rewrite_note(name: str, text: str) -> list[Step]:
     return [tap(name), *type_lines(EDITOR, text, clear=True), back()]
 
 
+def _noise_texts(params: dict[str, Any], avoid: str, count: int) -> dict[str, str]:
+    """`count` other notes (never named `avoid`), by name, drawn from the params' noise seed."""
+    rng = TaskRng(params["noise_seed"])
+    notes: dict[str, str] = {}
+    while len(notes) < count:
+        name = markor.random_file_name(rng, rng.choice(markor.EXTENSIONS))
+        if name != avoid and name not in notes:
+            notes[name] = markor.random_note_text(rng)
+    return notes
+
+
 def _noise_notes(env: TaskEnv, params: dict[str, Any], avoid: str, count: int) -> list[str]:
     """Write `count` other notes (never named `avoid`) and return their names."""
-    rng = TaskRng(params["noise_seed"])
-    names: list[str] = []
-    while len(names) < count:
-        name = markor.random_file_name(rng, rng.choice(markor.EXTENSIONS))
-        if name != avoid and name not in names:
-            names.append(name)
-            markor.create_note(env.device, name, markor.random_note_text(rng))
-    return names
+    notes = _noise_texts(params, avoid, count)
+    for name, text in notes.items():
+        markor.create_note(env.device, name, text)
+    return list(notes)
 
 
 class MarkorCreateNote(TaskEval):
@@ -232,9 +239,12 @@ class MarkorDeleteAllNotes(TaskEval):
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
         return {"noise_seed": rng.getrandbits(32)}
 
+    def _count(self) -> int:
+        return TaskRng(self.params["noise_seed"]).randint(2, 6)
+
     def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
-        _noise_notes(env, self.params, "", TaskRng(self.params["noise_seed"]).randint(2, 6))
+        _noise_notes(env, self.params, "", self._count())
 
     def validator(self):
         return no_files_under(markor.NOTES_DIR)
@@ -244,9 +254,11 @@ class MarkorDeleteAllNotes(TaskEval):
             env.device.files.remove(path)
 
     def gui_reference(self) -> list[Step]:
-        """Select a note, then Select all from the overflow menu, Delete, OK."""
-        return [open_app("markor"), long_press(resource_id("opoc_filesystem_item__title")), tap("More options"),
-                tap("Select all"), tap("action_delete_selected_items"), tap("OK")]
+        """Select a note by long press and the others by tapping them (Markor 2.10.9 has no Select
+        all), then Delete, OK."""
+        first, *others = _noise_texts(self.params, "", self._count())
+        return [open_app("markor"), long_press(first), *(tap(name) for name in others),
+                tap("action_delete_selected_items"), tap("OK")]
 
 
 class MarkorMoveNote(TaskEval):

@@ -81,7 +81,18 @@ class Probe(Protocol):
 
 def observe_lifecycle(task_cls: Any, seed: int, env: Env, params: dict[str, Any] | None = None,
                       probe: Probe | None = None) -> Lifecycle:
-    """Run one full lifecycle of `task_cls` at `seed` (or with `params`) on `env`; record it."""
+    """Run one full lifecycle of `task_cls` at `seed` (or with `params`) on `env`; record it.
+
+    What the episode writes outside its task's data is left as it is (`env.undo_elsewhere` off
+    for the run), so that clean_teardown sees what the teardown would leave on a phone."""
+    undo, env.undo_elsewhere = env.undo_elsewhere, False
+    try:
+        return _observe(task_cls, seed, env, params, probe)
+    finally:
+        env.undo_elsewhere = undo
+
+
+def _observe(task_cls: Any, seed: int, env: Env, params: dict[str, Any] | None, probe: Probe | None) -> Lifecycle:
     run = Lifecycle(seed)
     env.new_episode()
     make = (lambda: task_cls.from_seed(seed)) if params is None else (lambda: task_cls(params, seed=seed))

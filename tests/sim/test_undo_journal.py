@@ -14,7 +14,7 @@ from taskkit import loading, registry, suite
 from taskkit.device.base import CommandFailed
 from taskkit.device.state import DIGEST_ROOTS, listing, recover, restore, save_restore_point
 from taskkit.sim import changes as recorder_lib
-from tests.test_side_effect_writes import DL, OLD, OPS, WRITES
+from tests.test_side_effect_writes import DL, OLD, OPS, WRITES, run_ops
 
 SETUP = f"echo old > {OLD} && mkdir -p {DL}/dir && echo in > {DL}/dir/in.txt"
 CLEAN = f"rm -rf {OLD} {DL}/dir /data/local/tmp/p"
@@ -39,26 +39,15 @@ def test_what_an_episode_wrote_in_other_apps_and_shared_storage_is_undone(env, d
     assert listing(device) == before
 
 
-@pytest.fixture(scope="module")
-def phone():
-    from taskkit.connect import sim_device
-
-    device = sim_device()
-    yield device
-    device.close()
-
-
 @settings(max_examples=25)
 @given(st.lists(OPS, max_size=3), st.lists(OPS, min_size=1, max_size=6))
-def test_any_sequence_of_writes_is_undone(phone, setup, ops) -> None:
-    device, base = phone, "/data/local/tmp/p"
-    run = lambda steps: [device.shell(f"cd {base} && " + template.format(p=p, c=c))  # noqa: E731
-                         for template, p, c in steps]
-    device.check(f"rm -rf {base} && mkdir -p {base}")
-    run(setup)
+def test_any_sequence_of_writes_is_undone(module_device, setup, ops) -> None:
+    device = module_device
+    device.check("rm -rf /data/local/tmp/p && mkdir -p /data/local/tmp/p")
+    run_ops(device, setup)
     before = listing(device)
     point = save_restore_point(device, "generated", (), (), DIGEST_ROOTS)
-    run(ops)
+    run_ops(device, ops)
     restore(device, point)
     assert listing(device) == before
 

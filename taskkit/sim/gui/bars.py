@@ -2,8 +2,10 @@
 
 The status bar shows the device clock in its time zone (24-hour unless `system time_12_24` is
 12, as the status bar clock does, without AM/PM) and status icons described as SystemUI
-describes them to accessibility ("Airplane mode.", "Wifi signal full.", "Battery 100 percent.").
-The navigation bar is Android 13's gesture bar: a swipe up from it goes home.
+describes them to accessibility ("Airplane mode.", "Wifi signal full.", "Phone signal full.",
+"Battery 100 percent.").
+The navigation bar shows Back, Home and Overview (a tap on Back or Home acts as that key; Overview
+does nothing), and a swipe up from it goes home.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ def _icons(ui: Session) -> list[str]:
         icons.append("Airplane mode.")
     if ui.setting("global", "wifi_on") in ("1", "2"):
         icons.append("Wifi signal full.")
-    return icons + ["Battery 100 percent."]
+    return icons + ["Phone signal full.", "Battery 100 percent."]
 
 
 def status_bar(ui: Session) -> Node:
@@ -49,8 +51,17 @@ def status_bar(ui: Session) -> Node:
                 children=children)
 
 
+# The three buttons (SystemUI's navigation bar ids and descriptions): a tap acts as the key.
+_BUTTONS = (("back", "Back", Session.back), ("home", "Home", Session.home), ("recent_apps", "Overview", None))
+
+
 def navigation_bar(ui: Session) -> Node:
     m = ui.m
+    width = m.width // len(_BUTTONS)
+    buttons = [Node("android.widget.ImageView", content_desc=desc, package=SYSTEMUI, resource_id=f"{SYSTEMUI}:id/{rid}",
+                    bounds=(width * i + (width - m.dp(64)) // 2, m.content_bottom, width * i + (width + m.dp(64)) // 2,
+                            m.height), clickable=True, action=act)
+               for i, (rid, desc, act) in enumerate(_BUTTONS)]
     return Node("android.widget.FrameLayout", package=SYSTEMUI, resource_id=f"{SYSTEMUI}:id/navigation_bar_frame",
                 bounds=(0, m.content_bottom, m.width, m.height),
-                background=BAR_DARK if ui.dark else BAR_GREY)
+                background=BAR_DARK if ui.dark else BAR_GREY, children=buttons)

@@ -3,8 +3,8 @@ confirmation: the flow Markor's file browser and the Files app (DocumentsUI) sha
 own ids and its own actions on a selection.
 
 Rows are built from the folder's current listing (folders first, by name). A long press opens
-the selection screen (the app bar says "1 selected" and offers the app's actions, Delete among
-them; the selected rows are marked). Where several can be selected (Markor), a tap on a row adds
+the selection screen (the app bar says "1 selected", or the app's own title, and offers the
+app's actions, Delete among them; the selected rows are marked). Where several can be selected (Markor), a tap on a row adds
 it to the selection or drops it (dropping the last closes the selection); elsewhere rows take no
 taps while a file is selected. Delete opens a dialog whose OK deletes the selected files (a
 folder with what it holds) and returns to the list.
@@ -35,6 +35,8 @@ class Ids:
     subtitle: str
     delete: str
     describe: Callable[[Session, str, bool, int], str] = size_line
+    empty: str = "No items"  # what an empty folder shows
+    selected: str = "{count} selected"  # the selection's title
 
 
 def selected(ui: Session, frame: Frame) -> list[str]:
@@ -70,9 +72,10 @@ def rows(ui: Session, folder: str, ids: Ids, open_file: Callable[[str], Action],
 
 
 def listing(ui: Session, frame: Frame, folder: str, top: int, ids: Ids, open_file: Callable[[str], Action],
-            selection: Sequence[str] = (), toggle: Callable[[str], Action] | None = None) -> Node:
-    """The scrolling list of `folder` (or the empty-folder text)."""
-    return widgets.list_or_empty(ui, frame, top, rows(ui, folder, ids, open_file, selection, toggle), ids.list, "No items")
+            selection: Sequence[str] = (), toggle: Callable[[str], Action] | None = None, bottom: int = 0) -> Node:
+    """The scrolling list of `folder` (or the empty-folder text), down to `bottom` (default the window's end)."""
+    return widgets.list_or_empty(ui, frame, top, rows(ui, folder, ids, open_file, selection, toggle), ids.list, ids.empty,
+                                 bottom=bottom)
 
 
 Actions = Callable[[Session, Frame, list[str]], tuple[Node, ...]]
@@ -85,13 +88,13 @@ def delete_button(ui: Session, ids: Ids, paths: Sequence[str]) -> Node:
 
 
 def selection(ids: Ids, open_file: Callable[[str], Action], actions: Actions | None = None, multiple: bool = False):
-    """The selection screen's builder: "N selected", the app bar's actions (`actions(ui, frame,
+    """The selection screen's builder: the title (`ids.selected`), the app bar's actions (`actions(ui, frame,
     paths)`, the first one rightmost; by default Delete alone), the list with the selection
     marked; `multiple`: a tap on a row adds it to the selection or drops it."""
     def build(ui: Session, frame: Frame) -> list[Node]:
         paths = selected(ui, frame)
         views = actions(ui, frame, paths) if actions is not None else (delete_button(ui, ids, paths),)
-        nodes, top = widgets.app_bar(ui, f"{len(paths)} selected", actions=views)
+        nodes, top = widgets.app_bar(ui, ids.selected.format(count=len(paths)), actions=views)
         toggle = _toggle(frame) if multiple else None
         return nodes + [listing(ui, frame, str(frame.args["folder"]), top, ids, open_file, paths, toggle)]
     return build
@@ -119,12 +122,14 @@ def _delete(paths: Sequence[str]) -> Action:
     return act
 
 
-def confirm_delete(message: str):
-    """The delete dialog's builder; `message` is formatted with the selected files' `name`s."""
+def confirm_delete(message: str | Callable[[list[str]], str], title: str = "Delete"):
+    """The delete dialog's builder; `message` is formatted with the selected files' `name`s, or
+    made from their paths when it is a function."""
     def build(ui: Session, frame: Frame) -> list[Node]:
         paths = [str(path) for path in frame.args["paths"]]
         names = ", ".join(posixpath.basename(path) for path in paths)
-        return widgets.dialog(ui, "Delete", message=message.format(name=names), positive=("OK", _delete(paths)))
+        text = message(paths) if callable(message) else message.format(name=names)
+        return widgets.dialog(ui, title, message=text, positive=("OK", _delete(paths)))
     return build
 
 

@@ -25,6 +25,20 @@ SCREEN = "folder_picker"
 OnPick = Callable[[Session, Frame, str], None]
 
 
+
+def format_size(size: int) -> str:
+    """Simple-Commons' Long.formatSize: "0 B", "812 B", "12.2 kB", "1,024.5 MB"."""
+    units, scaled, unit = ("B", "kB", "MB", "GB", "TB"), float(size), 0
+    while scaled >= 1024 and unit < len(units) - 1:
+        scaled, unit = scaled / 1024, unit + 1
+    rounded = round(scaled, 1)
+    return f"{rounded:,.1f}".rstrip("0").rstrip(".") + f" {units[unit]}" if size > 0 else "0 B"
+
+
+def children_line(count: int) -> str:
+    """FilepickerItemsAdapter.getChildrenCnt: Simple-Commons' plural `items`."""
+    return f"{count} item" if count == 1 else f"{count} items"
+
 def humanize(folder: str) -> str:
     """Simple-Commons' humanizePath: internal storage reads "Internal"."""
     return "Internal" + folder[len(STORAGE_ROOT):] if folder.startswith(STORAGE_ROOT) else folder
@@ -74,7 +88,7 @@ def screen(package: str, on_pick: OnPick, activity: str | None = None) -> Screen
                 if name.startswith("."):
                     continue
                 path = posixpath.join(current, name)
-                details = f"{len(appdata.listing(ui, path))} items" if is_dir else f"{size} B"
+                details = children_line(len(appdata.listing(ui, path))) if is_dir else format_size(size)
                 rows.append(widgets.Row(m.dp(64), lambda row, p=path, n=name, d=details, folder=is_dir: widgets.list_item(
                     ui, row, n, d, action=_go(p) if folder else None, rid=f"{rid}list_item_holder",
                     title_rid=f"{rid}list_item_name", subtitle_rid=f"{rid}list_item_details")))

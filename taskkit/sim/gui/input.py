@@ -22,7 +22,7 @@
 """
 from __future__ import annotations
 
-from taskkit.sim.gui import texttoolbar
+from taskkit.sim.gui import bars, texttoolbar
 from taskkit.sim.gui.layout import LONG_PRESS_MS, SWIPE_DEFAULT_MS, TOUCH_SLOP_DP
 from taskkit.sim.gui.node import Node, find_field, hit, swipeable
 from taskkit.sim.gui.screen import build
@@ -66,6 +66,8 @@ def _take_selection(ui: Session, key: str) -> bool:
 def tap(ui: Session, x: float, y: float, long: bool = False) -> None:
     """A touch at (x, y), held for a long press when `long`."""
     target = hit(build(ui).window, int(x), int(y))  # before the touch drops the selection and the toolbar
+    if target is None and not ui.shade_open and y >= ui.m.content_bottom:  # the navigation bar's buttons
+        target = hit(bars.navigation_bar(ui), int(x), int(y))
     ui.store.data["selected"] = None
     texttoolbar.hide(ui)  # any touch closes it (a tap on its own item still runs that item)
     if target is None:

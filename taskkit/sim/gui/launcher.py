@@ -9,7 +9,9 @@ the launcher's BubbleTextView reports them.
 """
 from __future__ import annotations
 
-from taskkit.sim.gui import appdata, widgets
+import hashlib
+
+from taskkit.sim.gui import appdata, theme, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Box, Node
 from taskkit.sim.gui.session import Session
@@ -29,6 +31,33 @@ WALLPAPERS: dict[str, tuple[int, int, int]] = {
 }
 LAUNCHER_DB = f"/data/data/{PACKAGE}/databases/launcher.db"
 _DESKTOP, _APPLICATION = -100, 0  # Launcher3 LauncherSettings.Favorites: CONTAINER_DESKTOP, ITEM_TYPE_APPLICATION
+
+
+# Launcher icons of taskkit's own drawing (no app artwork): a Material glyph per app on a circle
+# of the app's primary colour (taskkit.sim.gui.theme) or, for an app without a modelled theme,
+# one of these Material 500 colours chosen from the package name.
+APP_GLYPHS: dict[str, str] = {
+    "com.android.settings": "settings", "com.google.android.contacts": "contacts", "com.google.android.dialer": "phone",
+    "com.google.android.deskclock": "alarm", "com.android.camera2": "camera_alt",
+    "com.google.android.documentsui": "folder", "com.android.chrome": "language",
+    "com.simplemobiletools.smsmessenger": "sms", "com.simplemobiletools.calendar.pro": "event",
+    "com.arduia.expense": "attach_money", "com.flauschcode.broccoli": "restaurant_menu",
+    "net.gsantner.markor": "description", "org.tasks": "check_circle", "de.dennisguse.opentracks": "directions_run",
+    "net.cozic.joplin": "note", "code.name.monkey.retromusic": "music_note", "org.videolan.vlc": "play_circle_outline",
+    "net.osmand": "map", "com.dimowner.audiorecorder": "mic", "com.simplemobiletools.gallery.pro": "photo_library",
+    "com.simplemobiletools.draw.pro": "brush", "ca.zgrs.clipper": "content_paste",
+}
+_ICON_COLOURS = ((0x1E, 0x88, 0xE5), (0x43, 0xA0, 0x47), (0xE5, 0x39, 0x35), (0x8E, 0x24, 0xAA), (0x00, 0x89, 0x7B),
+                 (0xF4, 0x51, 0x1E), (0x39, 0x49, 0xAB), (0x6D, 0x4C, 0x41))
+
+
+def icon(label: str) -> tuple[str, tuple[int, int, int]]:
+    """The launcher icon of the app labelled `label`: its Material glyph name and circle colour."""
+    package = next((p.name for p in CATALOG if p.label == label), label)
+    themed = theme.THEMES.get(package)
+    colour = themed[0].toolbar or themed[0].primary if themed else \
+        _ICON_COLOURS[int(hashlib.sha256(package.encode()).hexdigest(), 16) % len(_ICON_COLOURS)]
+    return APP_GLYPHS.get(package, "apps"), colour
 
 
 def wallpaper(ui: Session) -> tuple[int, int, int] | None:

@@ -70,6 +70,8 @@ class Node:
     image: str = ""  # screenshots only: the host path of a picture drawn to fit the node (a photo)
     background: tuple[int, int, int] | None = None  # screenshots only: a fill under the node
     text_size: int = 0  # screenshots only: the text's height in px (0: from the node's height)
+    laid_out: Box | None = None  # screenshots only: the bounds before a list cut them (text is clipped, not shrunk)
+    icon: str = ""  # screenshots only: the Material icon of a control the dump leaves unnamed (no id, no description)
 
     def walk(self) -> list["Node"]:
         """This node and every descendant, in drawing (document) order."""
@@ -134,7 +136,7 @@ def clip(node: Node, box: Box) -> Node | None:
     if cut[0] >= cut[2] or cut[1] >= cut[3]:
         return None
     kept = [c for c in (clip(child, cut) for child in node.children) if c is not None]
-    return dataclasses.replace(node, bounds=cut, children=kept)
+    return dataclasses.replace(node, bounds=cut, children=kept, laid_out=node.laid_out or node.bounds)
 
 
 def _is_naf(node: Node) -> bool:

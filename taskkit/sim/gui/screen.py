@@ -23,7 +23,7 @@ class View:
 
     window: Node  # the active window: what the dump shows and what a touch reaches
     package: str  # the active window's package
-    behind: Node | None  # the app under the shade (drawn dimmed)
+    behind: Node | None  # the app under the shade (drawn dimmed) or under a dialog (drawn under its scrim)
     bars: tuple[Node, ...]  # the status and navigation bars (drawn, not dumped)
     dark: bool  # the window follows the system Dark theme
     rtl: bool = False  # a right-to-left locale: text starts at the right edge
@@ -63,4 +63,21 @@ def build(ui: Session, drawn: bool = False) -> View:
         behind = local(*_app_window(ui)[:2]) if drawn else None
         return View(local(shade.shade(ui), bars.SYSTEMUI), bars.SYSTEMUI, behind, system, True, is_rtl(ui.locale))
     window, package, dark = _app_window(ui)
-    return View(local(window, package), package, None, system, dark, is_rtl(ui.locale))
+    under = _under_dialog(ui, package) if drawn and _is_dialog(window) else None
+    behind = local(under, package) if under is not None else None
+    return View(local(window, package), package, behind, system, dark, is_rtl(ui.locale))
+
+
+def _is_dialog(window: Node) -> bool:
+    return any(node.resource_id == "android:id/parentPanel" for node in window.walk())  # AlertDialog's panel
+
+
+def _under_dialog(ui: Session, package: str) -> Node | None:
+    """The app's screen under its top frame (a dialog), drawn under the dialog's scrim."""
+    _, app, _ = ui.top()
+    frames = ui.frames(package)
+    if app is None or len(frames) < 2 or frames[-2].screen not in app.screens:
+        return None
+    m = ui.m
+    return Node("android.widget.FrameLayout", package=package, bounds=(0, 0, m.width, m.height),
+                children=app.screens[frames[-2].screen].build(ui, frames[-2]))

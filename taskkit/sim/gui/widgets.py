@@ -290,6 +290,11 @@ def bottom_navigation(ui: Session, tabs: tuple[str, ...], rid: str, open_tab: Ca
                 bounds=(0, top, m.width, m.content_bottom), children=items), top
 
 
+def inert(ui: Session) -> None:
+    """The action of a menu item, icon or tab a model shows but does not carry out (so that the
+    right item is found among the app's others)."""
+
+
 def popup_menu(ui: Session, items: list[tuple[str, Action]]) -> list[Node]:
     """An overflow or popup menu: a ListView of `android:id/title` rows at the top end, each
     row's action finishing the menu first."""

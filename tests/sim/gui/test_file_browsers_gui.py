@@ -29,7 +29,11 @@ def test_markor_taps_add_to_the_selection_and_drop_from_it(device) -> None:
     device.check(MARKOR)
     _long_press(device, "a.md")
     tap(device, "b.md")
-    assert "2 selected" in texts(device) and "Rename" not in [e.content_description for e in device.ui.screen().elements]
+    assert "Rename" not in [e.content_description for e in device.ui.screen().elements]
+    tap(device, "action_delete_selected_items")  # the question names both, as Markor's does
+    notes = "/storage/emulated/0/Documents/Markor"
+    assert f"Do you really want to delete this Documents?\n\n\n{notes}/a.md\n{notes}/b.md" in texts(device)
+    device.check("input keyevent 4")
     tap(device, "b.md")
     tap(device, "a.md")  # the last one dropped: the selection closes
     assert "Markor" in texts(device) and "c.md" in texts(device)

@@ -72,3 +72,16 @@ def test_raw_form_and_size_follow_wm_size(device) -> None:
     assert max(e.bbox.x_max for e in device.ui.screen().elements) <= 720  # the layout follows too
     device.check("screencap /sdcard/s.png")
     assert device.pull("/sdcard/s.png").startswith(PNG)
+
+
+def test_the_navigation_bar_draws_back_home_overview_and_its_back_and_home_act(device) -> None:
+    device.check("am start -a android.settings.DISPLAY_SETTINGS")
+    image = shot(device)
+    bar = image.crop((0, 2274, 1080, 2400))
+    assert len(bar.getcolors()) >= 2  # glyphs on the bar's fill
+    device.check("input tap 180 2337")  # Back, in the first third
+    assert device.activity.foreground_package() != "com.android.settings" or "Display" not in [
+        e.text for e in device.ui.screen().elements]
+    device.check("am start -n com.android.settings/.Settings")
+    device.check("input tap 540 2337")  # Home
+    assert device.activity.foreground_package() == "com.google.android.apps.nexuslauncher"

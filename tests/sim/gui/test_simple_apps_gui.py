@@ -62,7 +62,7 @@ def test_the_gallery_shows_pictures_and_copy_to_and_move_to_carry_them_to_the_ch
     assert find(device, "dir_name").text == "DCIM" and find(device, "photo_cnt").text == "2"
     tap(device, "DCIM")
     tap(device, "receipt_a.jpg")
-    view = find(device, "medium_image_view").bbox
+    view = find(device, "gestures_view").bbox
     r, g, b = _pixel(device, *view.center)
     assert min(r, g, b) > 200  # the receipt's paper, not the viewer's black
     tap(device, "More options")
@@ -82,3 +82,12 @@ def test_the_gallery_shows_pictures_and_copy_to_and_move_to_carry_them_to_the_ch
     assert not device.files.exists(f"{simple_gallery_pro.DCIM}/receipt_b.jpg")
     assert device.files.exists(f"{simple_gallery_pro.STORAGE_ROOT}/Documents/receipt_b.jpg")
     assert "receipt_b.jpg" not in texts(device)  # the viewer closed: the folder shows what is left
+
+
+def test_the_folder_picker_describes_rows_as_simple_commons_does() -> None:
+    """Long.formatSize's units and one decimal; the plural `items` ("1 item", not "1 items")."""
+    from taskkit.sim.gui.folderpicker import children_line, format_size
+
+    assert [format_size(n) for n in (0, 812, 1023, 1024, 12525, 1500000)] == \
+        ["0 B", "812 B", "1,023 B", "1 kB", "12.2 kB", "1.4 MB"]
+    assert [children_line(n) for n in (0, 1, 2)] == ["0 items", "1 item", "2 items"]

@@ -3,7 +3,8 @@ dialog) and the records list, over the record files the Audio Recorder checks re
 
 Ids and labels follow Dimowner/AudioRecorder (res/layout/activity_main.xml: `btn_record`
 described "Start recording", `btn_record_stop`, `btn_records_list`, `txt_progress` "00:00",
-`txt_name`; res/layout/dialog_rename.xml: "New name" with `input_name`, Cancel and Save;
+`txt_name`, the toolbar's `btn_import` and `btn_share` and the bottom's `btn_settings` "Settings"
+(which do nothing here); res/layout/dialog_rename.xml: "New name" with `input_name`, Cancel and Save;
 res/values/strings.xml). The launcher's WelcomeActivity opens the record screen, as it does once
 the app's setup pages are done (AndroidWorld's setup completes them); the screen keeps reporting
 WelcomeActivity in front, where the app hands over to its MainActivity (a difference, so that a
@@ -13,6 +14,10 @@ it (the extension is kept): the dialog shows the current name selected, so what 
 replaces it (the simulator has no text selection: the name is the field's placeholder until
 something is typed, and Save on an untouched field keeps it). Simplified: no pause, playback, waveform, settings, trash or
 automatic rename dialog; the rename dialog's buttons carry AlertDialog's ids.
+
+Pinned: AndroidWorld installs com.dimowner.audiorecorder_926.apk; this model follows
+Dimowner/AudioRecorder at commit 05545b9, the commit that sets versionCode 926 (versionName 0.9.26;
+the release has no tag).
 """
 from __future__ import annotations
 
@@ -23,7 +28,9 @@ from taskkit.sim.gui import appdata, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
+from taskkit.sim.gui.source import Source
 
+SOURCE = Source("Dimowner/AudioRecorder", "05545b9", 926)
 ID = f"{PACKAGE}:id/"
 RECORDS_LIST = ".app.records.RecordsActivity"
 
@@ -59,8 +66,11 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
     last = str(frame.args.get("last") or "")
     if last and not appdata.host(ui, last).is_file():
         last = ""  # renamed or deleted since
-    nodes = [widgets.text(ui, (m.dp(56), m.status_bar + m.dp(12), m.width - m.dp(56), m.status_bar + m.dp(48)),
-                          "Audio Recorder", size_dp=22)]
+    bar = m.status_bar
+    nodes = [widgets.icon_button(ui, (0, bar, m.dp(56), bar + m.dp(56)), "", widgets.inert, f"{ID}btn_import"),
+             widgets.text(ui, (m.dp(56), bar + m.dp(12), m.width - m.dp(56), bar + m.dp(48)), "Audio Recorder", size_dp=22),
+             widgets.icon_button(ui, (m.width - m.dp(56), bar, m.width, bar + m.dp(56)), "", widgets.inert,
+                                 f"{ID}btn_share")]
     middle = (m.status_bar + m.content_bottom) // 2
     elapsed = (appdata.now_ms(ui) - int(frame.args["recording_since"])) // 1000 if recording else int(
         frame.args.get("seconds") or 0)
@@ -80,6 +90,8 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
                                          "Start recording", _start, f"{ID}btn_record"))
     nodes.append(widgets.icon_button(ui, (m.width - m.dp(80), bottom + m.dp(8), m.width - m.dp(16), bottom + m.dp(72)),
                                      "", lambda s: s.push("records"), f"{ID}btn_records_list"))
+    nodes.append(widgets.icon_button(ui, (m.dp(16), bottom + m.dp(8), m.dp(80), bottom + m.dp(72)), "Settings",
+                                     widgets.inert, f"{ID}btn_settings"))
     return nodes
 
 

@@ -49,6 +49,9 @@ app's "No categories have been created yet." dialog), cooking assistant (Cook do
 sharing (Share and Share as file only close the menu), hashtags, web import or toasts (an
 untitled recipe is silently not saved); BACK leaves the form without asking (the app asks
 "Discard changes?" as its close button does here).
+
+Pinned: AndroidWorld installs com.flauschcode.broccoli_1020600.apk; this model follows
+flauschtrud/broccoli v1.2.6 (versionCode 1020600).
 """
 from __future__ import annotations
 
@@ -62,7 +65,9 @@ from taskkit.sim.gui import appdata, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import EDIT_TEXT, Action, Box, Node
 from taskkit.sim.gui.session import Session
+from taskkit.sim.gui.source import Source
 
+SOURCE = Source("flauschtrud/broccoli", "v1.2.6", 1020600)
 ID = f"{PACKAGE}:id/"
 DETAILS = ".recipe.details.RecipeDetailsActivity"
 EDITOR = ".recipe.crud.CreateAndEditRecipeActivity"

@@ -1,6 +1,6 @@
-"""Simple Calendar Pro: the event list, the daily view, the event screen (title, location,
-description, start and end date and time, repetition; save, delete) and its dialogs, over
-`events.db`.
+"""Simple Calendar Pro: the month view it opens on, the daily view and the event list (Change
+view), the search, the event screen (title, location, description, start and end date and time,
+repetition; save, delete) and its dialogs, over `events.db`.
 
 Ids and labels follow SimpleMobileTools/Simple-Calendar (app/src/main/res/layout/
 activity_event.xml: `event_title` "Title", `event_location` "Location", `event_description`
@@ -8,14 +8,37 @@ activity_event.xml: `event_title` "Title", `event_location` "Location", `event_d
 `event_end_date`, `event_end_time`, `event_repetition` ("No repetition", "Daily", "Weekly",
 "Monthly", "Yearly": Context.getRepetitionText), `event_repetition_rule_label` "Repeat on" with
 `event_repetition_rule`, `event_repetition_limit_label` "Repeat" with `event_repetition_limit`
-"Forever"; fragment_event_list.xml `calendar_events_list`; event_list_item.xml
-`event_item_holder`, `event_item_title`, `event_item_time`; event_list_section_day.xml
-`event_section_title`; activity_main.xml `calendar_fab`, `search_results_list`,
+"Forever"; fragment_month.xml `month_calendar_holder`, `month_view_wrapper` (MonthViewWrapper:
+a `month_view_background` view per cell, 7 × 6, under the painted `month_view`);
+fragment_event_list.xml `calendar_events_list`; event_list_item.xml `event_item_holder`,
+`event_item_title`, `event_item_time`; event_list_section_day.xml `event_section_title`;
+activity_main.xml `main_menu`, `calendar_fab` "New Event", `fab_extended_overlay`,
+`fab_event_label` "Event", `fab_task_icon`, `fab_task_label` "Task", `search_results_list`,
 `search_placeholder` "No items found.", `search_placeholder_2`; Simple-Commons' menu_search.xml
-`top_toolbar_search` "Search"; menu_main.xml `change_view` "Change view", `go_to_today` "Go to
-today"; fragment_day.xml `day_events` under top_navigation.xml's `top_left_arrow`, `top_value`,
+`top_toolbar_search` "Search"; menu_main.xml `go_to_today` "Go to today", `change_view` "Change
+view", then in the overflow "Go to date", "Print", "Add holidays", "Add contact birthdays", "Add
+contact anniversaries", "Import events from an .ics file", "Export events to an .ics file",
+"Settings", "About" (MainActivity.refreshMenuItems: no "Filter events by type" with one event
+type, no CalDAV refresh while CalDAV sync is off, no "More apps from us" in the F-Droid build
+AndroidWorld installs, no "Go to date" on the list, no "Print" on the monthly and daily view);
+fragment_day.xml `day_events` under top_navigation.xml's `top_left_arrow`, `top_value`,
 `top_right_arrow`; cab_day.xml `cab_delete` "Delete"; dialog_delete_event.xml
 `delete_event_description`; the event menu's `save` and `delete`).
+
+The month view (Config.storedView's default MONTHLY_VIEW) shows the month's name ("October",
+with the year when it is not this year: MonthlyCalendarImpl.monthName) between the previous and
+next month arrows over 42 cells from the week holding the 1st (Sunday first in en-US; a month
+starting on a Sunday starts on the row below, as MonthlyCalendarImpl.getDays counts); a tap on a
+cell opens that day's daily view on top (MainActivity.openDayFromMonthly; BACK returns), a tap
+on the month name is "Go to date". Go to date is an AlertDialog holding the app's spinner
+DatePicker `date_picker` (date_picker_light.xml: datePickerMode spinner), without its day
+wheel on the month view (MonthFragmentsHolder.showGoToDateDialog). The event screen's dates
+and times open Android's DatePickerDialog and, with the system theme Simple-Commons uses on
+Android 12+ (BaseConfig.isUsingSystemTheme, getDatePickerDialogTheme), Material Components'
+MaterialTimePicker in clock mode (EventActivity.setupStartTime: `setInputMode(INPUT_MODE_CLOCK)`,
+24-hour per the device: BaseConfig.use24HourFormat): taskkit/sim/gui/pickers.py. The first tap
+on the FAB unfolds Event and Task (allowCreatingTasks is on by default); the second, or Event,
+opens a new event.
 
 Saving writes the `events` row as the app's EventsDao does (start and end in epoch seconds,
 the regular event type, `source` "simple-calendar", `last_updated` at the device clock); a new
@@ -38,39 +61,47 @@ Typing in the search field (two characters or more) shows the events whose title
 description holds the text (EventsDao's LIKE), by day, opened at the first day not past; the
 earlier ones are above.
 
-Simplified: the app opens on its "Simple event list" (it opens on the month view), and "Change
-view" offers the daily view and the list alone; the chosen view lasts while the app's screens
-do; repeating events are listed once, at their first start; the date and time pickers are text
-dialogs (type "10/22/2023" or "October 22 2023"; "14:30" or "2:30 PM"), as Material pickers
-offer in their keyboard mode; BACK does not close the search first; no reminders, custom
-repetition or repetition limits, attendees, time zones or event types on the screen (their
-columns keep the app's defaults).
+Simplified: the month view's painted day numbers and event labels are not drawn (their cells
+are empty views, as the dump shows them); the weekly, monthly-and-daily and yearly views are
+offered but not modeled; the chosen view lasts while the app's screens do (the app stores it)
+and a view opens on today; the overflow's other items, Task and the FAB's task icon close their
+menu and do nothing; repeating events are listed once, at their first start; BACK does not
+close the search first; no reminders, custom repetition or repetition limits, attendees, time
+zones or event types on the screen (their columns keep the app's defaults).
+
+Pinned: AndroidWorld installs com.simplemobiletools.calendar.pro_238.apk; this model follows
+SimpleMobileTools/Simple-Calendar 6.22.2 (versionCode 238) with Simple-Commons 71d66584bd, the
+commit its app/build.gradle pins.
 """
 from __future__ import annotations
 
-import re
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from typing import Any, Callable
 
 from taskkit.apps.calendar import DB_PATH, DEFAULTS, KEY, PACKAGE, TABLE
-from taskkit.sim.gui import appdata, widgets
+from taskkit.sim.gui import appdata, pickers, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
-from taskkit.sim.gui.node import Node
+from taskkit.sim.gui.node import Action, Node
 from taskkit.sim.gui.session import Session
+from taskkit.sim.gui.source import Source, simple_commons
 
+SOURCE = Source("SimpleMobileTools/Simple-Calendar", "6.22.2", 238, (simple_commons("71d66584bd"),))
 ID = f"{PACKAGE}:id/"
 EVENT = ".activities.EventActivity"
 DAY = 86400
 _TEXT_FIELDS = (widgets.Field("title", "Title", f"{ID}event_title"),
                 widgets.Field("location", "Location", f"{ID}event_location"),
                 widgets.Field("description", "Description", f"{ID}event_description", single_line=False, height_dp=80))
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december")
 # repeat_interval seconds and their labels (Constants.kt DAY, WEEK, MONTH, YEAR; getRepetitionText)
 REPETITIONS = ((0, "No repetition"), (86400, "Daily"), (604800, "Weekly"), (2592001, "Monthly"), (31536000, "Yearly"))
 WEEKLY, MONTHLY, YEARLY, REPEAT_SAME_DAY = 604800, 2592001, 31536000, 1
 _WEEKDAYS = ((1, "Mon"), (2, "Tue"), (4, "Wed"), (8, "Thu"), (16, "Fri"), (32, "Sat"), (64, "Sun"))
-_VIEWS = (("Daily view", "day"), ("Simple event list", "list"))  # MainActivity.showViewDialog, in its order
+# MainActivity.showViewDialog, in its order (the daily, monthly and list views are modeled)
+_VIEWS = (("Daily view", "day"), ("Weekly view", "week"), ("Monthly view", "month"),
+          ("Monthly and daily view", "month_day"), ("Yearly view", "year"), ("Simple event list", "list"))
+# the overflow's items after Go to date and Print (menu_main.xml, as refreshMenuItems leaves them)
+_OVERFLOW = ("Add holidays", "Add contact birthdays", "Add contact anniversaries", "Import events from an .ics file",
+             "Export events to an .ics file", "Settings", "About")
 PAST_SHOWN = DAY  # the list's "display past events" default (Config.displayPastEvents: a day)
 
 
@@ -96,43 +127,6 @@ def day_title(day: int, now: int) -> str:
 
 def _weekday_bit(seconds: int) -> int:
     return 1 << _utc(seconds).weekday()  # Monday 1 … Sunday 64, as 2^(dayOfWeek - 1)
-
-
-def parse_date(text: str) -> tuple[int, int, int] | None:
-    """(year, month, day) of "10/22/2023", "2023-10-22", "October 22 2023", "Oct 22, 2023"."""
-    text = text.strip().lower().replace(",", " ")
-    found = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", text)
-    if found:
-        month, day, year = map(int, found.groups())
-    elif found := re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", text):
-        year, month, day = map(int, found.groups())
-    elif found := re.fullmatch(r"([a-z]+)\.?\s+(\d{1,2})\s+(\d{4})", text):
-        names = [m for m in _MONTHS if m.startswith(found.group(1)) and len(found.group(1)) >= 3]
-        if not names:
-            return None
-        month, day, year = _MONTHS.index(names[0]) + 1, int(found.group(2)), int(found.group(3))
-    else:
-        return None
-    try:
-        datetime(year, month, day)
-    except ValueError:
-        return None
-    return year, month, day
-
-
-def parse_time(text: str) -> tuple[int, int] | None:
-    """(hour, minute) of "14:30", "2:30 PM", "2 pm"."""
-    found = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?", text.strip().lower())
-    if not found:
-        return None
-    hour, minute = int(found.group(1)), int(found.group(2) or 0)
-    if found.group(3):
-        if not 1 <= hour <= 12:
-            return None
-        hour = hour % 12 + (12 if found.group(3).startswith("p") else 0)
-    elif found.group(2) is None:
-        return None
-    return (hour, minute) if hour < 24 and minute < 60 else None
 
 
 # --- data ---------------------------------------------------------------------------------------
@@ -208,22 +202,15 @@ def _delete(event_ids: list[int], screens: int):
     return act
 
 
-def _set(parent: int, which: str, kind: str, frame: Frame):
-    """The dialog's OK: put the typed date or time into the event screen's start or end."""
+def _move(dialog: Frame, change: Callable[[datetime], datetime]) -> Callable[[Session], None]:
+    """A picker's result: the event screen's start or end (`dialog.args["which"]`) changed; a new
+    start keeps the duration (EventActivity.dateSet / timeSet) and moves a weekly rule's one day."""
+    parent, which = int(dialog.args["parent"]), str(dialog.args["which"])
+
     def act(ui: Session) -> None:
-        typed = ui.draft(frame, "value")
         drafts = ui.store.data["drafts"]
         start, end = _times(ui, Frame(parent, "event", {}, ""))
-        old = _utc(start if which == "start" else end)
-        if kind == "date":
-            parsed = parse_date(typed)
-            new = old.replace(year=parsed[0], month=parsed[1], day=parsed[2]) if parsed else None
-        else:
-            clock = parse_time(typed)
-            new = old.replace(hour=clock[0], minute=clock[1]) if clock else None
-        if new is None:
-            return  # an unreadable value: the dialog stays open
-        seconds = int(new.timestamp())
+        seconds = int(change(_utc(start if which == "start" else end)).timestamp())
         if which == "start":
             drafts[f"{parent}:start"], drafts[f"{parent}:end"] = str(seconds), str(seconds + (end - start))
             rule = int(drafts.get(f"{parent}:rule") or 0)
@@ -231,17 +218,40 @@ def _set(parent: int, which: str, kind: str, frame: Frame):
                 drafts[f"{parent}:rule"] = str(_weekday_bit(seconds))  # checkRepeatRule: the one day moves along
         else:
             drafts[f"{parent}:end"] = str(seconds)
-        ui.finish()
     return act
 
 
-# --- the main screen: the event list or the daily view ----------------------------------------
+# --- the main screen: the month view, the daily view, the event list --------------------------
 def _today(ui: Session) -> int:
     return ui.state.clock_epoch - ui.state.clock_epoch % DAY
 
 
 def _shown_day(ui: Session, frame: Frame) -> int:
-    return int(ui.draft(frame, "day") or _today(ui))
+    return int(ui.draft(frame, "day") or frame.args.get("day") or _today(ui))
+
+
+def _shown_month(ui: Session, frame: Frame) -> tuple[int, int]:
+    """The month view's (year, month): this month until the arrows or Go to date move it."""
+    shown = ui.draft(frame, "month")
+    if shown:
+        year, month = shown.split("-")
+        return int(year), int(month)
+    today = _utc(_today(ui))
+    return today.year, today.month
+
+
+def _month_title(year: int, month: int, now: int) -> str:
+    """MonthlyCalendarImpl.monthName: "October", with the year when it is not this one."""
+    name = datetime(year, month, 1).strftime("%B")
+    return name if year == _utc(now).year else f"{name} {year}"
+
+
+def _grid_days(year: int, month: int, sunday_first: bool = True) -> list[date]:
+    """The month view's 42 days (MonthlyCalendarImpl.getDays: Joda's dayOfWeek of the 1st, less
+    one when Monday is first, days of the month before)."""
+    first = date(year, month, 1)
+    index = first.isoweekday() - (0 if sunday_first else 1)
+    return [date.fromordinal(first.toordinal() - index + i) for i in range(42)]
 
 
 def _event_row(ui: Session, event: dict[str, Any], action: Any = None, long_action: Any = None,
@@ -311,25 +321,30 @@ def _search_results(ui: Session, frame: Frame, top: int, query: str) -> Node:
                                rid=f"{ID}search_results_list")
 
 
-def _top_navigation(ui: Session, frame: Frame, top: int, day: int, active: bool = True) -> list[Node]:
-    """top_navigation.xml: the previous day, the date (a tap: Go to date), the next day."""
+def _top_navigation(ui: Session, top: int, title: str, step: Callable[[int], Action] | None,
+                    go_to: Action | None) -> list[Node]:
+    """top_navigation.xml: the previous arrow, the title (a tap: Go to date), the next arrow."""
     m = ui.m
     y1, y2 = top, top + m.dp(56)
-    step = lambda delta: (lambda s: s.set_draft(frame, "day", str(day + delta * DAY))) if active else None  # noqa: E731
-    go_to = (lambda s: s.push("go_to_date", focus="value", main=frame.id, day=day)) if active else None
-    title = day_title(day, ui.state.clock_epoch)
-    return [widgets.icon_button(ui, (0, y1, m.dp(56), y2), "", step(-1), f"{ID}top_left_arrow",
+    return [widgets.icon_button(ui, (0, y1, m.dp(56), y2), "", step(-1) if step else None, f"{ID}top_left_arrow",
                                 class_name="android.widget.ImageView"),
             widgets.text(ui, (m.dp(56), y1, m.width - m.dp(56), y2), title, f"{ID}top_value", desc=title, size_dp=18,
                          action=go_to),
-            widgets.icon_button(ui, (m.width - m.dp(56), y1, m.width, y2), "", step(1), f"{ID}top_right_arrow",
-                                class_name="android.widget.ImageView")]
+            widgets.icon_button(ui, (m.width - m.dp(56), y1, m.width, y2), "", step(1) if step else None,
+                                f"{ID}top_right_arrow", class_name="android.widget.ImageView")]
+
+
+def _go_to_date(frame: Frame, when: date, with_day: bool) -> Action:
+    return lambda s: s.push("go_to_date", main=frame.id, with_day=with_day, **pickers.date_args(when))
 
 
 def _day_view(ui: Session, frame: Frame, top: int, day: int, chosen: list[int] | None = None) -> list[Node]:
     """The daily view from `top`; `chosen`: the events of a selection (a tap adds or drops one)."""
     m = ui.m
-    nodes = _top_navigation(ui, frame, top, day, active=chosen is None)
+    active = chosen is None
+    step = (lambda delta: lambda s: s.set_draft(frame, "day", str(day + delta * DAY))) if active else None  # noqa: E731
+    nodes = _top_navigation(ui, top, day_title(day, ui.state.clock_epoch), step,
+                            _go_to_date(frame, _utc(day).date(), True) if active else None)
     found = _on_day(ui, day)
     if chosen is None:
         rows = [_event_row(ui, e, long_action=lambda s, i=int(e[KEY]): s.push("selection", main=frame.id, day=day,
@@ -350,38 +365,135 @@ def _day_view(ui: Session, frame: Frame, top: int, day: int, chosen: list[int] |
     return nodes
 
 
-def _main(ui: Session, frame: Frame) -> list[Node]:
-    """MySearchMenu (the search field, Go to today, Change view) over the list or the daily view."""
+def _month_view(ui: Session, frame: Frame, top: int) -> list[Node]:
+    """fragment_month.xml: the month's name between its arrows over the 7 × 6 cells; a tap on
+    a cell opens its day on top."""
     m = ui.m
-    daily = ui.draft(frame, "view") == "day"
+    year, month = _shown_month(ui, frame)
+
+    def step(delta: int) -> Action:
+        shifted_year, shifted_month = divmod(year * 12 + month - 1 + delta, 12)
+        return lambda s: s.set_draft(frame, "month", f"{shifted_year}-{shifted_month + 1}")
+    nodes = _top_navigation(ui, top, _month_title(year, month, ui.state.clock_epoch), step,
+                            _go_to_date(frame, date(year, month, 1), False))
+    box = (0, top + m.dp(56), m.width, m.content_bottom)
+    letters = m.dp(28)  # the weekday letters' row (2 × normal_text_size), painted
+    width, height = box[2] // 7, (box[3] - box[1] - letters) // 6
+    cells = []
+    for i, day in enumerate(_grid_days(year, month)):
+        row, col = divmod(i, 7)
+        seconds = int(datetime(day.year, day.month, day.day, tzinfo=timezone.utc).timestamp())
+        cells.append(Node("android.view.View", resource_id=f"{ID}month_view_background", clickable=True, focusable=True,
+                          bounds=(col * width, box[1] + letters + row * height, (col + 1) * width,
+                                  box[1] + letters + (row + 1) * height),
+                          action=lambda s, t=seconds: s.push("day", day=t)))
+
+    def swipe(s: Session, dx: int, dy: int) -> None:
+        if abs(dx) > abs(dy):
+            step(1 if dx < 0 else -1)(s)
+    wrapper = Node("android.widget.FrameLayout", resource_id=f"{ID}month_view_wrapper", bounds=box, swipe=swipe,
+                   children=[Node("android.view.View", resource_id=f"{ID}month_view", bounds=box), *cells])
+    return [Node("android.widget.RelativeLayout", resource_id=f"{ID}month_calendar_holder",
+                 bounds=(0, top, m.width, m.content_bottom), children=[*nodes, wrapper])]
+
+
+def _fab(ui: Session, frame: Frame) -> list[Node]:
+    """calendar_fab: the first tap unfolds Event and Task over a scrim, the second opens a new event."""
+    m = ui.m
+    if ui.draft(frame, "fab") != "1":
+        return [widgets.fab(ui, lambda s: s.set_draft(frame, "fab", "1"), f"{ID}calendar_fab", "New Event")]
+
+    def new_event(s: Session) -> None:
+        s.set_draft(frame, "fab", "")
+        open_event(None)(s)
+    fold = lambda s: s.set_draft(frame, "fab", "")  # noqa: E731
+    fab = widgets.fab(ui, new_event, f"{ID}calendar_fab", "New Event")
+    x1, y1, x2, y2 = fab.bounds
+    task = (x1, y1 - m.dp(72), x2, y1 - m.dp(16))
+    return [Node("android.widget.RelativeLayout", resource_id=f"{ID}fab_extended_overlay",
+                 bounds=(0, m.status_bar + m.dp(64), m.width, m.content_bottom), clickable=True, action=fold),
+            widgets.text(ui, (x1 - m.dp(120), task[1], x1 - m.dp(16), task[3]), "Task", f"{ID}fab_task_label",
+                         size_dp=18, action=fold),
+            Node("android.widget.ImageView", resource_id=f"{ID}fab_task_icon", bounds=task, clickable=True, action=fold),
+            widgets.text(ui, (x1 - m.dp(120), y1, x1 - m.dp(16), y2), "Event", f"{ID}fab_event_label", size_dp=18,
+                         action=new_event),
+            fab]
+
+
+def _overflow_items(frame: Frame, view: str, shown: date) -> list[tuple[str, Action]]:
+    """The ⋮ menu as refreshMenuItems leaves it; only Go to date is modeled."""
+    items = [] if view == "list" else [("Go to date", _go_to_date(frame, shown, view != "month"))]
+    items += [] if view == "month_day" else [("Print", widgets.inert)]
+    return items + [(label, widgets.inert) for label in _OVERFLOW]
+
+
+def _holder(ui: Session, frame: Frame, view: str, main: Frame) -> list[Node]:
+    """MySearchMenu (the search field, Go to today, Change view, ⋮) over a view; `main` is the
+    app's first screen (whose view Change view sets)."""
+    m = ui.m
+    today = _today(ui)
     day = _shown_day(ui, frame)
-    actions = [widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Change view", lambda s: s.push("views", main=frame.id),
+    year, month = _shown_month(ui, frame)
+    query = ui.draft(frame, "search").strip()
+    shown = {"month": date(year, month, 1), "day": _utc(day).date()}.get(view, _utc(today).date())
+    actions = [widgets.icon_button(ui, (0, 0, m.dp(48), 0), "More options",
+                                   lambda s: s.push("overflow", main=frame.id, view=view, shown=shown.isoformat())),
+               widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Change view",
+                                   lambda s: s.push("views", main=main.id, pushed=frame.id != main.id),
                                    f"{ID}change_view")]
-    if daily and day != _today(ui):
-        actions.append(widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Go to today",
-                                           lambda s: s.set_draft(frame, "day", str(_today(s))), f"{ID}go_to_today"))
+    away = {"month": (year, month) != (_utc(today).year, _utc(today).month), "day": day != today}.get(view, False)
+    if away and not query:
+        def go_to_today(s: Session) -> None:
+            for name in ("day", "month"):
+                s.store.data["drafts"].pop(frame.key(name), None)
+            if frame.args.get("day"):
+                s.set_draft(frame, "day", str(today))
+        actions.append(widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Go to today", go_to_today, f"{ID}go_to_today"))
     nodes, top = widgets.app_bar(ui, "", up=False, rid=f"{ID}main_menu", actions=tuple(actions))
     nodes.append(widgets.edit_text(ui, frame, "search", (m.dp(16), m.status_bar + m.dp(8),
                                                          m.width - m.dp(56) * len(actions) - m.dp(8), top - m.dp(8)),
                                    "Search", f"{ID}top_toolbar_search"))
-    query = ui.draft(frame, "search").strip()
     if query:
         return nodes + [_search_results(ui, frame, top, query)]
-    nodes += _day_view(ui, frame, top, day) if daily else [_event_list(ui, frame, top)]
-    nodes.append(widgets.fab(ui, open_event(None), f"{ID}calendar_fab", "New Event"))
-    return nodes
+    if view == "month":
+        nodes += _month_view(ui, frame, top)
+    elif view == "day":
+        nodes += _day_view(ui, frame, top, day)
+    elif view == "list":
+        nodes.append(_event_list(ui, frame, top))
+    else:
+        nodes.append(widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)),
+                                  "(taskkit: this view is not modeled yet)"))
+    return nodes + ([] if view in ("week", "year") else _fab(ui, frame))
+
+
+def _main(ui: Session, frame: Frame) -> list[Node]:
+    return _holder(ui, frame, ui.draft(frame, "view") or "month", frame)
+
+
+def _opened_day(ui: Session, frame: Frame) -> list[Node]:
+    """A day opened from the month view (DayFragmentsHolder added on top)."""
+    return _holder(ui, frame, "day", ui.frames(PACKAGE)[0])
+
+
+def _overflow(ui: Session, frame: Frame) -> list[Node]:
+    main = Frame(int(frame.args["main"]), "main", {}, "")
+    return widgets.popup_menu(ui, _overflow_items(main, str(frame.args["view"]), date.fromisoformat(frame.args["shown"])))
 
 
 def _views(ui: Session, frame: Frame) -> list[Node]:
-    """Change view: a tap on a view picks it and closes the dialog."""
+    """Change view: a tap on a view picks it and closes the dialog (and a day opened on top)."""
     main = Frame(int(frame.args["main"]), "main", {}, "")
-    current = ui.draft(main, "view") or "list"
+    current = ui.draft(main, "view") or "month"
 
     def pick(view: str):
         def act(s: Session) -> None:
             s.set_draft(main, "view", view)
-            s.store.data["drafts"].pop(main.key("day"), None)  # a view opens on today
+            for name in ("day", "month", "fab"):
+                s.store.data["drafts"].pop(main.key(name), None)  # a view opens on today
             s.finish()
+            if frame.args.get("pushed"):
+                s.finish()
         return act
 
     return _radio_dialog(ui, [(label, view == current, pick(view)) for label, view in _VIEWS])
@@ -401,22 +513,16 @@ def _radio_dialog(ui: Session, items: list[tuple[str, bool, Any]]) -> list[Node]
     return widgets.dialog(ui, "", body=body, body_dp=48 * len(items), positive=None, negative=None)
 
 
-def _go_to_date(ui: Session, frame: Frame) -> list[Node]:
-    """Go to date: a date dialog whose empty field shows the shown day as its hint."""
+def _go_to_date_dialog(ui: Session, frame: Frame) -> list[Node]:
+    """Go to date: the spinner DatePicker (no day wheel on the month view); OK shows that day or month."""
     main = Frame(int(frame.args["main"]), "main", {}, "")
 
-    def ok(s: Session) -> None:
-        parsed = parse_date(s.draft(frame, "value"))
-        if parsed is None:
-            return  # an unreadable date: the dialog stays open
-        s.set_draft(main, "day", str(int(datetime(*parsed, tzinfo=timezone.utc).timestamp())))
-        s.finish()
-    hint = _utc(int(frame.args["day"])).strftime("%m/%d/%Y")
-
-    def body(box: tuple[int, int, int, int]) -> list[Node]:
-        return [widgets.edit_text(ui, frame, "value", (box[0], box[1], box[2], box[1] + ui.m.dp(56)), hint,
-                                  f"{ID}date_picker_input", on_enter=ok)]
-    return widgets.dialog(ui, "", body=body, body_dp=64, positive=("OK", ok))
+    def on_set(s: Session, when: date) -> None:
+        if frame.args.get("with_day"):
+            s.set_draft(main, "day", str(int(datetime(when.year, when.month, when.day, tzinfo=timezone.utc).timestamp())))
+        else:
+            s.set_draft(main, "month", f"{when.year}-{when.month}")
+    return pickers.spinner_date_dialog(ui, frame, on_set, f"{ID}date_picker", with_day=bool(frame.args.get("with_day")))
 
 
 def _selection(ui: Session, frame: Frame) -> list[Node]:
@@ -462,8 +568,8 @@ def _event(ui: Session, frame: Frame) -> list[Node]:
     for which, seconds in (("start", start), ("end", end)):
         for kind, shown, x1, x2 in (("date", show_date(seconds), m.dp(16), m.width * 2 // 3),
                                     ("time", show_time(seconds), m.width * 2 // 3, m.width - m.dp(16))):
-            pick = lambda s, w=which, k=kind, v=seconds: _open_picker(s, frame.id, w, k, v)  # noqa: E731
-            nodes.append(widgets.text(ui, (x1, y, x2, y + m.dp(48)), shown, f"{ID}event_{which}_{kind}", action=pick))
+            nodes.append(widgets.text(ui, (x1, y, x2, y + m.dp(48)), shown, f"{ID}event_{which}_{kind}",
+                                      action=_open_picker(frame.id, which, kind, seconds)))
         y += m.dp(56)
     repeat = int(ui.draft(frame, "repeat") or 0)
     label = dict(REPETITIONS).get(repeat, f"{repeat // DAY} days")
@@ -499,20 +605,22 @@ def _repetition(ui: Session, frame: Frame) -> list[Node]:
     return _radio_dialog(ui, [(label, seconds == current, pick(seconds)) for seconds, label in REPETITIONS])
 
 
-def _open_picker(ui: Session, parent: int, which: str, kind: str, seconds: int) -> None:
-    """A date or time dialog whose empty field shows the current value as its hint."""
-    current = _utc(seconds).strftime("%m/%d/%Y" if kind == "date" else "%H:%M")
-    ui.push(kind, focus="value", parent=parent, which=which, current=current)
+def _open_picker(parent: int, which: str, kind: str, seconds: int) -> Action:
+    """A tap on a date or time: Android's date picker or the Material time picker on its value."""
+    when = _utc(seconds)
+    args = pickers.date_args(when.date()) if kind == "date" else pickers.time_args(when.hour, when.minute)
+    return lambda s: s.push(kind, parent=parent, which=which, **args)
 
 
-def _picker(kind: str):
-    def build(ui: Session, frame: Frame) -> list[Node]:
-        ok = _set(int(frame.args["parent"]), str(frame.args["which"]), kind, frame)
-        hint = str(frame.args.get("current", ""))
-        body = lambda box: [widgets.edit_text(ui, frame, "value", (box[0], box[1], box[2], box[1] + ui.m.dp(56)), hint,  # noqa: E731
-                                              f"{ID}{kind}_picker_input", on_enter=ok)]
-        return widgets.dialog(ui, "Set date" if kind == "date" else "Set time", body=body, body_dp=64, positive=("OK", ok))
-    return build
+def _date_picker(ui: Session, frame: Frame) -> list[Node]:
+    """EventActivity.setupStartDate / setupEndDate: Sunday first (Config.isSundayFirst in en-US)."""
+    return pickers.date_dialog(ui, frame, lambda s, d: _move(frame, lambda old: old.replace(
+        year=d.year, month=d.month, day=d.day))(s))
+
+
+def _time_picker(ui: Session, frame: Frame) -> list[Node]:
+    return pickers.time_dialog(ui, frame, lambda s, hour, minute: _move(frame, lambda old: old.replace(
+        hour=hour, minute=minute))(s), pickers.material_look(PACKAGE))
 
 
 def _confirm_delete(ui: Session, frame: Frame) -> list[Node]:
@@ -547,8 +655,9 @@ def _opener(activity: str, intent: Intent | None) -> list[Opening] | None:
 
 APP = register(AppScreens(
     PACKAGE,
-    {"main": Screen(_main), "views": Screen(_views), "go_to_date": Screen(_go_to_date), "selection": Screen(_selection),
-     "delete_selected": Screen(_confirm_delete), "event": Screen(_event, EVENT), "date": Screen(_picker("date"), EVENT),
-     "time": Screen(_picker("time"), EVENT), "repetition": Screen(_repetition, EVENT),
+    {"main": Screen(_main), "day": Screen(_opened_day), "views": Screen(_views), "overflow": Screen(_overflow),
+     "go_to_date": Screen(_go_to_date_dialog), "selection": Screen(_selection),
+     "delete_selected": Screen(_confirm_delete), "event": Screen(_event, EVENT), "date": Screen(_date_picker, EVENT),
+     "time": Screen(_time_picker, EVENT), "repetition": Screen(_repetition, EVENT),
      "delete": Screen(_confirm_delete, EVENT)},
     first="main", opener=_opener))

@@ -1,21 +1,30 @@
-"""Pro Expense: the expense list, an expense's details, the entry form (name, amount, category,
-note) and deleting by long press, over the `expense` table of accounting.db the checks read.
+"""Pro Expense: the expense list, an expense's details, the entry form (name, amount, category, note)
+and deleting by long press, over the `expense` table of accounting.db the checks read.
 
-Ids and labels follow arduia/ProExpense (app/src/main/res/layout/frag_expense_entry.xml:
-`tv_entry_title`, `btn_entry_close`, `edt_name` "Name", `edt_amount` "Amount", the category row
-`rv_category`, `edt_note` "Note", `btn_save` "Save"; item_expense.xml: `cd_expense` with
-`tv_name`, `tv_date`, `tv_amount`; sheet_expense_detail.xml: `tv_name_value`,
-`tv_amount_value`, `tv_date_value`, `tv_note_value`, `btn_edit` "Edit"; the add button
-`fb_main_add`, which AndroidWorld's expense set-up also waits for).
+Ids and labels follow arduia/ProExpense v1.0.0-beta05 (res/layout/frag_expense_entry.xml: the
+`toolbar` titled "Expense Entry", or "Update Data" with the button "Update" when editing
+(ExpenseEntryFragment.changeToUpdateMode), `edt_name` "Name", `edt_amount` "Amount", the categories
+`rv_category` of item_category.xml cards `cd_category` named by `tv_name`, `edt_note` "Note",
+`btn_save` "Save"; item_expense_recent.xml: `cd_expense` with `tv_name`, `tv_date`, `tv_amount`;
+expense_detail_dialog.xml: "Expense Detail", `tv_name_value`, `tv_amount_value`, `tv_date_value`,
+`tv_note_value`, `btn_edit` "Edit"; frag_delete_confirm_dialog.xml: "Delete Items", `tv_items`
+("item " for one, DeleteConfirmFragment), "will be deleted!" and `btn_confirm` "Confirm"; the add
+button `fb_main_add`, which AndroidWorld's expense set-up also waits for).
 
 Save inserts (or, from Edit, updates) the row as the app's Room DAO does: the amount typed in
-dollars is stored in cents, the category by its number, created and modified at the device
-clock. Simplified: one list (the app's home shows recent expenses and a separate list page;
-here the home is the full list, newest first); a long press asks to delete that one expense
-(the app enters a multi-select mode first); the category is a row of chips, one per category.
+dollars is stored in cents, the category by its number, created and modified at the device clock.
+Simplified: one list (the app's home shows recent expenses and a separate list page; here the home
+is the full list, newest first; the navigation drawer's destinations other than Home do nothing); a
+long press asks to delete that one expense (the app enters a multi-select mode first); the category
+is a row of cards, one per category; the details are a screen, not a bottom sheet, without its
+category icon.
+
+Pinned: AndroidWorld installs com.arduia.expense_11.apk; this model follows arduia/ProExpense
+v1.0.0-beta05 (versionCode 11).
 """
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime, timezone
 from typing import Any
 
@@ -25,8 +34,12 @@ from taskkit.sim.gui import appdata, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
+from taskkit.sim.gui.source import Source
 
+SOURCE = Source("arduia/ProExpense", "v1.0.0-beta05", 11)
 ID = f"{PACKAGE}:id/"
+CARD = "androidx.cardview.widget.CardView"
+_DESTINATIONS = ("Home", "Expense Logs", "Statistics", "Backup", "Feedback", "About", "Settings")  # menu_home.xml
 _FIELDS = (widgets.Field("name", "Name", f"{ID}edt_name"), widgets.Field("amount", "Amount", f"{ID}edt_amount"))
 _NOTE = (widgets.Field("note", "Note", f"{ID}edt_note", height_dp=100),)
 
@@ -84,7 +97,10 @@ def _delete(expense_id: int):
 # --- screens ----------------------------------------------------------------------------------
 def _home(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
-    nodes, top = widgets.app_bar(ui, "Pro Expense", up=False, rid=f"{ID}tb_main")
+    nodes, top = widgets.app_bar(ui, "Home", rid=f"{ID}toolbar")  # frag_home.xml's app:title and ic_menu
+    bar = nodes[0]
+    menu = dataclasses.replace(bar.children[0], content_desc="", icon="menu", action=lambda s: s.push("drawer"))
+    nodes[0] = dataclasses.replace(bar, children=[menu, *bar.children[1:]])
     rows = [widgets.Row(m.dp(80), lambda b, e=e: widgets.list_item(
         ui, b, str(e["name"] or ""), _date(e["created_date"]), trailing=format_amount(int(e["amount"])),
         action=lambda s, i=e[KEY]: s.push("detail", expense=int(i)),
@@ -92,8 +108,29 @@ def _home(ui: Session, frame: Frame) -> list[Node]:
         rid=f"{ID}cd_expense", title_rid=f"{ID}tv_name", subtitle_rid=f"{ID}tv_date",
         trailing_rid=f"{ID}tv_amount")) for e in expenses(ui)]
     nodes.append(widgets.list_or_empty(ui, frame, top, rows, f"{ID}rv_expense", "No expense logs", f"{ID}tv_no_expense"))
-    nodes.append(widgets.fab(ui, lambda s: s.push("entry", focus="name"), f"{ID}fb_main_add", "Add"))
+    nodes.append(widgets.fab(ui, lambda s: s.push("entry", focus="name"), f"{ID}fb_main_add"))  # no content description in activ_main.xml
     return nodes
+
+
+def _drawer(ui: Session, frame: Frame) -> list[Node]:
+    """The navigation drawer `nv_main` (activ_main.xml): layout_header.xml, then menu_home.xml;
+    Home closes it, the other destinations are there to be found and do nothing."""
+    m = ui.m
+    right, y = m.width * 4 // 5, m.status_bar
+    header = [widgets.text(ui, (m.dp(16), y + m.dp(72), right - m.dp(16), y + m.dp(104)), "Pro Expense",
+                           f"{ID}tv_app_name", size_dp=20),
+              widgets.text(ui, (m.dp(16), y + m.dp(104), right - m.dp(16), y + m.dp(128)), "beta"),
+              widgets.icon_button(ui, (right - m.dp(56), y + m.dp(8), right - m.dp(8), y + m.dp(56)), "",
+                                  Session.finish, f"{ID}btn_close")]
+    y += m.dp(144)
+    items = []
+    for label in _DESTINATIONS:
+        items.append(widgets.text(ui, (0, y, right, y + m.dp(48)), label, size_dp=16,
+                                  action=Session.finish if label == "Home" else widgets.inert))
+        y += m.dp(48)
+    return [Node("com.google.android.material.navigation.NavigationView", resource_id=f"{ID}nv_main",
+                 bounds=(0, m.status_bar, right, m.content_bottom), background=(255, 255, 255),
+                 children=header + items)]
 
 
 def _detail(ui: Session, frame: Frame) -> list[Node]:
@@ -103,7 +140,6 @@ def _detail(ui: Session, frame: Frame) -> list[Node]:
     if row is None:
         return nodes
     pairs = [("Name", str(row["name"] or ""), "tv_name_value"), ("Amount", format_amount(int(row["amount"])), "tv_amount_value"),
-             ("Category", CATEGORIES.get(int(row["category"]), ""), "tv_category_value"),
              ("Date", _date(row["created_date"]), "tv_date_value"), ("Note", str(row["note"] or ""), "tv_note_value")]
     lines, y = widgets.details(ui, top, [(label, value, f"{ID}{rid}") for label, value, rid in pairs])
     nodes += lines
@@ -123,18 +159,19 @@ def _open_editor(ui: Session, row: dict[str, Any]) -> None:
 
 
 def _chip(ui: Session, frame: Frame, box: tuple[int, int, int, int], number: int) -> Node:
+    """item_category.xml: the card `cd_category` holding the name `tv_name`."""
     chosen = int(ui.draft(frame, "category") or 1) == number
-    return Node("android.widget.TextView", text=CATEGORIES[number], resource_id=f"{ID}tv_category", bounds=box,
-                clickable=True, focusable=True, selected=chosen, text_size=ui.m.dp(14),
-                background=widgets.ACCENT if chosen else (230, 230, 230),
+    name = Node("android.widget.TextView", text=CATEGORIES[number], resource_id=f"{ID}tv_name", bounds=box,
+                text_size=ui.m.dp(14))
+    return Node(CARD, resource_id=f"{ID}cd_category", bounds=box, clickable=True, focusable=True, selected=chosen,
+                background=widgets.ACCENT if chosen else (230, 230, 230), children=[name],
                 action=lambda s: s.set_draft(frame, "category", str(number)))
 
 
 def _entry(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
-    close = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Close", Session.finish, f"{ID}btn_entry_close")
-    title = "Update Expense" if frame.args.get("expense") is not None else "Expense Entry"
-    nodes, top = widgets.app_bar(ui, title, up=False, title_rid=f"{ID}tv_entry_title", actions=(close,))
+    editing = frame.args.get("expense") is not None  # ExpenseEntryFragment.changeToUpdateMode / changeToSaveMode
+    nodes, top = widgets.app_bar(ui, "Update Data" if editing else "Expense Entry", rid=f"{ID}toolbar")
     fields, y = widgets.form(ui, frame, _FIELDS, top)
     nodes += fields
     chips, x, row_top = [], m.dp(16), y
@@ -148,19 +185,31 @@ def _entry(ui: Session, frame: Frame) -> list[Node]:
     nodes.append(Node(widgets.RECYCLER_VIEW, resource_id=f"{ID}rv_category", bounds=(0, row_top, m.width, y), children=chips))
     note, y = widgets.form(ui, frame, _NOTE, y - m.dp(16))
     nodes += note
-    nodes.append(widgets.button(ui, (m.dp(16), y, m.width - m.dp(16), y + m.dp(48)), "Save", _save(frame), f"{ID}btn_save"))
+    nodes.append(widgets.button(ui, (m.dp(16), y, m.width - m.dp(16), y + m.dp(48)), "Update" if editing else "Save", _save(frame),
+                                f"{ID}btn_save"))
     return nodes
 
 
 def _confirm_delete(ui: Session, frame: Frame) -> list[Node]:
+    """frag_delete_confirm_dialog.xml as DeleteConfirmFragment fills it in for one expense."""
+    m = ui.m
     expense_id = int(frame.args.get("expense", 0))
-    row = expense(ui, expense_id)
-    name = str(row["name"]) if row else ""
-    return widgets.dialog(ui, "Delete", message=f"Delete the expense \u201c{name}\u201d?",
-                          positive=("Delete", _delete(expense_id)))
+    left, right, top = m.dp(16), m.width - m.dp(16), m.content_bottom - m.dp(232)
+    return [Node("android.widget.FrameLayout", bounds=(0, top, m.width, m.content_bottom), background=(255, 255, 255),
+                 children=[widgets.text(ui, (left, top + m.dp(16), right - m.dp(56), top + m.dp(56)), "Delete Items",
+                                        f"{ID}tv_delete_item", size_dp=20),
+                           widgets.icon_button(ui, (right - m.dp(48), top + m.dp(12), right, top + m.dp(60)), "",
+                                               Session.finish, f"{ID}imv_drop_close",
+                                               class_name="android.widget.ImageView"),
+                           widgets.text(ui, (left, top + m.dp(72), right, top + m.dp(104)), "item ", f"{ID}tv_items"),
+                           widgets.text(ui, (left, top + m.dp(104), right, top + m.dp(136)), "will be deleted!",
+                                        f"{ID}tv_delete_description"),
+                           widgets.button(ui, (left, top + m.dp(160), right, top + m.dp(208)), "Confirm",
+                                          _delete(expense_id), f"{ID}btn_confirm")])]
 
 
 APP = register(AppScreens(
     PACKAGE,
-    {"home": Screen(_home), "detail": Screen(_detail), "entry": Screen(_entry), "delete": Screen(_confirm_delete)},
+    {"home": Screen(_home), "drawer": Screen(_drawer), "detail": Screen(_detail), "entry": Screen(_entry),
+     "delete": Screen(_confirm_delete)},
     first="home"))

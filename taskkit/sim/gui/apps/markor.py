@@ -1,32 +1,43 @@
-"""Markor: the file list of Documents/Markor, the new-file dialog, the editor (saved when it is
-left) and deleting by long press, over the files the Markor checks read.
+"""Markor: the file list of Documents/Markor, the new-file dialog, the editor (saved when it is left)
+and deleting by long press, over the files the Markor checks read.
 
-Ids follow gsantner/markor (the new-file dialog's `new_file_dialog__name` and
-`new_file_dialog__ext` with OK as `android:id/button1`, the add button `fab_add_new_item`, the
-editor `document__fragment__edit__highlighting_editor`, list rows'
-`opoc_filesystem_item__title`, its second line `opoc_filesystem_item__description` with the
-file's last change, date then time), as UI-automation scripts for the app use them. As in the app,
-OK creates the file and opens it, and the dialog's neutral button "Folder" creates a folder of
-the typed name instead (NewFileDialog.java, `setNeutralButton(R.string.folder, ...)`); the
-editor's text is written when the editor is left (BACK, Navigate up, HOME: Markor saves in
-onPause). A long press selects a file; while some are selected a tap adds a row to the selection
-or drops it (GsFileBrowserListAdapter.toggleSelection). The selection's app bar follows
-res/menu/filesystem__menu.xml and GsFileBrowserFragment.updateMenuItems: Rename
-(`action_rename_selected_item`, one selected) and Delete (`action_delete_selected_items`, which
-asks first) as icons, Move (`action_move_selected_items`) and Select all (`action_check_all`,
-while not all are selected) in the overflow menu. Rename is WrRenameDialog ("Rename", the field
-`new_name` holding the current name, OK; a name already taken is refused). Move opens the folder
-dialog (GsFileBrowserDialog, opoc_filesystem_dialog.xml: the title bar says "Move", the list
-`ui__filesystem_dialog__list` starts in the current folder with ".." to go up, and
-`ui__filesystem_dialog__button_ok` "Select this folder" moves the selection there; strings from
-res/values/strings.xml). The name field takes the name; the extension field (".md") is added
-unless the name already ends in a known extension. Simplified: no file-type spinner,
-templates, sorting or search; the move dialog lists folders only, without its home, search and
-new-folder buttons; the cursor always stays at the end of the text (typing appends; DEL deletes
-the last character).
+Ids follow gsantner/markor (the new-file dialog's `new_file_dialog__name` and `new_file_dialog__ext`
+with OK as `android:id/button1`, the add button `fab_add_new_item`, the editor
+`document__fragment__edit__highlighting_editor`, list rows' `opoc_filesystem_item__title`, its
+second line `opoc_filesystem_item__description` with the file's last change, date then time), as
+UI-automation scripts for the app use them. As in the app, OK creates the file and opens it, and the
+dialog's neutral button "Folder" creates a folder of the typed name instead (NewFileDialog.java,
+`setNeutralButton(R.string.folder, ...)`); the editor's text is written when the editor is left
+(BACK, Navigate up, HOME: Markor saves in onPause). A long press selects a file; while some are
+selected a tap adds a row to the selection or drops it (GsFileBrowserListAdapter.toggleSelection);
+the title is cleared meanwhile (MainActivity). The app bars follow res/menu/filesystem__menu.xml,
+main__menu.xml and GsFileBrowserFragment.updateMenuItems: the list shows Go to, Sort by and Search
+as icons and Import from device and Settings in its overflow menu; a selection shows Favourite,
+Rename and Details (one selected) and Delete (`action_delete_selected_items`; "Confirm Delete" asks
+"Do you really want to delete this Document?" above the paths) as icons, and Clipboard (one text
+file), Move (`action_move_selected_items`), Copy, Create shortcut (one) and Share (files only) in
+the overflow menu. Rename is WrRenameDialog ("Rename", the field `new_name` holding the current
+name, OK; a name already taken is refused). Move opens the folder dialog (GsFileBrowserDialog,
+opoc_filesystem_dialog.xml: the title bar says "Move", the list `ui__filesystem_dialog__list` starts
+in the current folder with ".." to go up, and `ui__filesystem_dialog__button_ok` "Select this
+folder" moves the selection there; strings from res/values/strings.xml). The name field takes the
+name; the extension field (".md") is added unless the name already ends in a known extension; the
+add button's dialog is "Create new document" and an empty folder shows the fragment's "¯\\_(ツ)_/¯".
+Simplified: no file-type spinner, templates, sorting or search; the bottom navigation
+(main__bottom_nav.xml: Files, To-Do, QuickNote, More) stays on Files; Go to, Sort by, Search,
+Favourite, Details, Clipboard, Copy, Create shortcut, Share, Import and Settings are there to be
+found, and do nothing, as are the editor's Undo, Redo, View mode and Search icons and its overflow
+items (File settings, Share, Tools, Info, Reload; document__edit__menu.xml as
+DocumentEditAndViewFragment shows it for a text file), whose Save writes the text; the move dialog
+lists folders only, without its home, search and new-folder buttons; the cursor always stays at the
+end of the text (typing appends; DEL deletes the last character).
+
+Pinned: AndroidWorld installs net.gsantner.markor_146.apk; this model follows gsantner/markor
+v2.10.9 (versionCode 146).
 """
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 
 from taskkit.apps.files import STORAGE_ROOT
@@ -36,7 +47,9 @@ from taskkit.sim.gui import appdata, filelist, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
+from taskkit.sim.gui.source import Source
 
+SOURCE = Source("gsantner/markor", "v2.10.9", 146)
 ID = f"{PACKAGE}:id/"
 EDITOR = ".activity.DocumentActivity"
 _KNOWN = (".md", ".txt", ".markdown", ".todo.txt", ".csv", ".json")
@@ -49,7 +62,15 @@ def modified_line(ui: Session, path: str, is_dir: bool, size: int) -> str:
 
 
 IDS = filelist.Ids(f"{ID}ui__filesystem_dialog__list", f"{ID}opoc_filesystem_item__title",
-                   f"{ID}opoc_filesystem_item__description", f"{ID}action_delete_selected_items", modified_line)
+                   f"{ID}opoc_filesystem_item__description", f"{ID}action_delete_selected_items", modified_line,
+                   empty="¯\\_(ツ)_/¯", selected="")  # opoc_filesystem_fragment.xml's empty_hint; MainActivity
+                   # clears the title while items are selected
+
+
+def _delete_message(paths: list[str]) -> str:
+    """GsFileBrowserFragment.askForDeletingFilesRecursive: the question, then each file's path."""
+    noun = "Document" if len(paths) == 1 else "Documents"  # R.plurals.documents
+    return f"Do you really want to delete this {noun}?\n\n" + "".join(f"\n{path}" for path in paths)
 
 
 def open_file(path: str):
@@ -105,11 +126,20 @@ def _open_new(folder: str):
 # --- screens ----------------------------------------------------------------------------------
 def _files(ui: Session, frame: Frame) -> list[Node]:
     folder = str(frame.args.get("folder", NOTES_DIR))
+    icon = (0, 0, ui.m.dp(48), 0)
+    actions = (widgets.icon_button(ui, icon, "More options", lambda s: s.push("files_menu")),
+               widgets.icon_button(ui, icon, "Search", widgets.inert, f"{ID}action_search"),
+               widgets.icon_button(ui, icon, "Sort by", widgets.inert, f"{ID}action_sort"),
+               widgets.icon_button(ui, icon, "Go to", widgets.inert, f"{ID}action_go_to"))
     nodes, top = widgets.app_bar(ui, "Markor" if folder == NOTES_DIR else posixpath.basename(folder),
-                                 up=folder != NOTES_DIR)
-    nodes.append(filelist.listing(ui, frame, folder, top, IDS, open_file))
-    nodes.append(widgets.fab(ui, _open_new(folder), f"{ID}fab_add_new_item", "Create a new file or folder"))
-    return nodes
+                                 up=folder != NOTES_DIR, actions=actions)
+    navigation, bottom = widgets.bottom_navigation(ui, ("Files", "To-Do", "QuickNote", "More"),
+                                                   f"{ID}bottom_navigation_bar", lambda tab: widgets.inert)
+    nodes.append(filelist.listing(ui, frame, folder, top, IDS, open_file, bottom=bottom))
+    fab = widgets.fab(ui, _open_new(folder), f"{ID}fab_add_new_item", "Create a new file or folder")
+    x1, y1, x2, y2 = fab.bounds  # above the bottom navigation, as main__activity.xml anchors it
+    lift = ui.m.content_bottom - bottom
+    return nodes + [dataclasses.replace(fab, bounds=(x1, y1 - lift, x2, y2 - lift)), navigation]
 
 
 def _new(ui: Session, frame: Frame) -> list[Node]:
@@ -119,39 +149,43 @@ def _new(ui: Session, frame: Frame) -> list[Node]:
         return [widgets.edit_text(ui, frame, "name", (x1, y1, middle, y1 + ui.m.dp(56)), "Name", f"{ID}new_file_dialog__name"),
                 widgets.edit_text(ui, frame, "ext", (middle + ui.m.dp(8), y1, x2, y1 + ui.m.dp(56)), "Extension",
                                   f"{ID}new_file_dialog__ext")]
-    return widgets.dialog(ui, "Create a new file", body=body, body_dp=64, positive=("OK", _create(frame)),
+    return widgets.dialog(ui, "Create new document", body=body, body_dp=64, positive=("OK", _create(frame)),
                           neutral=("Folder", _create_folder(frame)))
 
 
 # --- the selection's actions ------------------------------------------------------------------
 def _selection_actions(ui: Session, frame: Frame, paths: list[str]) -> tuple[Node, ...]:
-    """The app bar of a selection, right to left: the overflow menu, Delete, Rename (one file)."""
+    """The app bar of a selection, right to left as filesystem__menu.xml's always-shown items
+    are: the overflow menu, Delete, and for one file Details, Rename and Favourite."""
     folder = str(frame.args["folder"])
     icon = (0, 0, ui.m.dp(48), 0)
     more = widgets.icon_button(ui, icon, "More options", lambda s: s.push("selection_menu", folder=folder, paths=paths))
     views = [more, filelist.delete_button(ui, IDS, paths)]
     if len(paths) == 1:
         name = posixpath.basename(paths[0])
-        views.append(widgets.icon_button(ui, icon, "Rename", lambda s: s.push("rename", focus="name", path=paths[0],
-                                                                              drafts={"name": name}),
-                                         f"{ID}action_rename_selected_item"))
+        views += [widgets.icon_button(ui, icon, "Details", widgets.inert, f"{ID}action_info_selected_item"),
+                  widgets.icon_button(ui, icon, "Rename", lambda s: s.push("rename", focus="name", path=paths[0],
+                                                                           drafts={"name": name}),
+                                      f"{ID}action_rename_selected_item"),
+                  widgets.icon_button(ui, icon, "Favourite", widgets.inert, f"{ID}action_favourite")]
     return tuple(views)
 
 
 def _selection_menu(ui: Session, frame: Frame) -> list[Node]:
-    """The selection's overflow menu: Move, and Select all while some rows are not selected."""
+    """The selection's overflow menu as GsFileBrowserFragment.updateMenuItems shows it: Clipboard
+    (one text file), Move, Copy, Create shortcut (one), Share (files only)."""
     folder, paths = str(frame.args["folder"]), [str(p) for p in frame.args["paths"]]
-    everything = [posixpath.join(folder, name) for name, _, _ in appdata.listing(ui, folder)]
-    items = [("Move", lambda s: s.push("move", paths=paths, at=folder))]
-    if set(everything) - set(paths):
-        items.append(("Select all", lambda s: _select_all(s, everything)))
+    one, files_only = len(paths) == 1, not any(appdata.host(ui, path).is_dir() for path in paths)
+    items = [("Clipboard", widgets.inert)] if one and files_only else []
+    items += [("Move", lambda s: s.push("move", paths=paths, at=folder)), ("Copy", widgets.inert)]
+    items += [("Create shortcut", widgets.inert)] if one else []
+    items += [("Share", widgets.inert)] if files_only else []
     return widgets.popup_menu(ui, items)
 
 
-def _select_all(ui: Session, paths: list[str]) -> None:
-    _, _, selection = ui.top()  # the menu is gone: the selection is in front
-    if selection is not None and selection.screen == "selection":
-        filelist.select(ui, selection, paths)
+def _files_menu(ui: Session, frame: Frame) -> list[Node]:
+    """The file list's overflow menu: Import from device, Settings (main__menu.xml)."""
+    return widgets.popup_menu(ui, [("Import from device", widgets.inert), ("Settings", widgets.inert)])
 
 
 def _rename(frame: Frame):
@@ -187,7 +221,7 @@ def _move_dialog(ui: Session, frame: Frame) -> list[Node]:
     x1, x2 = m.dp(24), m.width - m.dp(24)
     y1 = (m.height - m.dp(480)) // 2
     y2 = y1 + m.dp(480)
-    bar = widgets.text(ui, (x1, y1, x2, y1 + m.dp(56)), "Move", f"{ID}ui__filesystem_dialog__title_bar", size_dp=20)
+    bar = widgets.text(ui, (x1, y1, x2, y1 + m.dp(56)), "Move", f"{ID}ui__filesystem_dialog__title", size_dp=20)
     rows = [widgets.Row(m.dp(64), lambda row, name=name, target=target: widgets.list_item(
                 ui, row, name, "", action=go(target), title_rid=f"{ID}opoc_filesystem_item__title"))
             for name, target in entries]
@@ -202,10 +236,24 @@ def _move_dialog(ui: Session, frame: Frame) -> list[Node]:
                  children=[bar, listed, *buttons])]
 
 
+def _editor_menu(ui: Session, frame: Frame) -> list[Node]:
+    """document__edit__menu.xml's overflow items DocumentEditAndViewFragment shows for a text file."""
+    return widgets.popup_menu(ui, [(label, widgets.inert) for label in (
+        "File settings", "Share", "Tools", "Info", "Reload")])
+
+
 def _editor(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
     path = str(frame.args["path"])
-    nodes, top = widgets.app_bar(ui, posixpath.basename(path), title_rid=f"{ID}toolbar__title_text")
+    icon = (0, 0, m.dp(48), 0)
+    actions = (widgets.icon_button(ui, icon, "More options", lambda s: s.push("editor_menu")),
+               widgets.icon_button(ui, icon, "Search", widgets.inert, f"{ID}action_search"),
+               widgets.icon_button(ui, icon, "Save", lambda s: _save_text(s, frame), f"{ID}action_save"),
+               widgets.icon_button(ui, icon, "View mode", widgets.inert, f"{ID}action_preview"),
+               widgets.icon_button(ui, icon, "Redo", widgets.inert, f"{ID}action_redo"),
+               widgets.icon_button(ui, icon, "Undo", widgets.inert, f"{ID}action_undo"))
+    nodes, top = widgets.app_bar(ui, posixpath.basename(path), title_rid=f"{ID}note__activity__text_note_title",
+                                 actions=actions)
     nodes.append(widgets.edit_text(ui, frame, "text", (m.dp(8), top, m.width - m.dp(8), m.content_bottom), "",
                                    f"{ID}document__fragment__edit__highlighting_editor", single_line=False))
     return nodes
@@ -215,6 +263,7 @@ APP = register(AppScreens(
     PACKAGE,
     {"files": Screen(_files), "selection": Screen(filelist.selection(IDS, open_file, _selection_actions, multiple=True)),
      "new": Screen(_new), "editor": Screen(_editor, EDITOR, on_leave=_save_text),
-     "delete": Screen(filelist.confirm_delete("Do you really want to delete {name}?")),
-     "selection_menu": Screen(_selection_menu), "rename": Screen(_rename_dialog), "move": Screen(_move_dialog)},
+     "delete": Screen(filelist.confirm_delete(_delete_message, "Confirm Delete")),
+     "selection_menu": Screen(_selection_menu), "files_menu": Screen(_files_menu),
+     "editor_menu": Screen(_editor_menu, EDITOR), "rename": Screen(_rename_dialog), "move": Screen(_move_dialog)},
     first="files"))

@@ -1,22 +1,38 @@
-"""Retro Music: the library's Songs and Playlists tabs, a song's menu (Add to playing queue, Add
-to playlist), the Add to playlist and New playlist dialogs, a playlist's songs with "Save as
-file", and the system's save-document screen, over the song files and the databases the Retro
-checks read.
+"""Retro Music: the library's Songs and Playlists tabs, a song's menu, the Add to playlist and
+New playlist dialogs, a playlist's songs with its menu ("Save as file"), and the system's
+save-document screen, over the song files and the databases the Retro checks read.
 
 Labels follow RetroMusicPlayer/RetroMusicPlayer (res/values/strings.xml: "Songs", "Playlists",
 "Add to playing queue", "Add to playlist", "New playlist", "Playlist name", "Create",
 "Save as file", "You have no songs", "You have no playlists"; layout item_list.xml: `title`,
-`text`, `menu`). A tap on a song plays the list from it, as the app does: the playing queue
-becomes the whole list. A long press starts a multi-selection (taps add or remove songs, in the
-order tapped) whose bar adds them all to the queue or a playlist. "Save as file" opens the system's create-document screen (Android 11
-and later, dialogs/SavePlaylistDialog.kt) at Downloads with the playlist's name; SAVE writes the
-M3U there. Simplified: the library is the MP3s of Music (the media store holds every audio
-file); the app opens on the Songs tab (it opens on Home); no player screen, albums, artists,
-genres, folders, search, sorting or "Play next"; the save screen cannot change folders and is
-drawn inside the app (on a phone it is DocumentsUI's activity).
+`text`, `menu`). Menus are complete: a song's (menu_item_song.xml: Play next, Add to playing
+queue, Add to playlist, Go to album, Go to artist, Share, Tag editor, Details, Set as ringtone,
+Add to Blacklist, Delete from device), a playlist's (menu_playlist_detail.xml: Shuffle playlist
+as an icon; Play, Play next, Add to playing queue, Add to playlist, Rename, Delete, Save as
+file), the bottom navigation `navigationView` (bottom_navigation_main.xml: For you, Songs,
+Albums, Artists, Playlists). A tap on a song plays the list from it, as the app does: the
+playing queue becomes the whole list. A long press starts a multi-selection (taps add or remove
+songs, in the order tapped): AppCompat's action mode `action_context_bar` with Done
+(`action_mode_close_button`), the count `selection_mode_number` (NumberRollView) and
+menu_media_selection.xml's items (Play next, Add to playing queue
+`action_add_to_current_playing`, Add to playlist `action_add_to_playlist` as icons; Share,
+Delete from device, Select all in the overflow menu), which add the selection to the queue or a
+playlist. "Save as file" opens the system's create-document screen (Android 11 and later,
+dialogs/SavePlaylistDialog.kt) at Downloads with the playlist's name; SAVE writes the M3U there.
+Simplified: the library is the MP3s of Music (the media store holds every audio file); the app
+opens on the Songs tab (it opens on For you); no player screen, albums, artists, genres,
+folders, search or sorting: the items and tabs that lead there (and Play next, Share, Tag
+editor, Details, Set as ringtone, Add to Blacklist, Delete from device, Select all, Play,
+Rename, Delete, Shuffle playlist) are there to be found and do nothing; the save screen cannot
+change folders and is drawn inside the app's window (on a phone it is DocumentsUI's activity;
+its nodes carry DocumentsUI's package).
+
+Pinned: AndroidWorld installs code.name.monkey.retromusic_10603.apk; this model follows
+RetroMusicPlayer/RetroMusicPlayer v6.1.0 (versionCode 10603).
 """
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 from typing import Any
 
@@ -27,10 +43,14 @@ from taskkit.sim.gui import appdata, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
+from taskkit.sim.gui.source import Source
 
+SOURCE = Source("RetroMusicPlayer/RetroMusicPlayer", "v6.1.0", 10603)
 ID = f"{PACKAGE}:id/"
 PLAYLIST_ACTIVITY = ".activities.PlaylistDetailActivity"
-_TABS = ("Songs", "Playlists")
+DOCUMENTS_UI = "com.google.android.documentsui"
+_TABS = ("For you", "Songs", "Albums", "Artists", "Playlists")  # bottom_navigation_main.xml
+_MODELLED_TABS = ("Songs", "Playlists")
 
 
 def library(ui: Session) -> list[dict[str, Any]]:
@@ -98,8 +118,8 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
         actions = () if tab == "Songs" else (widgets.icon_button(ui, (0, 0, m.dp(48), 0), "New playlist",
                                                                  lambda s: s.push("new_playlist", entries=[])),)
         nodes, top = widgets.app_bar(ui, "Retro Music", up=False, rid=f"{ID}toolbar", actions=actions)
-    navigation, bottom = widgets.bottom_navigation(ui, _TABS, f"{ID}bottomNavigationView",
-                                                   lambda t: lambda s: s.replace("main", tab=t))
+    navigation, bottom = widgets.bottom_navigation(
+        ui, _TABS, f"{ID}navigationView", lambda t: (lambda s: s.replace("main", tab=t)) if t in _MODELLED_TABS else widgets.inert)
     if tab == "Songs":
         def toggle(path: str):
             picked = [p for p in chosen if p != path] + ([] if path in chosen else [path])
@@ -120,7 +140,9 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
 
 
 def _selection_bar(ui: Session, entries: list[dict[str, Any]]) -> tuple[list[Node], int]:
-    """The contextual action bar of a multi-selection: "N selected", Add to playing queue, Add to playlist."""
+    """The action mode of a multi-selection (AbsMultiSelectAdapter, menu_media_selection.xml):
+    Done, the count (NumberRollView), Play next, Add to playing queue, Add to playlist as icons,
+    Share, Delete from device and Select all in the overflow menu."""
     m = ui.m
 
     def done(act):
@@ -128,20 +150,33 @@ def _selection_bar(ui: Session, entries: list[dict[str, Any]]) -> tuple[list[Nod
             act(s)
             s.replace("main", tab="Songs")  # the action ends the selection
         return run
-    actions = (widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Add to playing queue", done(_enqueue(entries)),
-                                   f"{ID}action_add_to_playing_queue"),
-               widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Add to playlist",
+    icon = (0, 0, m.dp(48), 0)
+    actions = (widgets.icon_button(ui, icon, "More options", lambda s: s.push("selection_menu")),
+               widgets.icon_button(ui, icon, "Add to playlist",
                                    lambda s: (s.replace("main", tab="Songs"), s.push("add_to_playlist", entries=entries)),
                                    f"{ID}action_add_to_playlist"),
-               widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Done", done(lambda s: None), f"{ID}action_mode_close_button"))
-    nodes, top = widgets.app_bar(ui, f"{len(entries)} selected", up=False, rid=f"{ID}cab", actions=actions)
-    return nodes, top
+               widgets.icon_button(ui, icon, "Add to playing queue", done(_enqueue(entries)),
+                                   f"{ID}action_add_to_current_playing"),
+               widgets.icon_button(ui, icon, "Play next", widgets.inert, f"{ID}action_play_next"),
+               widgets.text(ui, (0, 0, m.dp(48), 0), str(len(entries)), f"{ID}selection_mode_number"))
+    nodes, top = widgets.app_bar(ui, "", up=False, rid=f"{ID}action_context_bar", actions=actions)
+    close = widgets.icon_button(ui, (0, m.status_bar, m.dp(56), top), "Done", done(lambda s: None),
+                                f"{ID}action_mode_close_button")
+    return [close, *nodes], top
+
+
+def _selection_menu(ui: Session, frame: Frame) -> list[Node]:
+    return widgets.popup_menu(ui, [("Share", widgets.inert), ("Delete from device", widgets.inert), ("Select all", widgets.inert)])
 
 
 def _song_menu(ui: Session, frame: Frame) -> list[Node]:
+    """menu_item_song.xml, all eleven items."""
     entries = list(frame.args["entries"])
-    return widgets.popup_menu(ui, [("Add to playing queue", _enqueue(entries)),
-                                   ("Add to playlist", lambda s: s.push("add_to_playlist", entries=entries))])
+    return widgets.popup_menu(ui, [("Play next", widgets.inert), ("Add to playing queue", _enqueue(entries)),
+                                   ("Add to playlist", lambda s: s.push("add_to_playlist", entries=entries)),
+                                   ("Go to album", widgets.inert), ("Go to artist", widgets.inert), ("Share", widgets.inert),
+                                   ("Tag editor", widgets.inert), ("Details", widgets.inert), ("Set as ringtone", widgets.inert),
+                                   ("Add to Blacklist", widgets.inert), ("Delete from device", widgets.inert)])
 
 
 def _add_dialog(ui: Session, frame: Frame) -> list[Node]:
@@ -180,7 +215,8 @@ def _playlist(ui: Session, frame: Frame) -> list[Node]:
     entries = [{k: v for k, v in row.items() if k not in ("song_key", "playlist_creator_id")}
                for row in _playlist_songs(ui, playlist_id)]
     more = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "More options", lambda s: s.push("playlist_menu", **frame.args))
-    nodes, top = widgets.app_bar(ui, name, rid=f"{ID}toolbar", actions=(more,))
+    shuffle = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Shuffle playlist", widgets.inert)
+    nodes, top = widgets.app_bar(ui, name, rid=f"{ID}toolbar", actions=(more, shuffle))
     rows = [_song_row(ui, entry, lambda s, at=index: _set_queue(s, entries[at:] + entries[:at]))
             for index, entry in enumerate(entries)]
     return nodes + [widgets.list_or_empty(ui, frame, top, rows, f"{ID}recyclerView", "Playlist is empty", f"{ID}empty")]
@@ -191,7 +227,10 @@ def _save_as_file(args: dict[str, Any]):
 
 
 def _playlist_menu(ui: Session, frame: Frame) -> list[Node]:
-    return widgets.popup_menu(ui, [("Save as file", _save_as_file(dict(frame.args)))])
+    """menu_playlist_detail.xml's overflow items."""
+    return widgets.popup_menu(ui, [("Play", widgets.inert), ("Play next", widgets.inert), ("Add to playing queue", widgets.inert),
+                                   ("Add to playlist", widgets.inert), ("Rename", widgets.inert), ("Delete", widgets.inert),
+                                   ("Save as file", _save_as_file(dict(frame.args)))])
 
 
 def _write_m3u(frame: Frame):
@@ -221,12 +260,17 @@ def _save_document(ui: Session, frame: Frame) -> list[Node]:
                                    "File name", "android:id/title"))
     nodes.append(widgets.button(ui, (m.width - m.dp(112), bottom + m.dp(8), m.width - m.dp(16), bottom + m.dp(64)), "SAVE",
                                 _write_m3u(frame), "android:id/button1"))
-    return nodes
+    return [_in_package(node, DOCUMENTS_UI) for node in nodes]
+
+
+def _in_package(node: Node, package: str) -> Node:
+    """`node` and its children as another app's window shows them (the dump's `package`)."""
+    return dataclasses.replace(node, package=package, children=[_in_package(child, package) for child in node.children])
 
 
 APP = register(AppScreens(
     PACKAGE,
     {"main": Screen(_main), "song_menu": Screen(_song_menu), "add_to_playlist": Screen(_add_dialog),
-     "new_playlist": Screen(_new_dialog), "playlist": Screen(_playlist, PLAYLIST_ACTIVITY),
+     "new_playlist": Screen(_new_dialog), "selection_menu": Screen(_selection_menu), "playlist": Screen(_playlist, PLAYLIST_ACTIVITY),
      "playlist_menu": Screen(_playlist_menu, PLAYLIST_ACTIVITY), "save_document": Screen(_save_document, PLAYLIST_ACTIVITY)},
     first="main"))

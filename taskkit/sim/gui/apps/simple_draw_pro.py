@@ -2,7 +2,10 @@
 drawing task reads.
 
 Ids and labels follow SimpleMobileTools/Simple-Draw (res/layout/activity_main.xml: `main_toolbar`,
-`my_canvas` on a white background, `undo`; res/menu/menu.xml: `menu_save` "Save", `clear` "Clear";
+`my_canvas` on a white background, the tool row `bucket_fill`, `eraser`, `eye_dropper`,
+`color_picker` at the top end and `undo` under it; res/menu/menu.xml: `menu_save` "Save", `clear`
+"Clear", `menu_share` "Share" as icons, Open file, Change background color, Print, Settings and
+About in the overflow menu;
 res/layout/dialog_save_image.xml: the "Path" field `folder_value`, the "Filename" field
 `save_image_filename` and the radio buttons `save_image_radio_png` / `_svg` / `_jpg`;
 dialogs/SaveImageDialog.kt) and Simple-Commons (`image_yyyy_MM_dd_HH_mm_ss` as the first file
@@ -10,10 +13,15 @@ name; its folder picker is taskkit/sim/gui/folderpicker.py). A drag on the canva
 stroke from where the finger went down to where it came up, in the default brush (16 dp, the
 app's orange); Undo removes the last stroke, Clear all. Save as writes
 `<Path>/<Filename>.<extension>` (the typed name gets the chosen extension, as the app adds it)
-and keeps the drawing. Simplified: a tap draws no dot; no colour picker, brush size, eraser,
-eyedropper, bucket fill, zoom, share, open file or overflow menu; the dialog starts in
+and keeps the drawing. Simplified: a tap draws no dot; the colour picker, eyedropper, eraser,
+bucket fill, Share and the overflow items are there to be found and do nothing; no brush size,
+redo or zoom; the dialog starts in
 "Simple Draw" each time (the app remembers the last folder and format); an existing file is
 overwritten without the app's "already exists" question.
+
+Pinned: AndroidWorld installs com.simplemobiletools.draw.pro_79.apk; this model follows
+SimpleMobileTools/Simple-Draw 6.9.3 (versionCode 79) with Simple-Commons c09f8dfda1, the commit its
+app/build.gradle pins.
 """
 from __future__ import annotations
 
@@ -27,8 +35,12 @@ from taskkit.sim.gui import appdata, folderpicker, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Box, Node
 from taskkit.sim.gui.session import Session
+from taskkit.sim.gui.source import Source, simple_commons
 
+SOURCE = Source("SimpleMobileTools/Simple-Draw", "6.9.3", 79, (simple_commons("c09f8dfda1"),))
 ID = f"{PACKAGE}:id/"
+_TOOLS = (("Change color", "color_picker"), ("Eyedropper", "eye_dropper"), ("Eraser", "eraser"),
+          ("Bucket fill", "bucket_fill"))  # right to left
 BRUSH_DP = 16  # full_brush_size 40dp × the default brush size 40 %
 _INVALID_NAME = re.compile(r'[/\\:*?"<>|\x00]')  # what isAValidFilename refuses
 
@@ -69,17 +81,31 @@ def _open_save(frame: Frame):
 def _main(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
     strokes = _strokes(ui, frame)
-    actions = (widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Save", _open_save(frame), f"{ID}menu_save"),
-               widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Clear", lambda s: _set_strokes(s, frame, []), f"{ID}clear"))
+    icon = (0, 0, m.dp(48), 0)
+    actions = (widgets.icon_button(ui, icon, "More options", lambda s: s.push("overflow")),
+               widgets.icon_button(ui, icon, "Share", widgets.inert, f"{ID}menu_share"),
+               widgets.icon_button(ui, icon, "Clear", lambda s: _set_strokes(s, frame, []), f"{ID}clear"),
+               widgets.icon_button(ui, icon, "Save", _open_save(frame), f"{ID}menu_save"))
     nodes, top = widgets.app_bar(ui, "", up=False, rid=f"{ID}main_toolbar", actions=actions)
     x0, y0, x2, y2 = _canvas_box(ui)
     ink = tuple((tuple((x + x0, y + y0) for x, y in stroke), BRUSH_COLOUR, m.dp(BRUSH_DP)) for stroke in strokes)
     nodes.append(Node("android.view.View", resource_id=f"{ID}my_canvas", bounds=(x0, y0, x2, y2),
                       background=(255, 255, 255), drag=_draw(frame), ink=ink))
+    for i, (desc, rid) in enumerate(_TOOLS):  # activity_main.xml: a row at the top end, each toStartOf the next
+        x = m.width - m.dp(48) * (i + 1)
+        nodes.append(widgets.icon_button(ui, (x, top, x + m.dp(48), top + m.dp(48)), desc, widgets.inert, f"{ID}{rid}",
+                                         class_name="android.widget.ImageView"))
     if strokes:
         nodes.append(widgets.icon_button(ui, (m.width - m.dp(48), top + m.dp(48), m.width, top + m.dp(96)), "Undo",
                                          _undo(frame), f"{ID}undo", class_name="android.widget.ImageView"))
     return nodes
+
+
+def _overflow(ui: Session, frame: Frame) -> list[Node]:
+    """menu.xml's overflow items as MainActivity.refreshMenuItems leaves them (an F-Droid build
+    hides More apps from us)."""
+    return widgets.popup_menu(ui, [(label, widgets.inert) for label in (
+        "Open file", "Change background color", "Print", "Settings", "About")])
 
 
 def _save(frame: Frame):
@@ -131,5 +157,5 @@ def _chosen(ui: Session, below: Frame, folder: str) -> None:
 
 APP = register(AppScreens(
     PACKAGE,
-    {"main": Screen(_main), "save": Screen(_save_dialog), folderpicker.SCREEN: folderpicker.screen(PACKAGE, _chosen)},
+    {"main": Screen(_main), "save": Screen(_save_dialog), "overflow": Screen(_overflow), folderpicker.SCREEN: folderpicker.screen(PACKAGE, _chosen)},
     first="main"))

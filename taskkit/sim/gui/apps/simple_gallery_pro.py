@@ -1,20 +1,30 @@
-"""Simple Gallery Pro: the folders that hold media, a folder's media, one picture full screen and
-its Copy to / Move to, over the files in shared storage.
+"""Simple Gallery Pro: the folders that hold media, a folder's media, one picture full screen and its
+Copy to / Move to, over the files in shared storage.
 
-Ids and labels follow SimpleMobileTools/Simple-Gallery: activity_main.xml (`directories_grid`
-of `directory_item_grid_square.xml` tiles: `dir_holder`, `dir_thumbnail`, `dir_name`,
-`photo_cnt`; two columns, `directory_columns_vertical_scroll`), activity_media.xml
-(`media_grid` of `photo_item_grid.xml` tiles: `media_item_holder`, `medium_thumbnail`,
-`medium_name`; three columns), activity_medium.xml (`medium_viewer_toolbar`) and
-menu_viewpager.xml ("Copy to", "Move to" in the overflow menu), with Simple-Commons' folder
-picker (taskkit/sim/gui/folderpicker.py) choosing the target. Copy to writes the file under the
-same name in the chosen folder and stays on the picture; Move to moves it and closes the
-picture. Screenshots draw the pictures themselves. A folder is any folder of internal storage
-(three levels down, `Android` and hidden ones left out) holding a photo or video.
-Simplified: the file names are shown under the thumbnails (the app's "Show file names" setting,
-off by default); no search, sorting, grouping, selection mode, favourites, recycle bin, editor,
-slideshow, video playback or swiping between pictures; a file already in the target is replaced
-(the app asks whether to keep, replace or merge).
+Ids and labels follow SimpleMobileTools/Simple-Gallery: activity_main.xml (`directories_grid` of
+`directory_item_grid_square.xml` tiles: `dir_holder`, `dir_thumbnail`, `dir_name`, `photo_cnt`; two
+columns, `directory_columns_vertical_scroll`), activity_media.xml (`media_grid` of
+`photo_item_grid.xml` tiles: `media_item_holder`, `medium_thumbnail`, `medium_name`; three columns),
+activity_medium.xml (`medium_viewer_toolbar`), menu_viewpager.xml as
+ViewPagerActivity.refreshMenuItems shows it for a picture (Rotate, Properties, Rename as icons; Copy
+to, Move to, Create shortcut, Open with, Set as, Change orientation, Print, Resize, Show on map,
+Slideshow, Settings in the overflow menu) and bottom_actions.xml's default buttons (Toggle favorite,
+Edit, Share, Delete); the main screen's top is Simple-Commons' MySearchMenu
+(taskkit/sim/gui/searchmenu.py) with menu_main.xml's Open camera and Show all folders content icons
+and its overflow menu (Sort by ... About), with Simple-Commons' folder picker
+(taskkit/sim/gui/folderpicker.py) choosing the target. Copy to writes the file under the same name
+in the chosen folder and stays on the picture; Move to moves it and closes the picture. Screenshots
+draw the pictures themselves. A folder is any folder of internal storage (three levels down,
+`Android` and hidden ones left out) holding a photo or video. Simplified: the file names are shown
+under the thumbnails (the app's "Show file names" setting, off by default); the items Copy to and
+Move to aside, menus and bottom buttons are there to be found and do nothing; the search field takes
+text but does not search; no sorting, grouping, selection mode, favourites, recycle bin, editor,
+slideshow, video playback or swiping between pictures; a file already in the target is replaced (the
+app asks whether to keep, replace or merge).
+
+Pinned: AndroidWorld installs com.simplemobiletools.gallery.pro_396.apk; this model follows
+SimpleMobileTools/Simple-Gallery 6.28.1 (versionCode 396) with Simple-Commons 9e60e24790, the commit
+its gradle/libs.versions.toml pins.
 """
 from __future__ import annotations
 
@@ -25,9 +35,17 @@ from taskkit.apps.simple_gallery_pro import PACKAGE, STORAGE_ROOT, is_media
 from taskkit.sim.gui import appdata, folderpicker, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Box, Node
+from taskkit.sim.gui.searchmenu import search_menu
 from taskkit.sim.gui.session import Session
+from taskkit.sim.gui.source import Source, simple_commons
 
+SOURCE = Source("SimpleMobileTools/Simple-Gallery", "6.28.1", 396, (simple_commons("9e60e24790"),))
 ID = f"{PACKAGE}:id/"
+#: bottom_actions.xml's buttons Config.visibleBottomActions shows by default (DEFAULT_BOTTOM_ACTIONS)
+_BOTTOM_ACTIONS = (("Toggle favorite", "bottom_favorite"), ("Edit", "bottom_edit"), ("Share", "bottom_share"),
+                   ("Delete", "bottom_delete"))
+_OVERFLOW_REST = ("Create shortcut", "Open with", "Set as", "Change orientation", "Print", "Resize", "Show on map",
+                  "Slideshow", "Settings")
 MEDIA = ".activities.MediaActivity"
 VIEWER = ".activities.ViewPagerActivity"
 _SKIPPED = ("Android",)
@@ -76,7 +94,11 @@ def _tile(ui: Session, box: Box, picture: str, label: str, label_rid: str, holde
 
 
 def _main(ui: Session, frame: Frame) -> list[Node]:
-    nodes, top = widgets.app_bar(ui, "Simple Gallery", up=False, rid=f"{ID}main_menu")
+    icon = (0, 0, ui.m.dp(48), 0)
+    nodes, top = search_menu(ui, frame, ID, (
+        widgets.icon_button(ui, icon, "More options", lambda s: s.push("main_overflow")),
+        widgets.icon_button(ui, icon, "Show all folders content", widgets.inert, f"{ID}show_all"),
+        widgets.icon_button(ui, icon, "Open camera", widgets.inert, f"{ID}open_camera")))
     tiles = []
     for folder, media in _folders(ui):
         tiles.append(lambda box, f=folder, first=media[0], n=len(media): _tile(
@@ -84,6 +106,14 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
             lambda s, path=f: s.push("media", path=path), count=str(n)))
     return nodes + [_grid(ui, frame, top, tiles, 2, f"{ID}directories_grid",
                           "No media files have been found with the selected filters.")]
+
+
+def _main_overflow(ui: Session, frame: Frame) -> list[Node]:
+    """menu_main.xml's overflow as MainActivity.refreshMenuItems leaves it by default (the recycle
+    bin shows among the folders; an F-Droid build hides More apps from us)."""
+    return widgets.popup_menu(ui, [(label, widgets.inert) for label in (
+        "Sort by", "Filter media", "Change view type", "Temporarily show hidden", "Temporarily show excluded",
+        "Create new folder", "Column count", "Settings", "About")])
 
 
 def _folder(ui: Session, frame: Frame) -> list[Node]:
@@ -102,12 +132,23 @@ def _viewer(ui: Session, frame: Frame) -> list[Node]:
     path = str(frame.args["path"])
     if not appdata.host(ui, path).is_file():
         return [widgets.text(ui, (m.dp(16), m.height // 2, m.width - m.dp(16), m.height // 2 + m.dp(48)), "")]
-    picture = Node("android.widget.ImageView", resource_id=f"{ID}medium_image_view",
+    picture = Node("android.widget.ImageView", resource_id=f"{ID}gestures_view",
                    bounds=(0, m.status_bar, m.width, m.content_bottom), image=str(appdata.host(ui, path)),
                    background=(0, 0, 0))
-    more = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "More options", lambda s: s.push("menu", path=path))
-    bar, _ = widgets.app_bar(ui, posixpath.basename(path), rid=f"{ID}medium_viewer_toolbar", actions=(more,))
-    return [picture, *(dataclasses.replace(node, background=(0, 0, 0)) for node in bar)]  # over the dark viewer
+    icon = (0, 0, m.dp(48), 0)
+    actions = (widgets.icon_button(ui, icon, "More options", lambda s: s.push("menu", path=path)),
+               widgets.icon_button(ui, icon, "Rename", widgets.inert, f"{ID}menu_rename"),
+               widgets.icon_button(ui, icon, "Properties", widgets.inert, f"{ID}menu_properties"),
+               widgets.icon_button(ui, icon, "Rotate", widgets.inert, f"{ID}menu_rotate"))
+    bar, _ = widgets.app_bar(ui, posixpath.basename(path), rid=f"{ID}medium_viewer_toolbar", actions=actions)
+    width = m.width // len(_BOTTOM_ACTIONS)
+    bottom = Node("android.widget.LinearLayout", resource_id=f"{ID}bottom_actions_wrapper",
+                  bounds=(0, m.content_bottom - m.dp(56), m.width, m.content_bottom), background=(0, 0, 0),
+                  children=[widgets.icon_button(ui, (width * i, m.content_bottom - m.dp(56), width * (i + 1),
+                                                     m.content_bottom), desc, widgets.inert, f"{ID}{rid}",
+                                                class_name="android.widget.ImageView")
+                            for i, (desc, rid) in enumerate(_BOTTOM_ACTIONS)])
+    return [picture, *(dataclasses.replace(node, background=(0, 0, 0)) for node in bar), bottom]  # over the dark viewer
 
 
 def _transfer(how: str, path: str):
@@ -120,9 +161,11 @@ def _transfer(how: str, path: str):
 
 
 def _menu(ui: Session, frame: Frame) -> list[Node]:
-    """The viewer's overflow menu."""
+    """The viewer's overflow menu: menu_viewpager.xml's items ViewPagerActivity.refreshMenuItems
+    leaves for a picture with the default bottom actions, in the menu's order."""
     path = str(frame.args["path"])
-    return widgets.popup_menu(ui, [("Copy to", _transfer("copy", path)), ("Move to", _transfer("move", path))])
+    items = [("Copy to", _transfer("copy", path)), ("Move to", _transfer("move", path))]
+    return widgets.popup_menu(ui, items + [(label, widgets.inert) for label in _OVERFLOW_REST])
 
 
 def _picked(ui: Session, below: Frame, folder: str) -> None:
@@ -143,5 +186,5 @@ def _picked(ui: Session, below: Frame, folder: str) -> None:
 APP = register(AppScreens(
     PACKAGE,
     {"main": Screen(_main), "media": Screen(_folder, MEDIA), "viewer": Screen(_viewer, VIEWER),
-     "menu": Screen(_menu, VIEWER), folderpicker.SCREEN: folderpicker.screen(PACKAGE, _picked, VIEWER)},
+     "menu": Screen(_menu, VIEWER), "main_overflow": Screen(_main_overflow), folderpicker.SCREEN: folderpicker.screen(PACKAGE, _picked, VIEWER)},
     first="main"))

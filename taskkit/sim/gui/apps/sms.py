@@ -4,21 +4,32 @@ conversation with a recipient field, over the telephony provider the SMS checks 
 Layouts and labels follow SimpleMobileTools/Simple-SMS-Messenger (app/src/main/res/layout/
 activity_main.xml, activity_thread.xml, layout_thread_send_message_holder.xml,
 activity_new_conversation.xml; values/strings.xml): the list `conversations_list` with rows
-`conversation_frame` (`conversation_address`, `conversation_body_short`, `conversation_date`),
-the FAB `conversations_fab`, the placeholder "No stored conversations have been found" with
-"Start a conversation"; a thread's `thread_messages_list` of `thread_message_body` bubbles (the
-newest at the bottom), the EditText `thread_type_message` ("Type a message…") and the send
-button `thread_send_message` (text "SMS", description "OK", clickable once there is text); a
-new conversation's `new_conversation_address` ("Add Contact or Number…"), the confirm check
-`new_conversation_confirm` and the contacts that match what was typed.
+`conversation_frame` (`conversation_address`, `conversation_body_short`, `conversation_date`), the
+FAB `conversations_fab`, the placeholder "No stored conversations have been found" with "Start a
+conversation"; a thread's `thread_messages_list` of `thread_message_body` bubbles (the newest at the
+bottom), the EditText `thread_type_message` ("Type a message…") and the send button
+`thread_send_message` (text "SMS", description "OK", clickable once there is text); a new
+conversation's `new_conversation_address` ("Add Contact or Number…"), the confirm check
+`new_conversation_confirm` and the contacts that match what was typed. The list's top is
+Simple-Commons' MySearchMenu `main_menu`: the field `top_toolbar_search` "Search" (from two
+characters on, the conversations whose contact or latest message holds the text, in
+`search_results_list`; fewer: "Type in at least 2 characters to start the search."), menu_main.xml's
+Settings and About icons and its overflow (Show archived conversations;
+MainActivity.refreshMenuItems hides the recycle bin, off by default, and More apps from us in the
+F-Droid build, app/src/fdroid/res/values/bools.xml).
 
-Sending inserts the message into `content://sms/sent` as the app's SmsManager send ends up in
-the provider (address, body, read, the device clock as date, the app as creator) — the rows
-the SMS tasks check. Opening a thread marks its received messages read, as the app does.
-Simplified: names come from the contacts provider's phone rows; drafts live in the GUI state
-(the app keeps them in the provider); there is no context menu, search or attachment picker;
-`am start -a android.intent.action.SENDTO -d smsto:NUMBER [--es sms_body TEXT]` opens the
-thread with NUMBER with the text in the compose box.
+Sending inserts the message into `content://sms/sent` as the app's SmsManager send ends up in the
+provider (address, body, read, the device clock as date, the app as creator) — the rows the SMS
+tasks check. Opening a thread marks its received messages read, as the app does. Simplified: names
+come from the contacts provider's phone rows; drafts live in the GUI state (the app keeps them in
+the provider); there is no context menu or attachment picker; search matches conversations, not
+single messages; Settings, About and the overflow item do nothing; `am start -a
+android.intent.action.SENDTO -d smsto:NUMBER [--es sms_body TEXT]` opens the thread with NUMBER with
+the text in the compose box.
+
+Pinned: AndroidWorld installs com.simplemobiletools.smsmessenger_85.apk; this model follows
+SimpleMobileTools/Simple-SMS-Messenger 5.19.3 (versionCode 85) with Simple-Commons b72ded2a75, the
+commit its gradle/libs.versions.toml pins.
 """
 from __future__ import annotations
 
@@ -32,8 +43,11 @@ from taskkit.sim.commands.system import device_zone
 from taskkit.sim.gui import widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
 from taskkit.sim.gui.node import Node
+from taskkit.sim.gui.searchmenu import search_menu
 from taskkit.sim.gui.session import Session
+from taskkit.sim.gui.source import Source, simple_commons
 
+SOURCE = Source("SimpleMobileTools/Simple-SMS-Messenger", "5.19.3", 85, (simple_commons("b72ded2a75"),))
 ID = f"{PACKAGE}:id/"
 PHONES = "content://com.android.contacts/data/phones"
 _RECEIVED, _SENT = (232, 234, 237), (210, 227, 252)
@@ -111,15 +125,39 @@ def _confirm(frame: Frame):
 
 
 # --- screens ----------------------------------------------------------------------------------
+def _search_menu(ui: Session, frame: Frame) -> tuple[list[Node], int]:
+    """Simple-Commons' MySearchMenu `main_menu` (menu_search.xml): the field `top_toolbar_search`
+    "Search", then menu_main.xml's Settings and About as icons and its overflow menu."""
+    icon = (0, 0, ui.m.dp(48), 0)
+    return search_menu(ui, frame, ID, (widgets.icon_button(ui, icon, "More options", lambda s: s.push("main_menu")),
+                                       widgets.icon_button(ui, icon, "About", widgets.inert, f"{ID}about"),
+                                       widgets.icon_button(ui, icon, "Settings", widgets.inert, f"{ID}settings")))
+
+
+def _main_menu(ui: Session, frame: Frame) -> list[Node]:
+    """menu_main.xml's overflow as MainActivity.refreshMenuItems leaves it (no recycle bin by
+    default; an F-Droid build hides More apps from us)."""
+    return widgets.popup_menu(ui, [("Show archived conversations", widgets.inert)])
+
+
 def _main(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
-    nodes, top = widgets.app_bar(ui, "Simple SMS Messenger", up=False)
+    nodes, top = _search_menu(ui, frame)
     contacts = contact_names(ui)
     threads: dict[int, dict[str, Any]] = {}
     for row in messages(ui):
         threads[int(row["thread_id"] or 0)] = row  # the latest message of each thread wins
     latest = sorted(threads.items(), key=lambda item: (item[1]["date"] or 0, item[1]["_id"]), reverse=True)
+    query = ui.draft(frame, "search").strip().casefold()
     box = (0, top, m.width, m.content_bottom)
+    if query:  # MainActivity.searchTextChanged: two characters at least, then the matches
+        latest = [(t, msg) for t, msg in latest if len(query) >= 2 and query in
+                  f"{title_for(str(msg['address'] or ''), contacts)}\n{msg['body'] or ''}".casefold()]
+        if not latest:
+            nodes.append(widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)),
+                                      "Type in at least 2 characters to start the search." if len(query) < 2
+                                      else "No items found.", f"{ID}search_placeholder"))
+            return nodes
     if not latest:
         nodes.append(widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)),
                                   "No stored conversations have been found", f"{ID}no_conversations_placeholder"))
@@ -137,7 +175,7 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
                 trailing_rid=f"{ID}conversation_date"))
 
         nodes.append(widgets.scroll_list(ui, frame, "list", box, [row(t, msg) for t, msg in latest],
-                                         rid=f"{ID}conversations_list"))
+                                         rid=f"{ID}search_results_list" if query else f"{ID}conversations_list"))
     nodes.append(widgets.fab(ui, lambda session: session.push("new", focus="address"), f"{ID}conversations_fab"))
     return nodes
 
@@ -176,7 +214,7 @@ def _thread(ui: Session, frame: Frame) -> list[Node]:
                                 "Type a message\u2026", f"{ID}thread_type_message", single_line=False),
               widgets.button(ui, (m.width - m.dp(60), compose_top + m.dp(8), m.width - m.dp(8), m.content_bottom - m.dp(8)),
                              "SMS", _send(frame) if typed.strip() else None, f"{ID}thread_send_message", desc="OK")]
-    nodes.append(Node("android.view.ViewGroup", resource_id=f"{ID}thread_send_message_holder",
+    nodes.append(Node("android.view.ViewGroup", resource_id=f"{ID}message_holder",
                       bounds=(0, compose_top, m.width, m.content_bottom), children=holder))
     return nodes
 
@@ -220,5 +258,5 @@ def _opener(activity: str, intent: Intent | None) -> list[Opening] | None:
 APP = register(AppScreens(
     PACKAGE,
     {"main": Screen(_main), "thread": Screen(_thread, ".activities.ThreadActivity"),
-     "new": Screen(_new, ".activities.NewConversationActivity")},
+     "new": Screen(_new, ".activities.NewConversationActivity"), "main_menu": Screen(_main_menu)},
     first="main", opener=_opener))
