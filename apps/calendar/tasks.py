@@ -157,8 +157,9 @@ class SimpleCalendarAddOneEvent(OneEventTask):
     )
 
     def expected_columns(self) -> dict[str, Any]:
-        """The columns the check compares, beyond start, end, title and description."""
-        return {}
+        """The columns the check compares, beyond start, end, title and description: a one-off
+        event does not repeat (an event made to repeat daily does not meet the goal)."""
+        return {"repeat_interval": 0}
 
     def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)

@@ -121,3 +121,21 @@ def test_insert_nothing_sends_nothing(device):
     before = device.stats.round_trips
     calendar.EVENTS.insert(device, [])
     assert device.stats.round_trips == before
+
+
+@pytest.mark.parametrize("name", ["SimpleCalendarAddOneEvent", "SimpleCalendarAddOneEventSpec",
+                                  "SimpleCalendarAddOneEventTomorrow"])
+def test_a_one_off_goal_fails_when_the_event_repeats(env, name):
+    """Every field the goal names is compared: a repeating event is not the one-off event asked for."""
+    from taskkit import loading, registry, suite
+
+    loading.load_builtin()
+    task = suite.instantiate(registry.get(name), 30, 0).create()
+    task.initialize_state(env)
+    try:
+        task.solve(env)
+        assert task.is_successful(env) == 1.0
+        calendar.EVENTS.update(env.device, "id = (SELECT max(id) FROM events)", {"repeat_interval": 86400})
+        assert task.is_successful(env) == 0.0
+    finally:
+        task.teardown(env)
