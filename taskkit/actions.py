@@ -5,16 +5,26 @@ element's centre, `input_text` taps the element first (focusing it), clears it w
 (`input keycombination 113 29` selects all with Ctrl+A, `input keyevent 67` deletes, as
 AndroidWorld's actuation does) and then types, `scroll`
 swipes inside the element's bounds, or across the whole display (its real size, `wm size`, as the
-observation read it) when no element is named. A mistake of the agent's — an index out of range, text
-`input text` cannot carry — raises `ActionError`, which the runner hands back to the agent as
-`last_action_error`; it is never a crash.
+observation read it) when no element is named. A mistake of the agent's — an index out of range —
+raises `ActionError`, which the runner hands back to the agent as `last_action_error`; it is never
+a crash.
+
+Text `input text` cannot carry (anything beyond printable ASCII: Chinese, accents, emoji; or the
+two characters `%s`, which it reads as a space) is typed through ADBKeyboard, the input method
+SPA-Bench's agents use: it is selected (`ime set`) and takes the text as base64 by broadcast
+(`am broadcast -a ADB_INPUT_B64 --es msg ...`), in the same round trip. The simulated device has
+it; on a phone it must be installed and enabled (`ime list -s` lists it), or the agent is told
+in one `last_action_error` how to install it.
 """
 from __future__ import annotations
 
+import base64
 from typing import Sequence
 
 from taskkit import apps
 from taskkit.agents.base import Action
+from taskkit.device.catalog import ADB_KEYBOARD_IME
+from taskkit.device.errors import CommandFailed
 from taskkit.device.quoting import shell_quote
 from taskkit.device.services.ui import BoundingBox, UIElement
 from taskkit.env import Env
@@ -26,6 +36,9 @@ _KEYS = {"navigate_home": "KEYCODE_HOME", "navigate_back": "KEYCODE_BACK", "keyb
 # character map, which holds printable ASCII (AOSP InputShellCommand.sendText, KeyCharacterMap
 # VIRTUAL_KEYBOARD); "%s" stands for a space.
 _TYPABLE = frozenset(chr(code) for code in range(0x20, 0x7F))
+_NO_IME = ("input_text: this text needs the ADBKeyboard input method (github.com/senzhk/ADBKeyBoard), which "
+           "the device does not have enabled: adb install ADBKeyboard.apk, then adb shell ime enable "
+           f"{ADB_KEYBOARD_IME}; nothing was typed")
 
 
 class ActionError(TaskkitError, ValueError):
@@ -67,17 +80,17 @@ def _swipe(box: BoundingBox, direction: str, towards: bool) -> str:
 
 
 def input_text_command(text: str) -> str:
-    """`input text` for `text`; ActionError for what it cannot type exactly."""
+    """The command that types `text` into the focused field: `input text` for what it can type
+    exactly, ADBKeyboard's broadcast for the rest (see the module doc); ActionError for no text."""
     if not text:
         raise ActionError("input_text needs text")
-    for char in text:
-        if char not in _TYPABLE:
-            raise ActionError(f"input_text: {char!r} cannot be typed with `input text` "
-                              "(it carries printable ASCII only); nothing was typed")
-    if "%s" in text:
-        raise ActionError("input_text: `input text` reads '%s' as a space, so the text '%s' cannot be typed; "
-                          "nothing was typed")
-    return f"input text {shell_quote(text.replace(' ', '%s'))}"
+    if all(char in _TYPABLE for char in text) and "%s" not in text:
+        return f"input text {shell_quote(text.replace(' ', '%s'))}"
+    encoded = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    ime = shell_quote(ADB_KEYBOARD_IME)
+    return (f"if ime list -s | grep -qxF {ime}; then ime set {ime} >/dev/null && "
+            f"am broadcast -a ADB_INPUT_B64 --es msg {encoded} >/dev/null; "
+            f"else echo {shell_quote(_NO_IME)} >&2; exit 3; fi")
 
 
 def commands_for(action: Action, elements: Sequence[UIElement] = (),
@@ -132,4 +145,9 @@ def perform(env: Env, action: Action, elements: Sequence[UIElement] = (),
         screen_size = env.device.ui.size()
     commands = commands_for(action, elements, screen_size)
     if commands:
-        env.device.check(" && ".join(commands))
+        try:
+            env.device.check(" && ".join(commands))
+        except CommandFailed as error:
+            if _NO_IME in error.result.stderr:  # the agent's text needs an input method the phone lacks
+                raise ActionError(_NO_IME) from None
+            raise

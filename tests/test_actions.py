@@ -72,13 +72,20 @@ def test_the_runner_scrolls_within_the_devices_real_size(env):
     (Action("click", index=3), "element 3 has no area"),
     (Action("click"), "needs an element index or x and y"),
     (Action("open_app", app_name="nope"), "unknown app 'nope'"),
-    (Action("input_text", index=1, text="café"), "'é' cannot be typed"),
-    (Action("input_text", index=1, text="100%s"), "reads '%s' as a space"),
+    (Action("input_text", index=1, text=""), "input_text needs text"),
     (Action("unknown", text="model said nothing useful"), "model said nothing useful"),
 ])
 def test_bad_actions_are_reported_to_the_agent(action, message):
     with pytest.raises(ActionError, match=message):
         commands_for(action, SCREEN, (1080, 2400))
+
+
+@pytest.mark.parametrize("text", ["café", "100%s"])
+def test_text_input_text_cannot_carry_goes_to_the_ime(text):
+    """`input text` carries printable ASCII only and reads '%s' as a space: such text is typed
+    through ADBKeyboard instead (tests/sim/gui/test_ime.py types it end to end)."""
+    tap, typing = commands_for(Action("input_text", index=1, text=text), SCREEN, (1080, 2400))
+    assert tap.startswith("input tap ") and "ADB_INPUT_B64" in typing and "input text" not in typing
 
 
 def test_an_index_needs_the_screen_it_was_chosen_from():

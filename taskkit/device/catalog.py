@@ -249,6 +249,9 @@ CATALOG: tuple[Package, ...] = (
     _app("com.simplemobiletools.gallery.pro", "Simple Gallery Pro", 396, ".activities.MainActivity"),
     _app("com.simplemobiletools.draw.pro", "Simple Draw Pro", 79, ".activities.MainActivity"),
     _app("ca.zgrs.clipper", "Clipper", 1, "ca.zgrs.clipper.Main", data_dirs=()),
+    # ADBKeyboard (github.com/senzhk/ADBKeyBoard), the input method SPA-Bench's agents type
+    # non-ASCII text with: no launcher activity; its IME service takes text by broadcast.
+    Package("com.android.adbkeyboard", "ADB Keyboard", 1, False, data_dirs=()),
     # --- providers and system UI (no launcher activity) ------------------------------------
     Package("com.android.providers.telephony", "Phone and Messaging Storage", 33, True,
             apk_path="/system/priv-app/TelephonyProvider/TelephonyProvider.apk"),
@@ -261,6 +264,8 @@ CATALOG: tuple[Package, ...] = (
 )
 
 LAUNCHER = CATALOG[0]
+LATIN_IME = "com.android.inputmethod.latin/.LatinIME"  # the keyboard a fresh device types with
+ADB_KEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"  # ADBKeyboard's input method id
 _BY_NAME = {package.name: package for package in CATALOG}
 
 

@@ -86,7 +86,9 @@ DEFAULT_SETTINGS: dict[str, dict[str, str]] = {
         "accessibility_enabled": "0",
         "android_id": "5c2d8e1a9f3b7046",
         "default_input_method": "com.android.inputmethod.latin/.LatinIME",
-        "enabled_input_methods": "com.android.inputmethod.latin/.LatinIME",
+        # ADBKeyboard is installed and enabled, not selected: taskkit selects it to type text
+        # `input text` cannot carry (taskkit.actions)
+        "enabled_input_methods": "com.android.inputmethod.latin/.LatinIME:com.android.adbkeyboard/.AdbIME",
         "location_mode": "3",
         "sms_default_application": "com.simplemobiletools.smsmessenger",
         "ui_night_mode": "1",

@@ -13,6 +13,7 @@ deterministic. Installed packages come from `taskkit.device.catalog`.
 """
 from __future__ import annotations
 
+import base64
 import dataclasses
 import hashlib
 import os
@@ -22,8 +23,9 @@ from typing import Callable, Iterator
 
 from taskkit.device import catalog
 from taskkit.errors import TaskkitError
-from taskkit.sim import databases, packages, providers
+from taskkit.sim import databases, display, packages, providers
 from taskkit.sim.commands import Invocation, command
+from taskkit.sim.commands.settings import get_setting
 from taskkit.device.catalog import LAUNCHER, Package, short_component, split_component
 from taskkit.sim.state import SimState
 
@@ -347,9 +349,29 @@ def _clipper_get(state: SimState, intent: Intent) -> tuple[int, str | None]:
     return RESULT_OK, state.config.get("clipboard") or ""
 
 
+def _adb_keyboard(decode: Callable[[str], str]) -> Callable[[SimState, Intent], tuple[int, str | None]]:
+    """ADBKeyboard's receivers (ADB_INPUT_TEXT: `msg` as given; ADB_INPUT_B64: `msg` in base64 of
+    UTF-8): the text goes to the focused field, as its IME commits it, while it is the selected
+    input method (it registers them only then; otherwise nobody receives the broadcast)."""
+    def receive(state: SimState, intent: Intent) -> tuple[int, str | None]:
+        if get_setting(state, "secure", "default_input_method") != catalog.ADB_KEYBOARD_IME:
+            return 0, None
+        screen = display.for_state(state)  # the screen types it, as `input text` does
+        if screen is not None:
+            screen.input(state, "text", [decode(str(intent.extras.get("msg", "")))])
+        return 0, None
+    return receive
+
+
+def _from_base64(text: str) -> str:
+    return base64.b64decode(text, validate=False).decode("utf-8", "replace")
+
+
 RECEIVERS: dict[str, tuple[str, Callable[[SimState, Intent], tuple[int, str | None]]]] = {
     "clipper.set": ("ca.zgrs.clipper", _clipper_set),
     "clipper.get": ("ca.zgrs.clipper", _clipper_get),
+    "ADB_INPUT_TEXT": ("com.android.adbkeyboard", _adb_keyboard(lambda text: text)),
+    "ADB_INPUT_B64": ("com.android.adbkeyboard", _adb_keyboard(_from_base64)),
 }
 
 

@@ -18,6 +18,7 @@ import zlib
 from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from taskkit.device.catalog import ADB_KEYBOARD_IME, LATIN_IME
 from taskkit.device.reference import SCREEN_DENSITY, SCREEN_SIZE
 from taskkit.sim import display
 from taskkit.sim.commands import COMMANDS, Invocation, command
@@ -917,3 +918,42 @@ def screencap(inv: Invocation) -> int:
     path.write_bytes(data)
     os.utime(path, (inv.state.clock_epoch, inv.state.clock_epoch))
     return 0
+
+
+# --- ime ----------------------------------------------------------------------------------------
+# `ime` as Android 13's input method manager shell command answers it (AOSP
+# services/core/java/com/android/server/inputmethod/InputMethodManagerService.java, its
+# ShellCommandImpl: `ime list [-a] [-s]`, `ime enable|disable ID`, `ime set ID`).
+_IMES = (LATIN_IME, ADB_KEYBOARD_IME)  # the input methods the simulated device has
+
+
+def _enabled_imes(state: SimState) -> list[str]:
+    return [ime for ime in (get_setting(state, "secure", "enabled_input_methods") or "").split(":") if ime]
+
+
+@command("ime")
+def ime(inv: Invocation) -> int:
+    """`ime list [-s] [-a]`, `ime enable|disable ID`, `ime set ID`."""
+    args, state = inv.args, inv.state
+    if args[:1] == ["list"]:
+        listed = list(_IMES) if "-a" in args else _enabled_imes(state)
+        inv.out("".join(f"{ime}\n" for ime in listed) if "-s" in args else
+                "".join(f"{ime}:\n  mId={ime}\n" for ime in listed))
+        return 0
+    if len(args) == 2 and args[0] in ("enable", "disable", "set"):
+        verb, ime_id = args
+        if ime_id not in _IMES:
+            return inv.fail(f"Unknown input method {ime_id} cannot be {'selected' if verb == 'set' else verb + 'd'}.")
+        enabled = _enabled_imes(state)
+        if verb == "set":
+            put_setting(state, "secure", "default_input_method", ime_id)
+            inv.out(f"Input method {ime_id} selected for user #0\n")
+            return 0
+        was = ime_id in enabled
+        now = [i for i in enabled if i != ime_id] + ([ime_id] if verb == "enable" else [])
+        put_setting(state, "secure", "enabled_input_methods", ":".join(now))
+        state_word = ("already enabled" if was else "now enabled") if verb == "enable" else \
+            ("now disabled" if was else "already disabled")
+        inv.out(f"Input method {ime_id}: {state_word}\n")
+        return 0
+    return inv.fail("usage: ime list [-a] [-s] | ime enable|disable|set ID")
