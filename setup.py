@@ -40,13 +40,15 @@ setup(
         "llm": ["openai>=1.40"],
         # `--executor ray`: the device pool on a Ray cluster (its test runs a local Ray instance).
         "ray": ["ray>=2.9"],
+        # taskkit.gym: the tasks as a Gymnasium environment (taskkit/Task-v0).
+        "gym": ["gymnasium>=1.0"],
         # AndroidWorld's own task code imported from a checkout (taskkit.compat.android_world.checkout):
         # the pure-Python libraries it imports beyond taskkit's (cv2 draws its receipts, pydub its
         # audio files, immutabledict its constants).
         "android_world": ["immutabledict>=2", "opencv-python-headless>=4.8", "pydub>=0.25"],
         # "av" (FFmpeg) decodes the simulated media files in the tests, as a player would;
         # pytest-xdist runs the suite on every core.
-        "test": ["openai>=1.40", "ray>=2.9", "av>=12", "pytest-xdist>=3"],
+        "test": ["openai>=1.40", "ray>=2.9", "av>=12", "pytest-xdist>=3", "gymnasium>=1.0"],
     },
     entry_points={"pytest11": ["taskkit = taskkit.testing.plugin"]},
 )

@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("taskkit.actions", "taskkit.suite", "taskkit.runner", "taskkit.report", "taskkit.connect",
      "taskkit.cli", "taskkit.config", "taskkit.families", "taskkit.trajectory", "taskkit.resume", "taskkit.pool",
      "taskkit.metrics", "taskkit.plots", "taskkit.report_html", "taskkit.side_effects",
-     "taskkit.ray_pool", "taskkit.fidelity"),
+     "taskkit.ray_pool", "taskkit.fidelity", "taskkit.gym"),
     ("taskkit.testing",),
 ]
 # Composition roots: they wire the layers together and may import any of them.
