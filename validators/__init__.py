@@ -6,6 +6,7 @@ time, returning a `CheckResult` (a score in [0, 1] and reasons when it is below 
 from taskkit.validators.activity import app_in_foreground
 from taskkit.validators.answers import answer_equals
 from taskkit.validators.base import CheckResult, Validator, all_of, any_of, not_, weighted
+from taskkit.validators.detectors import command_output_matches, key_components, ui_element_matches
 from taskkit.validators.exists import row_exists
 from taskkit.validators.files import file_absent, file_content, file_exists, folder_exists, no_files_under
 from taskkit.validators.fuzzy import fuzzy_match, similarity
@@ -17,7 +18,7 @@ from taskkit.validators.settings import setting_equals
 
 __all__ = [
     "CheckResult", "ProviderUri", "Table", "Validator", "all_of", "answer_equals", "app_in_foreground", "answer_matches", "any_of",
-    "duplicates_removed", "file_absent", "file_content", "file_exists", "folder_exists", "fuzzy_match", "no_files_under",
+    "command_output_matches", "duplicates_removed", "key_components", "ui_element_matches", "file_absent", "file_content", "file_exists", "folder_exists", "fuzzy_match", "no_files_under",
     "not_",
     "provider_row_exists", "RowDiff", "row_exists", "rows_added", "rows_deleted", "rows_updated", "select",
     "setting_equals", "similarity", "weighted",
