@@ -39,6 +39,7 @@ class WorkerSetup:
     fixed_task_seed: bool = False
     side_effects: str = "off"
     android_world: str | None = None  # an AndroidWorld checkout whose own tasks the run takes
+    success_check: str = "final"  # "every_step": the episode ends at its first successful step
 
 
 class Worker:
@@ -75,7 +76,7 @@ class Worker:
         instance = suite.instantiate(registry.get(name), setup.run_seed, index, device_config, setup.config_axis,
                                      setup.fixed_task_seed)
         return run_episode(self.env, instance, self.agent, setup.run_seed, setup.output_dir, setup.save_screenshots,
-                           setup.side_effects).to_json()
+                           setup.side_effects, setup.success_check).to_json()
 
     def _restore_config(self) -> None:
         from taskkit.config import apply as config_apply

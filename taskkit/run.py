@@ -38,6 +38,10 @@ flags.DEFINE_bool("strict_replay", False, "--agent replay:PATH: stop the run (ex
 flags.DEFINE_string("output_dir", None, "Directory that receives results.jsonl and trajectories/.", flag_values=FLAGS)
 flags.DEFINE_bool("side_effects", True, "Record in each result the changes the episode made outside what its task "
                   "checks (rows of other tables, files, settings).", flag_values=FLAGS)
+flags.DEFINE_enum("success_check", "final", ["final", "every_step"], "When the task's check runs: once the agent "
+                  "stops (final, AndroidWorld's way) or also after every action, ending the episode as a success at "
+                  "the first step whose check passes (every_step, B-MoCA's way; rows record first_success_step).",
+                  flag_values=FLAGS)
 flags.DEFINE_bool("strict", False, "Score an episode with side effects 0 (AppWorld's collateral-damage rule).",
                   flag_values=FLAGS)
 flags.DEFINE_bool("save_screenshots", False, "With --output_dir: one PNG per agent step beside its trajectory.",
@@ -194,7 +198,8 @@ def _run_serial(instances: list[Any], agent: Any, on_result: Any) -> None:
             previous = config_apply.apply(device, device_config.DeviceConfig.from_json(config_json)) if config_json else None
             try:
                 runner.run_suite(Env(device), group, agent, FLAGS.seed, on_result, output_dir=FLAGS.output_dir,
-                                 save_screenshots=FLAGS.save_screenshots, side_effects=_side_effect_mode())
+                                 save_screenshots=FLAGS.save_screenshots, side_effects=_side_effect_mode(),
+                                 success_check=FLAGS.success_check)
             finally:
                 if previous is not None:
                     config_apply.restore(device, previous)
@@ -265,7 +270,7 @@ def main(argv: list[str]) -> int:
             setup = pool.WorkerSetup(tuple(FLAGS.task_module), tuple(FLAGS.spec_dir), FLAGS.replace_tasks, FLAGS.agent,
                                      _agent_options(), FLAGS.seed, FLAGS.output_dir, FLAGS.save_screenshots,
                                      FLAGS.config_axis, FLAGS.fixed_task_seed, _side_effect_mode(),
-                                     FLAGS.android_world)
+                                     FLAGS.android_world, FLAGS.success_check)
             adb = cli.adb_server(FLAGS)
             with contextlib.ExitStack() as held:  # each worker's device is this run's alone
                 for spec in workers:

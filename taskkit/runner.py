@@ -62,6 +62,7 @@ class EpisodeResult:
     tags: list[str] = dataclasses.field(default_factory=list)
     optimal_steps: int | None = None
     side_effects: list[str] | None = None  # changes outside what the task checks (None: not looked for)
+    first_success_step: int | None = None  # --success_check every_step: the step whose check first passed
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -79,13 +80,15 @@ SIDE_EFFECT_MODES = ("off", "report", "strict")
 
 
 def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, output_dir: str | None = None,
-                save_screenshots: bool = False, side_effects: str = "off") -> EpisodeResult:
+                save_screenshots: bool = False, side_effects: str = "off", success_check: str = "final") -> EpisodeResult:
     """Run one episode on `env` and return its result; never raises for a failing episode.
 
     With `output_dir`, an agent's steps go to `trajectories/<instance_id>.jsonl` there (the
     oracle mode takes no steps and writes none). `side_effects` "report" records the changes
     outside what the task checks (taskkit.side_effects); "strict" also scores an episode with
-    any 0.
+    any 0. `success_check` "final" scores the device once the agent stops (AndroidWorld's way);
+    "every_step" also checks after every action and ends the episode as a success at the first
+    step whose check passes (B-MoCA's way), recorded as `first_success_step`.
     """
     started = time.monotonic()
     try:
@@ -118,7 +121,7 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, o
         trajectory = TrajectoryWriter(output_dir, instance.instance_id, save_screenshots)
         result.trajectory = trajectory.relative_path
     try:
-        _agent_loop(env, task, agent, result, instance, trajectory)
+        _agent_loop(env, task, agent, result, instance, trajectory, success_check == "every_step")
         result.score = task.is_successful(env)
         result.success = result.score >= 1.0
         if task.last_result is not None:
@@ -163,7 +166,7 @@ def _record_side_effects(env: Env, watch: side_effects_lib.Watch, result: Episod
 
 
 def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instance: TaskInstance,
-                trajectory: TrajectoryWriter | None) -> None:
+                trajectory: TrajectoryWriter | None, check_every_step: bool = False) -> None:
     if isinstance(agent, OracleAgent):  # the privileged run mode: the task's own solution
         _run_solution(env, task)
         result.steps, result.status = 1, "complete"
@@ -203,6 +206,9 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instan
             trajectory.step(observation, action, last_error, seconds, step_usage)
         if action.ends_episode:
             result.status = action.goal_status
+            return
+        if check_every_step and task.is_successful(env) >= 1.0:  # the detector fired: a success, here
+            result.first_success_step = result.steps
             return
 
 
@@ -268,6 +274,7 @@ def run_suite(
     output_dir: str | None = None,
     save_screenshots: bool = False,
     side_effects: str = "off",
+    success_check: str = "final",
 ) -> list[EpisodeResult]:
     """Run every instance in order, handing each result to `on_result` as soon as it exists.
 
@@ -279,12 +286,13 @@ def run_suite(
     for instance in suite:
         if STOP.is_set():
             raise KeyboardInterrupt("stop requested")
-        result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots, side_effects)
+        result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots, side_effects, success_check)
         for attempt in range(2, retries + 2):
             if result.error_kind != INFRASTRUCTURE:
                 break
             _reconnect(env)
-            result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots, side_effects)
+            result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots, side_effects,
+                                 success_check)
             result.attempts = attempt
         on_result(result)
         results.append(result)

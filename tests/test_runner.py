@@ -128,3 +128,18 @@ def test_an_agent_typing_a_nul_is_an_agent_error(env):
 
     result = run_episode(env, suite.instantiate(registry.get("SystemWifiTurnOn"), 30, 0), Nul(), 30)
     assert result.error_kind == "agent" and "NUL" in result.error
+
+
+def test_every_step_checking_ends_a_gui_episode_at_its_first_successful_step(env):
+    """B-MoCA's rule: the check runs after every action and the episode ends when it passes; the
+    final-check run of the same reference goes on to its own `status` step."""
+    from taskkit.agents.gui_reference import GuiReferenceAgent
+
+    loading.load_builtin()
+    instance = suite.instantiate(registry.get("SystemWifiTurnOn"), 30, 0)
+    final = run_episode(env, instance, GuiReferenceAgent(), 30)
+    every = run_episode(env, instance, GuiReferenceAgent(), 30, success_check="every_step")
+    assert final.score == every.score == 1.0 and final.status == "complete" and final.first_success_step is None
+    assert every.first_success_step == every.steps < final.steps and every.status is None
+    noop = run_episode(env, instance, load("noop"), 30, success_check="every_step")
+    assert noop.score == 0.0 and noop.first_success_step is None
