@@ -22,7 +22,7 @@ import base64
 from typing import Sequence
 
 from taskkit import apps
-from taskkit.agents.base import Action
+from taskkit.agents.base import NORMALIZED_SCALE, Action
 from taskkit.device.catalog import ADB_KEYBOARD_IME
 from taskkit.device.errors import CommandFailed
 from taskkit.device.quoting import shell_quote
@@ -31,7 +31,8 @@ from taskkit.env import Env
 from taskkit.errors import TaskkitError
 
 _CLEAR = ["input keycombination 113 29", "input keyevent 67"]  # KEYCODE_CTRL_LEFT + KEYCODE_A, KEYCODE_DEL
-_KEYS = {"navigate_home": "KEYCODE_HOME", "navigate_back": "KEYCODE_BACK", "keyboard_enter": "KEYCODE_ENTER"}
+_KEYS = {"navigate_home": "KEYCODE_HOME", "navigate_back": "KEYCODE_BACK", "keyboard_enter": "KEYCODE_ENTER",
+         "navigate_recents": "KEYCODE_APP_SWITCH"}
 # What `input text` can type: it turns each character into key events of the virtual keyboard's
 # character map, which holds printable ASCII (AOSP InputShellCommand.sendText, KeyCharacterMap
 # VIRTUAL_KEYBOARD); "%s" stands for a space.
@@ -57,12 +58,27 @@ def _element(action: Action, elements: Sequence[UIElement]) -> UIElement:
     return element
 
 
-def _point(action: Action, elements: Sequence[UIElement]) -> tuple[int, int]:
+def _point(action: Action, elements: Sequence[UIElement], screen_size: tuple[int, int] | None = None) -> tuple[int, int]:
     if action.index is not None:
         return _element(action, elements).bbox.center  # type: ignore[union-attr]
     if action.x is None or action.y is None:
         raise ActionError(f"{action.action_type} needs an element index or x and y")
+    if action.normalized:  # 0..1000 on each axis, onto the device's real size
+        width, height = _size(screen_size)
+        return (round(action.x * (width - 1) / NORMALIZED_SCALE), round(action.y * (height - 1) / NORMALIZED_SCALE))
     return int(action.x), int(action.y)
+
+
+def _size(screen_size: tuple[int, int] | None) -> tuple[int, int]:
+    if screen_size is None:
+        raise ValueError("normalized coordinates and dual gestures need the screen size")
+    return screen_size
+
+
+def _gesture_point(point: tuple[float, float], screen_size: tuple[int, int] | None) -> tuple[int, int]:
+    """A dual-gesture point in [-1, 1] (B-MoCA's) in the device's pixels."""
+    width, height = _size(screen_size)
+    return round((point[0] + 1) / 2 * (width - 1)), round((point[1] + 1) / 2 * (height - 1))
 
 
 def _swipe(box: BoundingBox, direction: str, towards: bool) -> str:
@@ -100,8 +116,12 @@ def commands_for(action: Action, elements: Sequence[UIElement] = (),
     A scroll or swipe without an element needs `screen_size` (width, height).
     """
     kind = action.action_type
+    if kind == "dual_gesture":
+        assert action.touch is not None and action.lift is not None
+        (x1, y1), (x2, y2) = _gesture_point(action.touch, screen_size), _gesture_point(action.lift, screen_size)
+        return [f"input tap {x1} {y1}"] if action.is_tap_gesture else [f"input swipe {x1} {y1} {x2} {y2} 300"]
     if kind in ("click", "double_tap", "long_press"):
-        x, y = _point(action, elements)
+        x, y = _point(action, elements, screen_size)
         if kind == "click":
             return [f"input tap {x} {y}"]
         if kind == "double_tap":
@@ -111,7 +131,7 @@ def commands_for(action: Action, elements: Sequence[UIElement] = (),
         typing = [*(_CLEAR if action.clear_text else []), input_text_command(action.text or "")]
         if action.index is None and action.x is None:
             return typing  # into whatever has focus
-        x, y = _point(action, elements)
+        x, y = _point(action, elements, screen_size)
         return [f"input tap {x} {y}", *typing]
     if kind in ("scroll", "swipe"):
         if action.index is not None:
@@ -141,7 +161,9 @@ def perform(env: Env, action: Action, elements: Sequence[UIElement] = (),
     if action.action_type == "answer":
         env.submit_answer(action.text or "")
         return
-    if action.action_type in ("scroll", "swipe") and action.index is None and screen_size is None:
+    needs_size = (action.action_type in ("scroll", "swipe") and action.index is None
+                  or action.action_type == "dual_gesture" or bool(action.normalized))
+    if needs_size and screen_size is None:
         screen_size = env.device.ui.size()
     commands = commands_for(action, elements, screen_size)
     if commands:

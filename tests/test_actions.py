@@ -121,3 +121,36 @@ def test_input_text_reaches_the_device_exactly(module_device, text):
     assert android_decode(received) == text
 
 
+
+
+def test_normalized_coordinates_land_on_the_devices_own_pixels():
+    """AndroidLens' 0..1000 coordinates, onto the size the observation read (not a constant)."""
+    assert commands_for(Action("click", x=500, y=500, normalized=True), (), (1080, 2400)) == ["input tap 540 1200"]
+    assert commands_for(Action("click", x=1000, y=0, normalized=True), (), (1200, 800)) == ["input tap 1199 0"]
+    with pytest.raises(ValueError, match="normalized coordinates run from 0 to 1000"):
+        Action("click", x=1001, y=5, normalized=True)
+
+
+@pytest.mark.parametrize("touch, lift, command", [
+    ((0.0, 0.0), (0.1, 0.0), "input tap 540 1200"),  # closer than 0.14: a tap at the touch point
+    ((0.0, 0.5), (0.0, -0.5), "input swipe 540 1799 540 600 300"),
+    ((-1.0, 1.0), (1.0, 1.0), "input swipe 0 2399 1079 2399 300"),
+])
+def test_a_dual_gesture_is_a_tap_or_a_swipe_as_b_moca_reads_it(touch, lift, command):
+    assert commands_for(Action.from_dict({"action_type": "dual_gesture", "touch": touch, "lift": lift}),
+                        (), (1080, 2400)) == [command]
+
+
+@pytest.mark.parametrize("text, action", [
+    ("I see the switch, so tap(2)", Action("click", index=2)),
+    ("swipe('UP')", Action("swipe", direction="up")),
+    ("press(HOME) then press(back)", Action("navigate_back")),
+    ("press(OVERVIEW)", Action("navigate_recents")),
+])
+def test_b_mocas_text_actions_parse(text, action):
+    assert Action.from_text(text) == action
+
+
+def test_a_dual_gesture_outside_the_square_is_refused():
+    with pytest.raises(ValueError, match=r"touch must be two numbers in \[-1, 1\]"):
+        Action.from_dict({"action_type": "dual_gesture", "touch": [2, 0], "lift": [0, 0]})

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import math
+import re
 from typing import Any, ClassVar
 
 from taskkit.device.services.ui import UIElement
@@ -18,6 +20,18 @@ from taskkit.errors import TaskkitError
 ACTION_TYPES = (
     "click", "double_tap", "long_press", "input_text", "keyboard_enter", "scroll", "swipe",
     "navigate_home", "navigate_back", "open_app", "answer", "status", "wait", "unknown",
+    # beyond AndroidWorld's space: B-MoCA's dual gesture and its OVERVIEW key
+    "dual_gesture", "navigate_recents",
+)
+NORMALIZED_SCALE = 1000  # `normalized` coordinates run 0..1000 on each axis (AndroidLens' agents)
+TAP_DISTANCE = 0.14  # B-MoCA: a dual gesture whose touch and lift are closer than this is a tap
+_TEXT_ACTIONS = (  # B-MoCA's text actions: tap(n), swipe(direction), press(key)
+    (re.compile(r"tap\(\s*(\d+)\s*\)"), lambda m: {"action_type": "click", "index": int(m.group(1))}),
+    (re.compile(r"swipe\(\s*[\"']?(up|down|left|right)[\"']?\s*\)", re.I),
+     lambda m: {"action_type": "swipe", "direction": m.group(1).lower()}),
+    (re.compile(r"press\(\s*[\"']?(home|back|overview)[\"']?\s*\)", re.I),
+     lambda m: {"action_type": {"home": "navigate_home", "back": "navigate_back",
+                                "overview": "navigate_recents"}[m.group(1).lower()]}),
 )
 DIRECTIONS = ("up", "down", "left", "right")
 STATUSES = ("complete", "infeasible")
@@ -28,9 +42,11 @@ class Action:
     """One agent action; the fields used depend on `action_type` (AndroidWorld's JSONAction).
 
     `click`, `double_tap`, `long_press`, `input_text` and `scroll` take an element `index`
-    (resolved against the elements of the last observation) or `x`/`y` coordinates;
+    (resolved against the elements of the last observation) or `x`/`y` coordinates — pixels, or
+    with `normalized` 0..1000 on each axis, turned into the device's pixels at its real size;
     `input_text` with `clear_text` first selects the field's text and deletes it (AndroidWorld's
-    `clear_text`: Ctrl+A, then DEL).
+    `clear_text`: Ctrl+A, then DEL). `dual_gesture` is B-MoCA's: `touch` and `lift` points in
+    [-1, 1] (x, y), a tap at `touch` when they are closer than 0.14, otherwise a swipe.
     """
 
     action_type: str
@@ -42,8 +58,22 @@ class Action:
     app_name: str | None = None
     goal_status: str | None = None
     clear_text: bool | None = None
+    normalized: bool | None = None
+    touch: tuple[float, float] | None = None
+    lift: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
+        for name in ("touch", "lift"):
+            point = getattr(self, name)
+            if point is not None:
+                if (not isinstance(point, (list, tuple)) or len(point) != 2
+                        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and -1 <= v <= 1 for v in point)):
+                    raise ValueError(f"{name} must be two numbers in [-1, 1], got {point!r}")
+                object.__setattr__(self, name, (float(point[0]), float(point[1])))
+        if self.action_type == "dual_gesture" and (self.touch is None or self.lift is None):
+            raise ValueError("dual_gesture needs touch and lift points")
+        if self.normalized and any(v is not None and not 0 <= v <= NORMALIZED_SCALE for v in (self.x, self.y)):
+            raise ValueError(f"normalized coordinates run from 0 to {NORMALIZED_SCALE}, got x={self.x} y={self.y}")
         if self.action_type not in ACTION_TYPES:
             raise ValueError(f"unknown action_type {self.action_type!r}; expected one of {', '.join(ACTION_TYPES)}")
         if self.action_type == "status" and self.goal_status not in STATUSES:
@@ -72,8 +102,23 @@ class Action:
             raise ValueError("an action needs action_type")
         return cls(**data)
 
+    @classmethod
+    def from_text(cls, text: str) -> "Action":
+        """B-MoCA's text actions — `tap(3)`, `swipe(up)`, `press(HOME|BACK|OVERVIEW)` — the last
+        one in `text`; ValueError when it holds none."""
+        found = [(match.start(), build(match)) for pattern, build in _TEXT_ACTIONS for match in pattern.finditer(text or "")]
+        if not found:
+            raise ValueError("no tap(n), swipe(direction) or press(key) action in the text")
+        return cls.from_dict(max(found, key=lambda item: item[0])[1])
+
+    @property
+    def is_tap_gesture(self) -> bool:
+        """A dual gesture whose touch and lift are closer than B-MoCA's tap distance."""
+        assert self.touch is not None and self.lift is not None
+        return math.dist(self.touch, self.lift) < TAP_DISTANCE
+
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items() if v is not None}
 
     @property
     def ends_episode(self) -> bool:

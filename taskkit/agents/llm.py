@@ -43,10 +43,14 @@ class LlmUnavailable(TaskkitError, RuntimeError):
 
 
 def parse_reply(text: str) -> Action:
-    """The last JSON object of a model reply as an Action; ValueError saying what is wrong."""
+    """The last JSON object of a model reply as an Action (else its last B-MoCA text action);
+    ValueError saying what is wrong."""
     candidates = _JSON_OBJECT.findall(text or "")
-    if not candidates:
-        raise ValueError("the reply holds no JSON action")
+    if not candidates:  # B-MoCA's text actions (tap(3), swipe(up), press(HOME)) serve too
+        try:
+            return Action.from_text(text)
+        except ValueError:
+            raise ValueError("the reply holds no JSON action") from None
     try:
         data = json.loads(candidates[-1])
     except json.JSONDecodeError as error:
