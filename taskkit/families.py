@@ -2,9 +2,10 @@
 
 * `android_world` — the tasks named as AndroidWorld names them (its 116, listed in its
   android_world/task_metadata.json; a run gets those of them taskkit has);
-* `information_retrieval` — the question tasks (tagged `information_retrieval`), taskkit's and
-  AndroidWorld's;
-* `taskkit` — taskkit's own tasks, those AndroidWorld does not have;
+* `information_retrieval` — AndroidWorld's 25 information-retrieval tasks, exactly the ones its
+  information-retrieval registry builds (one per task of its
+  task_evals/information_retrieval/proto/tasks.textproto);
+* `taskkit` — taskkit's own tasks, those AndroidWorld does not have (its `Ir*` questions too);
 * `all` — every registered task (the default).
 """
 from __future__ import annotations
@@ -16,11 +17,24 @@ from taskkit import metadata, registry
 # AndroidWorld's task names (android_world/task_metadata.json, via taskkit/android_world_tasks.json).
 ANDROID_WORLD_TASKS: frozenset[str] = frozenset(metadata.android_world())
 
+# AndroidWorld's information-retrieval tasks (the `name`s of its proto/tasks.textproto, commit d9c569f).
+INFORMATION_RETRIEVAL_TASKS: frozenset[str] = frozenset({
+    "SimpleCalendarEventsOnDate", "SimpleCalendarNextEvent", "SimpleCalendarEventOnDateAtTime",
+    "SimpleCalendarAnyEventsOnDate", "SimpleCalendarNextMeetingWithPerson", "SimpleCalendarLocationOfEvent",
+    "SimpleCalendarEventsInNextWeek", "SimpleCalendarFirstEventAfterStartTime", "SimpleCalendarEventsInTimeRange",
+    "TasksDueOnDate", "TasksHighPriorityTasks", "TasksHighPriorityTasksDueOnDate", "TasksDueNextWeek",
+    "TasksCompletedTasksForDate", "TasksIncompleteTasksOnDate",
+    "SportsTrackerActivitiesOnDate", "SportsTrackerActivitiesCountForWeek", "SportsTrackerActivityDuration",
+    "SportsTrackerLongestDistanceActivity", "SportsTrackerTotalDurationForCategoryThisWeek",
+    "SportsTrackerTotalDistanceForCategoryOverInterval",
+    "NotesRecipeIngredientCount", "NotesMeetingAttendeeCount", "NotesIsTodo", "NotesTodoItemCount",
+})
+
 # Each predicate sees a task class or a `registry.Deferred` (name, tags): choosing a family compiles no spec.
 FAMILIES: dict[str, Callable[[Any], bool]] = {
     "all": lambda cls: True,
     "android_world": lambda cls: cls.name in ANDROID_WORLD_TASKS,
-    "information_retrieval": lambda cls: "information_retrieval" in tuple(getattr(cls, "tags", ()) or ()),
+    "information_retrieval": lambda cls: cls.name in INFORMATION_RETRIEVAL_TASKS,
     "taskkit": lambda cls: cls.name not in ANDROID_WORLD_TASKS,
 }
 

@@ -50,3 +50,32 @@ def test_a_malformed_detector_is_refused_when_built(build) -> None:
     with pytest.raises(Exception) as raised:
         build()
     assert isinstance(raised.value, (ValueError, __import__("re").error))
+
+
+DETECTOR_SPEC = '''
+name: "WifiOnSeenOnScreen"
+apps: "settings"
+complexity: 1
+goal: "Turn wifi on and leave its page open."
+setup { shell { command: "svc wifi disable" } }
+success {
+  all {
+    check { command_output_matches { command: "settings get global wifi_on" pattern: "^[12]$" } }
+    check { ui_element_matches { class_name: ".*Switch" checked: true } }
+    check { key_components { items: ["Internet", "AndroidWifi"] } }
+  }
+}
+oracle { shell { command: "svc wifi enable" } }
+oracle { shell { command: "am start -a android.settings.WIFI_SETTINGS" } }
+'''
+
+
+def test_a_spec_written_with_the_detectors_is_solved_by_its_oracle_and_its_near_misses_fail(tmp_path) -> None:
+    from taskkit import specs
+    from taskkit.testing import check_near_miss, check_solvable
+
+    path = tmp_path / "wifi_on_seen.textproto"
+    path.write_text(DETECTOR_SPEC)
+    task = specs.load_file(path, register=False)
+    check_solvable(task, seeds=[0])  # the oracle scores 1.0 and the start scores less
+    assert "near_miss pass" in str(check_near_miss(task, seeds=[0]))  # home, or one screen back, fails the screen checks

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from taskkit import families, loading
+from taskkit import families, loading, registry
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -18,9 +18,10 @@ def test_families_split_the_registered_tasks() -> None:
     assert {"SimpleSmsSend", "MarkorMoveNote", "SystemWifiTurnOnVerify", "NotesIsTodo"} <= android_world
     assert {"IrNotesNotebookOfNote", "ExpenseRenameSpec"} <= own
     assert len(families.ANDROID_WORLD_TASKS) == 116 and android_world <= families.ANDROID_WORLD_TASKS
-    questions = families.tasks_in("information_retrieval")
-    assert {"SportsTrackerActivityDuration", "IrNotesNotebookOfNote"} <= set(questions)
-    assert "SimpleSmsSend" not in questions
+    questions = set(families.tasks_in("information_retrieval"))
+    assert questions == families.INFORMATION_RETRIEVAL_TASKS and len(questions) == 25
+    assert questions <= android_world and "IrNotesNotebookOfNote" in own
+    assert all("information_retrieval" in registry.peek(name).tags for name in questions)
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

@@ -202,14 +202,20 @@ def checkout(sources_dir: Path, source: Source) -> Path:
 
 
 def commit_of(folder: Path) -> str:
-    """The checkout's commit (`git rev-parse HEAD`), or a note that the folder is no git work tree
-    (a partial copy of a repository's files)."""
+    """The checkout's commit (`git rev-parse HEAD`); for a folder that is no git work tree (a
+    partial copy of a repository's files), a note with the first line of its README.md, which
+    says what the copy holds and from which commits."""
     try:
         done = subprocess.run(["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True, text=True,
                               check=False, env={**os.environ, "GIT_CEILING_DIRECTORIES": str(folder.parent)})
     except OSError:
         done = None
-    return done.stdout.strip() if done is not None and done.returncode == 0 else "not a git checkout (partial copy)"
+    if done is not None and done.returncode == 0:
+        return done.stdout.strip()
+    readme = folder / "README.md"
+    lines = readme.read_text(encoding="utf-8", errors="replace").splitlines() if readme.is_file() else []
+    said = next((line.strip().replace("|", "/") for line in lines if line.strip()), "")
+    return f"not a git checkout (partial copy; README.md: {said})" if said else "not a git checkout (partial copy)"
 
 
 # -- what the screens show ----------------------------------------------------------------------------
@@ -415,7 +421,13 @@ def document(rows: list[Row], commits: dict[str, str], today: datetime.date) -> 
            "Every built-in task's GUI reference was played at seed 0 and every screen's window dump read.", "",
            table(rows), "", "## Sources", "", "| checkout | commit |", "|---|---|"]
     out += [f"| {name} | {commit} |" for name, commit in commits.items()]
-    out += ["", "## Remaining differences", ""]
+    if any("partial copy" in commit for commit in commits.values()):
+        out += ["", "A partial copy holds only the files its README.md lists (read one by one from a public index, "
+                "at the commits it names): an id or label of that repository which those files lack counts as "
+                "missing, never as found."]
+    out += ["", "What the count cannot see: `android:id/NAME` is found when the framework declares NAME, whether "
+            "the real screen shows the framework's view or AppCompat's copy of it (which carries the app's "
+            "`PKG:id/NAME`).", "", "## Remaining differences", ""]
     if not any(row.missing_ids or row.missing_labels for row in rows):
         out += ["No id or static label of a visited screen is missing from the real apps' resources. What the "
                 "models leave out (screens, flows, menu items that do nothing) is listed in each app model's "

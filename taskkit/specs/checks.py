@@ -9,6 +9,7 @@ serve which kind.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from taskkit import apps
@@ -19,9 +20,9 @@ from taskkit.specs.steps import Assigns, render_field, rows_from
 from taskkit.specs.tables import TableInfo
 from taskkit.specs.values import PathLookupError, coerce, lookup, selector
 from taskkit.validators import (
-    ProviderUri, all_of, answer_equals, answer_matches, any_of, app_in_foreground, duplicates_removed, file_absent, file_content,
-    file_exists, folder_exists, no_files_under, not_, provider_row_exists, row_exists, rows_added, rows_deleted, rows_updated, select,
-    setting_equals, weighted,
+    ProviderUri, all_of, answer_equals, answer_matches, any_of, app_in_foreground, command_output_matches, duplicates_removed,
+    file_absent, file_content, file_exists, folder_exists, key_components, no_files_under, not_, provider_row_exists,
+    row_exists, rows_added, rows_deleted, rows_updated, select, setting_equals, ui_element_matches, weighted,
 )
 from taskkit.validators.answers import AnswerEquals
 from taskkit.validators.questions import AnswerMatches
@@ -278,6 +279,67 @@ def compile_setting_equals(build: Build, msg: Any, field: str) -> Make:
         rendered: list[Any] = [render_field(v, ctx, f"{field}.values[{i}]") for i, v in enumerate(values)]
         return setting_equals(namespace, key, rendered + ([None] if unset else []))
     return make
+
+
+# --------------------------------------------------------------------------------- detectors
+_SELECTOR_FIELDS = ("resource_id", "text", "content_desc", "class_name")
+_ATTRIBUTE_FIELDS = ("checked", "selected", "enabled", "focused")
+
+
+def _literal(checker: Checker, value: str, path: str, what: str) -> None:
+    """A command or a pattern is the author's text: a template here is refused."""
+    if "{{" in value or "{%" in value:
+        checker.problem(path, f"a {what} is literal text, not a template (a param must never become a {what})")
+
+
+def _regex(checker: Checker, value: str, path: str) -> None:
+    _literal(checker, value, path, "pattern")
+    try:
+        re.compile(value)
+    except re.error as error:
+        checker.problem(path, f"not a regular expression: {error}")
+
+
+def validate_command_output_matches(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    if not msg.command.strip():
+        checker.problem(f"{path}.command", "required: the shell command whose output is matched")
+    _literal(checker, msg.command, f"{path}.command", "command")
+    if not msg.pattern:
+        checker.problem(f"{path}.pattern", "required: the regular expression the output must match")
+    _regex(checker, msg.pattern, f"{path}.pattern")
+
+
+def compile_command_output_matches(build: Build, msg: Any, field: str) -> Make:
+    command, pattern = msg.command, msg.pattern
+    return lambda ctx: command_output_matches(command, pattern)
+
+
+def validate_ui_element_matches(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    selector = [name for name in _SELECTOR_FIELDS if getattr(msg, name)]
+    if not selector:
+        checker.problem(path, f"required: a selector ({', '.join(_SELECTOR_FIELDS)})")
+    for name in selector:
+        _regex(checker, getattr(msg, name), f"{path}.{name}")
+    if not any(msg.HasField(name) for name in _ATTRIBUTE_FIELDS):
+        checker.problem(path, f"required: an attribute to check ({', '.join(_ATTRIBUTE_FIELDS)})")
+
+
+def compile_ui_element_matches(build: Build, msg: Any, field: str) -> Make:
+    selector = {name: getattr(msg, name) for name in _SELECTOR_FIELDS if getattr(msg, name)}
+    attributes = {name: getattr(msg, name) for name in _ATTRIBUTE_FIELDS if msg.HasField(name)}
+    return lambda ctx: ui_element_matches(selector, **attributes)
+
+
+def validate_key_components(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    if not len(msg.items):
+        checker.problem(f"{path}.items", "required: the texts the screen must show")
+    for i, item in enumerate(msg.items):
+        checker.required_template(item, f"{path}.items[{i}]", scope)
+
+
+def compile_key_components(build: Build, msg: Any, field: str) -> Make:
+    items = tuple(msg.items)
+    return lambda ctx: key_components(render_field(item, ctx, f"{field}.items[{i}]") for i, item in enumerate(items))
 
 
 # ----------------------------------------------------------------------------------- answers

@@ -141,6 +141,17 @@ CHECKS = Kinds(task_spec_pb2.Check, "check", [
     Kind("app_in_foreground", checks.validate_app_in_foreground, checks.compile_app_in_foreground,
          "the app (AndroidWorld's name) is the one in front",
          'app_in_foreground { app: "{{ app_name }}" }', validators.app_in_foreground),
+    Kind("command_output_matches", checks.validate_command_output_matches, checks.compile_command_output_matches,
+         "B-MoCA's command detector: the shell command's output matches the regular expression (literal text)",
+         'command_output_matches { command: "settings get global wifi_on" pattern: "^1$" }',
+         validators.command_output_matches),
+    Kind("ui_element_matches", checks.validate_ui_element_matches, checks.compile_ui_element_matches,
+         "B-MoCA's UI detector: an element chosen by resource_id/text/content_desc/class_name regexes holds the "
+         "attributes set (checked, selected, enabled, focused)",
+         'ui_element_matches { class_name: ".*Switch" checked: true }', validators.ui_element_matches),
+    Kind("key_components", checks.validate_key_components, checks.compile_key_components,
+         "SPA-Bench's key components: the screen's visible text holds every item (case aside)",
+         'key_components { items: ["{{ title }}", "Saved"] }', validators.key_components),
     Kind("answer", checks.validate_answer, checks.compile_answer,
          "the agent's answer holds exactly the expected items, in any order (see [Answers](#answers))",
          'answer { match: NUMBER select { table: "events" where { field: "start_ts" op: GE param: "day_ts" } '

@@ -32,6 +32,7 @@ from taskkit.testing.nearvalues import candidates, near_miss, one_char_off
 from taskkit.testing.rowwriters import RowWriter, key_value, writer_for
 from taskkit.validators import ProviderUri
 from taskkit.validators.activity import AppInForeground
+from taskkit.validators.detectors import CommandOutputMatches, KeyComponents, UiElementMatches
 from taskkit.validators.answers import AnswerEquals
 from taskkit.validators.base import AnyOf, Not, Weighted
 from taskkit.validators.exists import RowExists
@@ -555,6 +556,21 @@ def _derive_not(v: Not, obs: Observation) -> list[Mutation]:
     if not found:
         obs.note(f"not_({type(v.part).__name__}): no rule makes the forbidden state hold")
     return [Mutation(f"{v.description} reached: {m.name}", m.apply) for m in found]
+
+
+@derive.register(CommandOutputMatches)
+def _derive_command(v: CommandOutputMatches, obs: Observation) -> list[Mutation]:
+    obs.note(f"command_output_matches `{v.command[:40]}`: what its command reads is unknown to the checker, so no "
+             "near miss is derived (pair it with a state check to have one)")
+    return []
+
+
+@derive.register(UiElementMatches)
+@derive.register(KeyComponents)
+def _derive_screen(v: UiElementMatches | KeyComponents, obs: Observation) -> list[Mutation]:
+    """A screen check must fail once the screen it read is gone: the home screen, or one step back."""
+    return [Mutation("the home screen in front instead", lambda env: env.device.check("input keyevent HOME")),
+            Mutation("one screen back", lambda env: env.device.check("input keyevent BACK"))]
 
 
 # ---------------------------------------------------------------------------------- satisfy

@@ -28,6 +28,8 @@ EXPECTED = {
     "syntax_error": "4:7: goal: syntax error: String missing ending quote: '\"Add an expense of {{ amount }}.'",
     "type_mismatch": "11:29: params[0].rows.fields[1].choice: type mismatch: a string does not fit the INTEGER "
                      "column expense.amount",
+    "templated_command": "8:5: success.command_output_matches.command: a command is literal text, not a template "
+                         "(a param must never become a command)",
     "two_generators": "8:3: params[0].choice: 'choice' and 'int_range' are both set; choose one generator "
                       "(they exclude each other)",
     "unknown_app": "2:18: apps[1]: unknown app 'pro expenses' (did you mean pro expense?); apps: ",

@@ -41,8 +41,6 @@ def load(path: Path):
 
 @pytest.fixture(scope="module")
 def device(tmp_path_factory):
-    from taskkit.sim.device import SimDevice
-
     dev = sim_device(tmp_path_factory.mktemp("ir") / "device")
     yield dev
     dev.close()
@@ -163,7 +161,7 @@ def _first_seed(cls, wanted, limit: int = 400) -> int:
 
 @pytest.mark.parametrize("stem, items", [
     ("tasks_due_on_date", lambda p: [row["title"] for row in p["targets"]]),
-    ("simple_calendar_events_in_time_range", lambda p: [row["title"] for row in p["targets"]]),
+    ("simple_calendar_any_events_on_date", lambda p: [row["title"] for row in p["targets"]]),
     ("simple_calendar_location_of_event", lambda p: [p["targets"][0]["location"]]),
 ])
 def test_items_containing_commas_are_matched_whole_in_any_order(stem, items, device):

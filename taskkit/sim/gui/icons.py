@@ -28,7 +28,7 @@ CODEPOINTS: dict[str, int] = {
     "star_border": 0xE83A, "info": 0xE88E, "sort": 0xE164, "shuffle": 0xE043, "arrow_drop_down": 0xE5C5,
     "task_alt": 0xE2E6, "format_color_fill": 0xE23A, "format_clear": 0xE239, "colorize": 0xE3B8,
     "palette": 0xE40A, "share": 0xE80D, "rotate_right": 0xE41A, "folder_open": 0xE2C8,
-    "drive_file_rename_outline": 0xE9A2, "file_download": 0xE2C4, "visibility": 0xE8F4,
+    "drive_file_rename_outline": 0xE9A2, "file_download": 0xE2C4, "visibility": 0xE8F4, "keyboard": 0xE312,
     # the launcher's app icons (taskkit's own: a Material glyph on a coloured circle)
     "alarm": 0xE855, "attach_money": 0xE227, "brush": 0xE3AE, "camera_alt": 0xE3B0, "check_circle": 0xE86C,
     "contacts": 0xE0BA, "content_paste": 0xE14F, "description": 0xE873, "directions_run": 0xE566,

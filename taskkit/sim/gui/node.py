@@ -6,10 +6,11 @@ label, then index, text, resource-id, class, package, content-desc, the ten bool
 bounds), plus what the simulator needs to act on it: `action` (a tap), `long_action` (a long
 press), `slide` (a SeekBar set to a fraction of its width), `swipe` (a drag that starts on it),
 `drag` (a drawing surface: the finger's path in screen pixels), `ink` (lines a canvas shows in
-screenshots), `image` (a picture file screenshots draw in the node) and `field` (the draft key
-of an editable text field). `hint` is the field's placeholder: as TextView's
-`getTextForAccessibility` does, an empty field reports its hint as its text; Android 13's
-dumper writes no `hint` attribute, so neither does this one.
+screenshots), `paint` (the shapes and texts a custom view paints on its canvas: screenshots
+show them, the dump has no node for them), `image` (a picture file screenshots draw in the
+node) and `field` (the draft key of an editable text field). `hint` is the field's
+placeholder: as TextView's `getTextForAccessibility` does, an empty field reports its hint as
+its text; Android 13's dumper writes no `hint` attribute, so neither does this one.
 """
 from __future__ import annotations
 
@@ -26,6 +27,24 @@ SliderAction = Callable[["Session", float], None]
 SwipeAction = Callable[["Session", int, int], None]  # (dx, dy) of the finger
 DragAction = Callable[["Session", Box], None]  # (x1, y1, x2, y2): where the finger went down and up
 Ink = tuple[tuple[tuple[int, int], ...], tuple[int, int, int], int]  # a line's points, colour, width
+Tone = tuple[int, int, int] | str  # a colour, or a theme colour by name ("text", "primary", "background")
+
+
+@dataclasses.dataclass(frozen=True)
+class Painted:
+    """One thing a custom view paints on its canvas (screenshots only, never in the dump): a
+    rounded rectangle or an oval filled with `fill`, `text` in `box`, or both."""
+
+    box: Box
+    text: str = ""
+    fill: Tone | None = None
+    color: Tone | None = None  # the text's (None: the theme's text colour, or white/dark on `fill`)
+    oval: bool = False
+    radius: int = 0
+    size: int = 0  # the text's height in px (0: from the box's height)
+    center: bool = False  # the text centred in `box` (else from its start edge)
+    alpha: float = 1.0  # how opaque the fill is (the text: `text_alpha`) over what is under it
+    text_alpha: float = 1.0
 
 # The boolean attributes uiautomator writes, in its order.
 _FLAGS = ("checkable", "checked", "clickable", "enabled", "focusable", "focused", "scrollable",
@@ -67,6 +86,7 @@ class Node:
     swipe: SwipeAction | None = None
     drag: DragAction | None = None
     ink: tuple[Ink, ...] = ()  # screenshots only: lines drawn over the node (a drawing canvas)
+    paint: tuple[Painted, ...] = ()  # screenshots only: what a custom view paints (a calendar's month)
     image: str = ""  # screenshots only: the host path of a picture drawn to fit the node (a photo)
     background: tuple[int, int, int] | None = None  # screenshots only: a fill under the node
     text_size: int = 0  # screenshots only: the text's height in px (0: from the node's height)

@@ -38,9 +38,11 @@ What they show, as Android 13 dumps them (AOSP frameworks/base, core/res/res/lay
   EditText and its `material_label` "Hour" / "Minute"). A tap on an hour picks it and turns to
   the minutes, as both pickers do.
 
-Simplified: the month's title, the weekday letters and the clock's hand are not drawn (the real
-views paint them; the dump has no node for them); the keyboard mode's AM/PM spinner toggles on
-a tap (the real one opens a drop-down); an invalid typed time keeps the dialog open.
+The month's title ("October 2023"), the weekday letters and the clock's hand are painted by the
+real views, so screenshots show them and the dump has no node for them (`Node.paint`, `ink`).
+
+Simplified: the keyboard mode's AM/PM spinner toggles on a tap (the real one opens a
+drop-down); an invalid typed time keeps the dialog open.
 """
 from __future__ import annotations
 
@@ -52,7 +54,7 @@ from typing import Callable
 
 from taskkit.sim.gui import widgets
 from taskkit.sim.gui.app import Frame
-from taskkit.sim.gui.node import EDIT_TEXT, Action, Box, Node
+from taskkit.sim.gui.node import EDIT_TEXT, Action, Box, Node, Painted
 from taskkit.sim.gui.session import Session
 
 A = "android:id/"
@@ -157,8 +159,10 @@ def _month_grid(ui: Session, frame: Frame, box: Box, first_weekday: int) -> list
     def swipe(ui: Session, dx: int, dy: int) -> None:
         if abs(dx) > abs(dy):
             _move_month(frame, year, month, 1 if dx < 0 else -1)(ui)
+    letters = tuple(Painted((x1 + col * width, y1, x1 + (col + 1) * width, top), "MTWTFSS"[(first_weekday + col) % 7],
+                            size=m.dp(12), center=True, color="muted") for col in range(7))  # painted, not dumped
     return [Node("android.view.ViewGroup", resource_id=f"{A}day_picker_view_pager", bounds=box, swipe=swipe,
-                 children=[Node(VIEW, bounds=box, children=days)])]
+                 children=[Node(VIEW, bounds=box, children=days, paint=letters)])]
 
 
 def _year_list(ui: Session, frame: Frame, box: Box) -> Node:
@@ -210,7 +214,10 @@ def date_dialog(ui: Session, frame: Frame, on_set: DateSet, first_weekday: int =
         year, month = _shown_month(ui, frame)
         arrows = (body[1], body[1] + m.dp(48))
         grid = (x1 + m.dp(8), arrows[1], x2 - m.dp(8), body[3])
-        content = [Node("android.view.ViewGroup", resource_id=f"{A}date_picker_day_picker", bounds=body, children=[
+        title = Painted((x1 + m.dp(56), arrows[0], x2 - m.dp(56), arrows[1]), f"{calendar.month_name[month]} {year}",
+                        size=m.dp(14), center=True)  # SimpleMonthView paints "MMMMy"
+        content = [Node("android.view.ViewGroup", resource_id=f"{A}date_picker_day_picker", bounds=body, paint=(title,),
+                        children=[
             *_month_grid(ui, frame, grid, first_weekday),
             widgets.icon_button(ui, (x1 + m.dp(8), arrows[0], x1 + m.dp(56), arrows[1]), "Previous month",
                                 _move_month(frame, year, month, -1), f"{A}prev"),
@@ -405,7 +412,7 @@ def _face(ui: Session, frame: Frame, box: Box, look: TimeLook, h24: bool) -> Nod
     cx, cy = (x1 + x2) // 2, (y1 + y2) // 2
     radius = min(x2 - x1, y2 - y1) // 2 - m.dp(20)
     size = m.dp(40)
-    nodes = []
+    nodes, hand = [], (cx, cy)
     for value, label in face_numbers(minutes, h24, look):
         ring = radius * (0.62 if h24 and not minutes and (value == 0 or value > 12) else 1.0)
         position = (value / 5 if minutes else value % 12)
@@ -429,7 +436,11 @@ def _face(ui: Session, frame: Frame, box: Box, look: TimeLook, h24: bool) -> Nod
                           content_desc=desc, bounds=(x - size // 2, y - size // 2, x + size // 2, y + size // 2),
                           clickable=True, focusable=True, selected=picked, text_size=m.dp(16),
                           background=widgets.ACCENT if picked else None, action=act))
-    return Node(look.face_class, resource_id=look.face, bounds=box, children=nodes)
+        hand = (x, y) if picked else hand
+    dot = m.dp(4)  # the hand from the centre to the picked number, painted (no node in the dump)
+    return Node(look.face_class, resource_id=look.face, bounds=box, children=nodes,
+                ink=((((cx, cy), hand), widgets.ACCENT, m.dp(2)),),
+                paint=(Painted((cx - dot, cy - dot, cx + dot, cy + dot), fill=widgets.ACCENT, oval=True),))
 
 
 def _period(ui: Session, frame: Frame, look: TimeLook, box: Box) -> list[Node]:
@@ -560,8 +571,10 @@ def time_dialog(ui: Session, frame: Frame, on_set: TimeSet, look: TimeLook = AND
         for name in ("in_hour", "in_minute"):
             s.set_draft(frame, name, "")
         s.focus(frame, None if keyboard else "in_hour")
-    toggle = widgets.icon_button(ui, (x1 + m.dp(12), y2 - m.dp(56), x1 + m.dp(60), y2 - m.dp(8)),
-                                 TOGGLE_TO_CLOCK if keyboard else TOGGLE_TO_KEYBOARD, toggle_mode, look.toggle,
-                                 class_name=BUTTON if look.material else IMAGE_BUTTON)
+    toggle = dataclasses.replace(  # ic_keyboard_black_24dp in clock mode, ic_clock_black_24dp in keyboard mode
+        widgets.icon_button(ui, (x1 + m.dp(12), y2 - m.dp(56), x1 + m.dp(60), y2 - m.dp(8)),
+                            TOGGLE_TO_CLOCK if keyboard else TOGGLE_TO_KEYBOARD, toggle_mode, look.toggle,
+                            class_name=BUTTON if look.material else IMAGE_BUTTON),
+        icon="schedule" if keyboard else "keyboard")
     buttons = _buttons(ui, y2 - m.dp(56), x2, ok, look.ok, look.cancel)
     return [_panel(box, [*nodes, *body, toggle, *buttons], "" if look.material else f"{A}parentPanel")]

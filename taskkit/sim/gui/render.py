@@ -8,7 +8,9 @@ state as Material's glyphs, switches as a track with a thumb (the accent colour 
 Each app's window takes its own theme colours (`theme`), light or dark as the app follows the
 system Dark theme; an app bar of a filled-toolbar theme takes its toolbar colour; floating
 action buttons are filled circles in the primary colour; dialogs sit on a scrim; the launcher's
-icons are a Material glyph on a coloured circle (taskkit's own drawing); the status bar shows
+icons are a Material glyph on a coloured circle (taskkit's own drawing); what a custom view
+paints on its canvas (`Node.paint`: a calendar's day numbers, a picker's month title) is drawn
+with the same text routine, never dumped; the status bar shows
 wifi, signal and battery glyphs and the navigation bar Back, Home and Overview. A missing font
 falls back to Pillow's bundled one (icons to an outline circle) with one warning line. The same
 screen gives the same bytes (PNG without timestamps, fixed compression).
@@ -23,7 +25,7 @@ from PIL import Image, ImageDraw, ImageFont, features
 
 from taskkit.apps import media
 from taskkit.sim.gui import icons, launcher
-from taskkit.sim.gui.node import EDIT_TEXT, Box, Node
+from taskkit.sim.gui.node import EDIT_TEXT, Box, Node, Painted, Tone
 from taskkit.sim.gui.screen import View
 from taskkit.sim.gui.theme import NEUTRAL_DARK, NEUTRAL_LIGHT, Palette, theme
 
@@ -111,6 +113,24 @@ def _icon_font(size: int) -> ImageFont.FreeTypeFont | None:
         return None
 
 
+@functools.lru_cache(maxsize=8192)
+def _length(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, text: str) -> float:
+    """`text`'s advance in `font` (a label is measured once, not at every screenshot)."""
+    return font.getlength(text)
+
+
+@functools.lru_cache(maxsize=256)  # a few screens' labels: a few MB at most
+def _mask(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, text: str, fontmode: str) -> tuple[Image.Image, int, int]:
+    """`text` set in `font` as a mask, and where the mask's corner lies from the text's origin:
+    a label on every screenshot (a calendar's day numbers) is set once."""
+    left, top, right, bottom = font.getbbox(text)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    pen = ImageDraw.Draw(mask)
+    pen.fontmode = fontmode
+    pen.text((-left, -top), text, fill=255, font=font)
+    return mask, left, top
+
+
 def _is_dark(color: Color) -> bool:
     """Whether white reads better than black on `color` (its luma, ITU-R BT.601, under 150)."""
     return 0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2] < 150
@@ -188,6 +208,8 @@ class _Painter:
             self.picture(node)
         for points, colour, width in node.ink:
             self.draw.line(list(points) if len(points) > 1 else list(points) * 2, fill=colour, width=width, joint="curve")
+        for shape in node.paint:
+            self.painted(shape, under)
         kind = node.class_name
         inset = 0
         if kind == "android.widget.Switch" and fill is None:
@@ -261,19 +283,44 @@ class _Painter:
         clip = (x1, y1, x2, y2) if box is None and is_clipped(node) else None
         for line in lines:
             runs = [(part, _font(size, run_path or path)) for part, run_path in _runs(line.translate(_DRAWABLE), script)]
-            length = int(sum(run_font.getlength(part) for part, run_font in runs))
+            length = int(sum(_length(run_font, part) for part, run_font in runs))
             left = end - 4 - length if self.rtl else start + 4  # text starts at the layout's start edge
             if center:
                 left = start + max(4, (end - start - length) // 2)
             for part, run_font in runs:
                 self.words((left, top), part, run_font, color, clip)
-                left += int(run_font.getlength(part))
+                left += int(_length(run_font, part))
             top += step
+
+    def tone(self, tone: Tone, under: Color, alpha: float) -> Color:
+        """`tone` (a colour or a theme colour's name) at `alpha` over `under`."""
+        colour = getattr(self.palette, tone) if isinstance(tone, str) else tone
+        return colour if alpha >= 1.0 else _mix(under, colour, alpha)
+
+    def painted(self, shape: Painted, under: Color) -> None:
+        """A shape and its text as a custom view paints them on its canvas."""
+        x1, y1, x2, y2 = shape.box
+        fill = None if shape.fill is None else self.tone(shape.fill, under, shape.alpha)
+        if fill is not None and shape.oval:
+            self.draw.ellipse((x1, y1, x2 - 1, y2 - 1), fill=fill)
+        elif fill is not None:
+            self.draw.rounded_rectangle((x1, y1, x2 - 1, y2 - 1), radius=shape.radius, fill=fill)
+        if not shape.text:
+            return
+        if shape.color is not None:
+            colour = self.tone(shape.color, fill or under, shape.text_alpha)
+        elif fill is not None:  # Simple-Commons' getContrastColor of the fill before its alpha
+            solid = self.tone(shape.fill, under, 1.0)
+            colour = self.tone(_WHITE if _is_dark(solid) else NEUTRAL_LIGHT.text, fill, shape.text_alpha)
+        else:
+            colour = self.tone(self.color(under), under, shape.text_alpha)
+        self.text(Node(bounds=shape.box, text_size=shape.size), shape.text, colour, center=shape.center)
 
     def words(self, at: tuple[int, int], part: str, font, color: Color, clip: Box | None) -> None:
         """Draw `part` at `at`; with `clip`, only the pixels inside that box."""
-        if clip is None:
-            self.draw.text(at, part, fill=color, font=font)
+        if clip is None:  # the mask ImageDraw.text would set (aliased on a palette image, as it does)
+            mask, left, top = _mask(font, part, "1" if self.image.mode == "P" else "L")
+            self.draw.bitmap((at[0] + left, at[1] + top), mask, fill=color)
             return
         cx1, cy1, cx2, cy2 = clip
         mask = Image.new("L", (cx2 - cx1, cy2 - cy1), 0)
@@ -343,7 +390,7 @@ class _Painter:
         if node.focused:  # the cursor after the last line drawn, one line tall
             size, lines, top, step = text_layout(node, node.text or " ")
             last = lines[-1] if node.text else ""
-            width = int(_font(size, _script_font(last)).getlength(last.translate(_DRAWABLE)))
+            width = int(_length(_font(size, _script_font(last)), last.translate(_DRAWABLE)))
             cx = max(x1 + 4, x2 - 4 - width) if self.rtl else min(x2 - 4, x1 + 4 + width)
             line_top = top + step * (len(lines) - 1)
             self.draw.line((cx, line_top, cx, line_top + step), fill=accent, width=3)
@@ -420,7 +467,7 @@ def _wrap(font, value: str, width: int, max_lines: int) -> list[str]:
         words, current = paragraph.split(" "), ""
         for word in words:
             trial = f"{current} {word}" if current else word
-            if font.getlength(trial) <= width or not current:
+            if _length(font, trial) <= width or not current:
                 current = trial
             else:
                 lines.append(current)
@@ -433,9 +480,9 @@ def _wrap(font, value: str, width: int, max_lines: int) -> list[str]:
 
 
 def _fit(font, line: str, width: int) -> str:
-    if font.getlength(line) <= width:
+    if _length(font, line) <= width:
         return line
-    while line and font.getlength(line + "\u2026") > width:
+    while line and _length(font, line + "\u2026") > width:
         line = line[:-1]
     return line + "\u2026"
 

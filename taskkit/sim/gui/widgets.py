@@ -296,9 +296,11 @@ def inert(ui: Session) -> None:
 
 
 def popup_menu(ui: Session, items: list[tuple[str, Action]]) -> list[Node]:
-    """An overflow or popup menu: a ListView of `android:id/title` rows at the top end, each
-    row's action finishing the menu first."""
+    """An overflow or popup menu: a ListView of rows at the top end, each row's action finishing
+    the menu first. Each row's title is `PKG:id/title`, the app's own id: the apps' menus are
+    AppCompat's (abc_popup_menu_item_layout.xml declares `@+id/title`), not the framework's."""
     m = ui.m
+    title_rid = f"{ui.foreground()[0]}:id/title"
     left, top = m.width - m.dp(220), m.status_bar + m.dp(8)
     top = min(top, m.content_bottom - m.dp(48) * len(items) - m.dp(8))
 
@@ -310,7 +312,7 @@ def popup_menu(ui: Session, items: list[tuple[str, Action]]) -> list[Node]:
 
     rows = [Node("android.widget.LinearLayout", bounds=(left, top + m.dp(48) * i, m.width - m.dp(8), top + m.dp(48) * (i + 1)),
                  clickable=True, focusable=True, action=choose(act),
-                 children=[Node(TEXT_VIEW, text=label, resource_id="android:id/title", text_size=m.dp(16),
+                 children=[Node(TEXT_VIEW, text=label, resource_id=title_rid, text_size=m.dp(16),
                                 bounds=(left + m.dp(16), top + m.dp(48) * i, m.width - m.dp(24), top + m.dp(48) * (i + 1)))])
             for i, (label, act) in enumerate(items)]
     return [Node("android.widget.ListView", bounds=(left, top, m.width - m.dp(8), top + m.dp(48) * len(rows)),

@@ -52,6 +52,7 @@ def sources(tmp_path: Path) -> Path:
     compat = tmp_path / APPCOMPAT.folder / str(APPCOMPAT.res)
     _write(compat / "values/strings.xml", '<resources><string name="abc_action_bar_up_description">Navigate up'
                                           '</string></resources>')
+    _write(tmp_path / APPCOMPAT.folder / "README.md", "\npartial copy of a|b at abc123\n\nmore\n")
     material = tmp_path / MATERIAL.folder / str(MATERIAL.res) / "com/google/android/material/dialog/res"
     _write(material / "layout/dialog.xml", '<LinearLayout xmlns:android="http://schemas.android.com/apk/res/android">'
                                            '<Button android:id="@+id/invented_elsewhere"/></LinearLayout>')
@@ -107,6 +108,8 @@ def test_json_rows_and_the_written_document(sources: Path, monkeypatch, capsys, 
     assert set(out) == {"rows", "commits"} and set(out["commits"]) == {APP.source.folder, FRAMEWORK.folder,
                                                                        APPCOMPAT.folder, MATERIAL.folder}
     assert out["commits"][APP.source.folder] == "not a git checkout (partial copy)"
+    # a partial copy's README.md says what it is: its first line, a "|" kept out of the table
+    assert out["commits"][APPCOMPAT.folder] == "not a git checkout (partial copy; README.md: partial copy of a/b at abc123)"
     [row] = out["rows"]
     assert {key: row[key] for key in ("package", "source", "tag", "version_code", "ids_found", "ids_total")} == {
         "package": "org.example.notes", "source": "example/notes", "tag": "v1.0", "version_code": 7,
@@ -116,6 +119,7 @@ def test_json_rows_and_the_written_document(sources: Path, monkeypatch, capsys, 
     assert "| org.example.notes | example/notes v1.0 | 7 | 1 | 80 % (4/5) | 67 % (4/6) |" in document
     assert '- label "Create a new file"' in document and "`org.example.notes:id/invented`" in document
     assert "Generated on " in document and f"| {APP.source.folder} | not a git checkout (partial copy) |" in document
+    assert "A partial copy holds only the files its README.md lists" in document
 
 
 def test_every_app_the_issue_measures_names_its_source() -> None:

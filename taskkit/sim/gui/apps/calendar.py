@@ -61,8 +61,15 @@ Typing in the search field (two characters or more) shows the events whose title
 description holds the text (EventsDao's LIKE), by day, opened at the first day not past; the
 earlier ones are above.
 
-Simplified: the month view's painted day numbers and event labels are not drawn (their cells
-are empty views, as the dump shows them); the weekly, monthly-and-daily and yearly views are
+The month view's canvas (MonthView.onDraw) is painted in screenshots only, as the dump has no
+node for it (the cells are empty views): the weekday letters (today's in the primary colour),
+the day numbers (other months' at half alpha, today's white on a primary circle), and each
+event as a bar in its type's colour (the regular type's is the primary colour) with its title,
+stacked under the day's number, spanning its days within a week, past ones dimmed
+(dimPastEvents), "..." when the cell is full.
+
+Simplified: a long title is cut with an ellipsis (the app cuts it without one); the grid lines
+and week numbers (off by default) are not drawn; the weekly, monthly-and-daily and yearly views are
 offered but not modeled; the chosen view lasts while the app's screens do (the app stores it)
 and a view opens on today; the overflow's other items, Task and the FAB's task icon close their
 menu and do nothing; repeating events are listed once, at their first start; BACK does not
@@ -81,7 +88,7 @@ from typing import Any, Callable
 from taskkit.apps.calendar import DB_PATH, DEFAULTS, KEY, PACKAGE, TABLE
 from taskkit.sim.gui import appdata, pickers, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
-from taskkit.sim.gui.node import Action, Node
+from taskkit.sim.gui.node import Action, Node, Painted
 from taskkit.sim.gui.session import Session
 from taskkit.sim.gui.source import Source, simple_commons
 
@@ -391,10 +398,81 @@ def _month_view(ui: Session, frame: Frame, top: int) -> list[Node]:
     def swipe(s: Session, dx: int, dy: int) -> None:
         if abs(dx) > abs(dy):
             step(1 if dx < 0 else -1)(s)
+    paint = _month_paint(ui, (year, month), box, letters)
     wrapper = Node("android.widget.FrameLayout", resource_id=f"{ID}month_view_wrapper", bounds=box, swipe=swipe,
-                   children=[Node("android.view.View", resource_id=f"{ID}month_view", bounds=box), *cells])
+                   children=[Node("android.view.View", resource_id=f"{ID}month_view", bounds=box, paint=paint), *cells])
     return [Node("android.widget.RelativeLayout", resource_id=f"{ID}month_calendar_holder",
                  bounds=(0, top, m.width, m.content_bottom), children=[*nodes, wrapper])]
+
+
+def _month_paint(ui: Session, shown: tuple[int, int], box: tuple[int, int, int, int],
+                 letters: int) -> tuple[Painted, ...]:
+    """What MonthView.onDraw paints (screenshots only): the weekday letters (today's in the
+    primary colour), each day's number (other months' at MEDIUM_ALPHA, today's on a primary
+    circle), then each event as a bar of its type's colour (the regular type's: the primary
+    colour) with its title, spanning its days within a week, under the cell's earlier ones; a
+    cell that is full shows "..."; past events dimmed (dimPastEvents)."""
+    m = ui.m
+    normal, small, pad = m.dp(14), m.dp(12), max(1, m.density // 160)  # normal_ / smaller_text_size, smallPadding
+    days = _grid_days(*shown)
+    width, height = box[2] // 7, (box[3] - box[1] - letters) // 6
+    today = _utc(_today(ui)).date()
+    this_month = today.year == shown[0] and today.month == shown[1]
+    paint = [Painted((col * width, box[1], (col + 1) * width, box[1] + letters), letter, size=normal, center=True,
+                     color="primary" if this_month and col == today.isoweekday() % 7 else None)
+             for col, letter in enumerate("SMTWTFS")]
+    offsets = [2 * normal] * 42  # dayVerticalOffsets below each cell's top
+    for i, day in enumerate(days):
+        x, top = i % 7 * width, box[1] + letters + i // 7 * height
+        dim = 1.0 if day.month == shown[1] else 0.5
+        if day == today:
+            r = normal * 4 // 5
+            cy = top + normal * 7 // 10
+            paint.append(Painted((x + width // 2 - r, cy - r, x + width // 2 + r, cy + r), str(day.day), fill="primary",
+                                 oval=True, size=normal, center=True, alpha=dim, text_alpha=dim))
+        else:
+            paint.append(Painted((x, top, x + width, top + normal * 5 // 4), str(day.day), size=normal, center=True,
+                                 text_alpha=dim))
+    first = days[0]
+    start = int(datetime(first.year, first.month, first.day, tzinfo=timezone.utc).timestamp())
+    found = appdata.rows(ui, DB_PATH, f"SELECT * FROM {TABLE} WHERE start_ts < ? AND end_ts >= ?",
+                         [start + 42 * DAY, start])
+    for event in sorted(found, key=lambda e: _month_order(e, start)):
+        index, count = _month_span(event, start)
+        past = int(event["end_ts"]) < ui.state.clock_epoch
+        while count > 0 and index < 42:
+            span = min(count, 7 - index % 7)
+            row = range(index, index + span)
+            offset = max(offsets[k] for k in row)
+            x, top = index % 7 * width, box[1] + letters + index // 7 * height
+            if offset + letters - 2 * small > height:  # the cell is full
+                paint.append(Painted((x, top + offset - small, x + width, top + offset), "...", size=normal,
+                                     center=True))
+                break
+            dim = past or (days[index].month != shown[1] and days[index + span - 1].month != shown[1])
+            paint.append(Painted((x + pad, top + offset + pad - small, x + span * width - pad, top + offset + 2 * pad),
+                                 str(event["title"]), fill="primary", radius=m.dp(3), size=small,
+                                 alpha=0.5 if dim else 1.0, text_alpha=0.75 if dim else 1.0))
+            for k in row:
+                offsets[k] = offset + small + 2 * pad
+            index, count = index + span, count - span
+    return tuple(paint)
+
+
+def _month_span(event: dict[str, Any], grid_start: int) -> tuple[int, int]:
+    """The event's first cell on the grid and its days (MonthView.getEventLastingDaysCount: an
+    end at the next midnight does not count that day)."""
+    first = max(_utc(int(event["start_ts"])).date(), _utc(grid_start).date())
+    end = int(event["end_ts"])
+    days = (_utc(end).date() - first).days
+    return (first - _utc(grid_start).date()).days, (0 if days == 1 and end % DAY == 0 else days) + 1
+
+
+def _month_order(event: dict[str, Any], grid_start: int) -> tuple[int, bool, int, int, str]:
+    """MonthView.groupAllEvents' order: the longest first, all-day ones first, by start and end."""
+    count = _month_span(event, grid_start)[1]
+    all_day = bool(int(event.get("flags") or 0) & 1)
+    return -count, not all_day, int(event["start_ts"]), int(event["end_ts"]), str(event["title"])
 
 
 def _fab(ui: Session, frame: Frame) -> list[Node]:
