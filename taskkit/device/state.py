@@ -52,6 +52,13 @@ class RestorePoint:
     settings: Snapshot
 
 
+def build_recorder_start(roots: tuple[str, ...], skip: tuple[str, ...] = (), undo: str | None = None) -> str:
+    """The simulated device's recorder command that begins a watch of `roots` minus `skip` and
+    taskkit's scratch space (with `undo`, one whose restore undoes every write: a journal of that name)."""
+    skipped = [word for path in (SCRATCH_ROOT, *skip) for word in ("--skip", path)]
+    return shell_join([RECORDER, "start", *(["--undo", undo] if undo else []), *skipped, *roots])
+
+
 def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packages: tuple[str, ...],
                        elsewhere: tuple[str, ...] = ()) -> RestorePoint:
     """Copy `paths` aside under RESTORE_ROOT/label and record the settings (one round trip).
@@ -70,8 +77,7 @@ def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packa
     with device.batch():
         device.run(f"rm -rf {shell_quote(directory)} && mkdir -p {shell_quote(directory)}")
         if elsewhere:
-            skipped = [word for path in (SCRATCH_ROOT, *paths) for word in ("--skip", path)]
-            start = shell_join([RECORDER, "start", "--undo", label, *skipped, *elsewhere])
+            start = build_recorder_start(elsewhere, paths, undo=label)
             device.run(f"if which {RECORDER} >/dev/null 2>&1; then {start} >/dev/null && "
                        f": > {shell_quote(f'{directory}/{_UNDO}')}; fi")
         for index, path in enumerate(paths):

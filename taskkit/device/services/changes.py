@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 
 from taskkit.device.quoting import shell_join, shell_quote
-from taskkit.device.state import RECORDER, SCRATCH_ROOT, find_prune
+from taskkit.device.state import RECORDER, SCRATCH_ROOT, build_recorder_start, find_prune
 MARKER = f"{SCRATCH_ROOT}/side-effects.marker"  # one watch per device at a time, as the recorder
 _NEWER = "newer"  # the digest of a file `find -newer` selected (its content was not read)
 _NAMES = "-"  # the digest of a file known by name only
@@ -58,8 +58,7 @@ def _find_names(roots: tuple[str, ...], skip: tuple[str, ...], newer: str | None
 
 def build_start(roots: tuple[str, ...], skip: tuple[str, ...] = (), recorder: bool = True) -> str:
     """Begin watching `roots` (minus `skip`); `recorder=False` forces the `find -newer` method."""
-    skipped = (SCRATCH_ROOT, *skip)  # as find_prune leaves them out
-    record = shell_join([RECORDER, "start", *(word for path in skipped for word in ("--skip", path)), *roots])
+    record = build_recorder_start(roots, skip)  # skipping taskkit's scratch space, as find_prune does
     find = (f"echo method find && mkdir -p {shell_quote(SCRATCH_ROOT)} && touch {shell_quote(MARKER)} && "
             f"{_find_names(roots, skip, None)}")
     if not recorder:

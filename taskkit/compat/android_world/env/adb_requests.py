@@ -76,6 +76,13 @@ def _package_manager_words(manager: Request.PackageManagerRequest) -> list[str] 
     return None
 
 
+def answered(result: Any) -> Response:
+    """A shell result's `AdbResponse` status: OK, or ADB_ERROR with the error message (the
+    payload is the caller's to fill)."""
+    return Response(status=Response.OK if result.ok else Response.ADB_ERROR,
+                    error_message="" if result.ok else (result.stderr or result.stdout).strip())
+
+
 def execute(device: Any, request: Request) -> Response:
     """`request` answered on `device`."""
     kind = request.WhichOneof("command")
@@ -97,8 +104,7 @@ def execute(device: Any, request: Request) -> Response:
     # the others' values are quoted, as android_env's adb calls pass each as one argument
     result = device.shell(" ".join(words) if kind == "generic" else shell_join(words))
     output = result.stdout.encode("utf-8", "surrogateescape")
-    answer = Response(status=Response.OK if result.ok else Response.ADB_ERROR,
-                      error_message="" if result.ok else (result.stderr or result.stdout).strip())
+    answer = answered(result)
     payload = {"settings": answer.settings, "package_manager": answer.package_manager, "dumpsys": answer.dumpsys,
                "start_activity": answer.start_activity, "press_button": answer.press_button}.get(kind, answer.generic)
     payload.output = output

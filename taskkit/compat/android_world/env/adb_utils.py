@@ -16,6 +16,7 @@ from taskkit import apps
 from taskkit.apps import clipper, contacts, sms
 from taskkit.compat.android_world._device import device_of, unsupported
 from taskkit.compat.android_world.android_env.proto import adb_pb2
+from taskkit.compat.android_world.env import adb_requests
 from taskkit.device.quoting import shell_join
 
 
@@ -23,16 +24,16 @@ AdbResponse = adb_pb2.AdbResponse
 Status = adb_pb2.AdbResponse.Status
 
 
-def response(ok: bool, output: str = "", error: str = "") -> adb_pb2.AdbResponse:
-    """An `AdbResponse` as android_env answers a generic request: OK with the output, or
-    ADB_ERROR with the error message."""
-    answer = AdbResponse(status=AdbResponse.OK if ok else AdbResponse.ADB_ERROR, error_message="" if ok else error)
-    answer.generic.output = output.encode("utf-8", "surrogateescape")
+def _response(result: Any) -> adb_pb2.AdbResponse:
+    """A generic request's answer, as android_env gives it: the status, and stdout as bytes."""
+    answer = adb_requests.answered(result)
+    answer.generic.output = result.stdout.encode("utf-8", "surrogateescape")
     return answer
 
 
-def _response(result: Any) -> adb_pb2.AdbResponse:
-    return response(result.ok, result.stdout, (result.stderr or result.stdout).strip())
+def _ok() -> adb_pb2.AdbResponse:
+    """The answer of a request taskkit serves without a shell command."""
+    return AdbResponse(status=AdbResponse.OK, generic=AdbResponse.GenericResponse())
 
 
 def check_ok(answer: adb_pb2.AdbResponse, message: str | None = None) -> None:
@@ -215,7 +216,7 @@ def call_emulator(env: Any, phone_number: str, timeout_sec: float | None = None)
     now_ms = device_of(env).clock.now_ms()
     device_of(env).content.insert("content://call_log/calls", {"number": number, "type": 3, "date": now_ms,
                                                               "duration": 0, "new": 1})
-    return response(True)
+    return _ok()
 
 
 def delete_contacts(env: Any) -> None:
@@ -234,7 +235,7 @@ def get_clipboard_contents(env: Any) -> str:
 def text_emulator(env: Any, phone_number: str, message: str, timeout_sec: float | None = None) -> AdbResponse:
     """An incoming text from `phone_number` (its digits and `+` only, as the emulator keeps them)."""
     sms.receive(device_of(env), re.sub(r"[^0-9+]", "", phone_number), message)
-    return response(True)
+    return _ok()
 
 
 def call_phone_number(env: Any, phone_number: str, timeout_sec: float | None = None) -> adb_pb2.AdbResponse:
@@ -275,7 +276,7 @@ def grant_permissions(activity_name: str, permission: str, env: Any) -> None:
 
 def set_root_if_needed(env: Any, timeout_sec: float | None = None) -> adb_pb2.AdbResponse:
     """taskkit's devices already run their shell with the rights restore points need: OK."""
-    return response(True)
+    return _ok()
 
 
 def set_screen_size(width: int, height: int, env: Any) -> adb_pb2.AdbResponse:
