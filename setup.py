@@ -42,13 +42,16 @@ setup(
         "ray": ["ray>=2.9"],
         # taskkit.gym: the tasks as a Gymnasium environment (taskkit/Task-v0).
         "gym": ["gymnasium>=1.0"],
+        # taskkit.demos.to_hf_dataset: the demonstrations as a Hugging Face dataset.
+        "demos": ["datasets>=2.14"],
+        # (Spelled with a hyphen: pip before 23.3 matches extras literally, after PEP 685 normalizes.)
         # AndroidWorld's own task code imported from a checkout (taskkit.compat.android_world.checkout):
         # the pure-Python libraries it imports beyond taskkit's (cv2 draws its receipts, pydub its
         # audio files, immutabledict its constants).
-        "android_world": ["immutabledict>=2", "opencv-python-headless>=4.8", "pydub>=0.25"],
+        "android-world": ["immutabledict>=2", "opencv-python-headless>=4.8", "pydub>=0.25"],
         # "av" (FFmpeg) decodes the simulated media files in the tests, as a player would;
         # pytest-xdist runs the suite on every core.
-        "test": ["openai>=1.40", "ray>=2.9", "av>=12", "pytest-xdist>=3", "gymnasium>=1.0"],
+        "test": ["openai>=1.40", "ray>=2.9", "av>=12", "pytest-xdist>=3", "gymnasium>=1.0", "datasets>=2.14"],
     },
     entry_points={"pytest11": ["taskkit = taskkit.testing.plugin"]},
 )

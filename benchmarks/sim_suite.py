@@ -20,7 +20,7 @@ from taskkit import agents, loading, suite
 from taskkit.connect import sim_device
 from taskkit.env import Env
 from taskkit.report import table
-from taskkit.runner import run_episode
+from taskkit.runner import EpisodeOptions, run_episode
 
 
 def measure(combinations: int, agent_name: str, seed: int, side_effects: str = "record") -> dict:
@@ -36,7 +36,7 @@ def measure(combinations: int, agent_name: str, seed: int, side_effects: str = "
         for instance in instances:
             device.stats.reset()
             t0 = time.perf_counter()
-            result = run_episode(env, instance, agent, seed, side_effects=side_effects)
+            result = run_episode(env, instance, agent, seed, options=EpisodeOptions("report" if side_effects == "record" else "off"))
             per_task[instance.task.name].append((time.perf_counter() - t0, device.stats.round_trips))
             scores.append(result.score)
     finally:

@@ -58,7 +58,9 @@ def _element(action: Action, elements: Sequence[UIElement]) -> UIElement:
     return element
 
 
-def _point(action: Action, elements: Sequence[UIElement], screen_size: tuple[int, int] | None = None) -> tuple[int, int]:
+def touch_point(action: Action, elements: Sequence[UIElement],
+                screen_size: tuple[int, int] | None = None) -> tuple[int, int]:
+    """The pixel an action by index (the element's centre), pixel or normalized point touches."""
     if action.index is not None:
         return _element(action, elements).bbox.center  # type: ignore[union-attr]
     if action.x is None or action.y is None:
@@ -75,7 +77,7 @@ def _size(screen_size: tuple[int, int] | None) -> tuple[int, int]:
     return screen_size
 
 
-def _gesture_point(point: tuple[float, float], screen_size: tuple[int, int] | None) -> tuple[int, int]:
+def gesture_point(point: tuple[float, float], screen_size: tuple[int, int] | None) -> tuple[int, int]:
     """A dual-gesture point in [-1, 1] (B-MoCA's) in the device's pixels."""
     width, height = _size(screen_size)
     return round((point[0] + 1) / 2 * (width - 1)), round((point[1] + 1) / 2 * (height - 1))
@@ -118,10 +120,10 @@ def commands_for(action: Action, elements: Sequence[UIElement] = (),
     kind = action.action_type
     if kind == "dual_gesture":
         assert action.touch is not None and action.lift is not None
-        (x1, y1), (x2, y2) = _gesture_point(action.touch, screen_size), _gesture_point(action.lift, screen_size)
+        (x1, y1), (x2, y2) = gesture_point(action.touch, screen_size), gesture_point(action.lift, screen_size)
         return [f"input tap {x1} {y1}"] if action.is_tap_gesture else [f"input swipe {x1} {y1} {x2} {y2} 300"]
     if kind in ("click", "double_tap", "long_press"):
-        x, y = _point(action, elements, screen_size)
+        x, y = touch_point(action, elements, screen_size)
         if kind == "click":
             return [f"input tap {x} {y}"]
         if kind == "double_tap":
@@ -131,7 +133,7 @@ def commands_for(action: Action, elements: Sequence[UIElement] = (),
         typing = [*(_CLEAR if action.clear_text else []), input_text_command(action.text or "")]
         if action.index is None and action.x is None:
             return typing  # into whatever has focus
-        x, y = _point(action, elements, screen_size)
+        x, y = touch_point(action, elements, screen_size)
         return [f"input tap {x} {y}", *typing]
     if kind in ("scroll", "swipe"):
         if action.index is not None:

@@ -56,7 +56,7 @@ def define_task_flags(values: flags.FlagValues) -> None:
                               flag_values=values)
     flags.DEFINE_string("android_world", None, "An AndroidWorld checkout (or its android_world package): its own "
                         "task code, imported unmodified, replaces the built-in tasks of the same names (needs "
-                        "pip install 'taskkit[android_world]').", flag_values=values)
+                        "pip install 'taskkit[android-world]').", flag_values=values)
     flags.DEFINE_bool("replace_tasks", False, "Let --task_module/--spec_dir tasks replace registered tasks "
                       "of the same name (a notice is printed for each).", flag_values=values)
     flags.DEFINE_enum("suite_family", "all", list(families.FAMILIES), "Which tasks: android_world (AndroidWorld's, "

@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
+from taskkit.validators import milestones as milestones_lib
 from taskkit.validators.base import CheckResult
 
 
@@ -60,6 +61,14 @@ class CompositeTask(TaskEval):
                 reasons += [f"{label}: {reason}" for reason in task.last_result.reasons]
         self.last_result = CheckResult(score / total, tuple(reasons))
         return self.last_result.score
+
+    def milestones(self) -> tuple[milestones_lib.Group, ...]:
+        """The parts' own milestones, named `label.name`; a part that declares none is one
+        milestone, its whole check, named by its label (these in one unordered group)."""
+        whole = [milestones_lib.milestone(label, milestones_lib.TaskCheck(task))
+                 for label, task, _ in self.subtasks if not task.milestones()]
+        own = [group for label, task, _ in self.subtasks for group in milestones_lib.prefixed(label, task.milestones())]
+        return ((milestones_lib.unordered(*whole),) if whole else ()) + tuple(own)
 
     def solve(self, env: TaskEnv) -> None:
         for _, task, _ in self.subtasks:

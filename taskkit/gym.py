@@ -7,7 +7,8 @@
 
 (`gymnasium.make("taskkit.gym:taskkit/Task-v0", ...)` imports the module itself.)
 
-* `task`: a registered task's name or a suite family (`android_world`, ...); with a family each
+* `task`: a registered task's name, a suite family (`android_world`, ...) or a `TaskEval` class
+  (registered or not); with a family each
   `reset` picks one of its tasks (the environment's seeded generator, or `options={"task": NAME}`).
 * `device`: any `--device` spec (`sim`, the default, is a fresh simulated device of its own).
 * `reset(seed=S)` draws the instance exactly as `python -m taskkit.run --seed S` draws instance 0
@@ -18,10 +19,15 @@
   `screenshot=True` the screen as a `Box` of uint8 (height, width, 3).
 * Actions: one AndroidWorld JSON action as a string (`Text`), as `Action.from_dict` reads it;
   text that is not a valid action, or an action the device cannot carry out, costs the step
-  and comes back as `last_action_error`, as in `taskkit.run`.
-* Reward: the task's score (0 to 1) when the episode ends, 0 on the steps before.
-  `terminated` when the agent declares `status`; `truncated` when the step budget (10 ×
-  complexity) is spent. `info` holds the task, instance id, step and, at the end, `score`.
+  and comes back as `last_action_error`, as in `taskkit.run` (each step is the runner's own
+  `runner.take_step`; `malformed_action="noop_step"` leaves unparseable text unreported, as
+  `--malformed_action` does).
+* Reward: with `reward="score"` (the default) the task's score (0 to 1) when the episode ends,
+  0 on the steps before; with `reward="progress"` each step's gain in milestone progress (a task
+  without milestones: its score at the end), so an episode's return is its final progress.
+  `terminated` when the agent declares `status` or, with `success_check="every_step"`, at the
+  first step whose check passes; `truncated` when the step budget (10 × complexity) is spent.
+  `info` holds the task, instance id, step and, at the end, `score` (and `progress`).
 * `close()` tears the open episode down (the restore point puts the device back) and closes a
   device the environment opened.
 """
@@ -34,7 +40,8 @@ from taskkit import actions, connect, families, loading, registry, suite
 from taskkit.agents.base import Action, Agent
 from taskkit.env import Env
 from taskkit.errors import TaskkitError
-from taskkit.runner import observe
+from taskkit.task import TaskEval
+from taskkit.runner import EpisodeOptions, milestone_tracker, observe, take_step
 
 try:
     import gymnasium
@@ -44,6 +51,7 @@ except ImportError:  # pragma: no cover - the optional extra
     raise ImportError("taskkit.gym needs Gymnasium: pip install 'taskkit[gym]'") from None
 
 ENV_ID = "taskkit/Task-v0"
+REWARDS = ("score", "progress")
 MAX_TEXT = 1 << 16
 # What `sample()` draws from: printable ASCII, a few accented letters and CJK ideographs.
 SAMPLED = "".join(chr(code) for code in range(0x20, 0x7F)) + "\néüñçß你好世界"
@@ -78,11 +86,20 @@ class PhoneEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["rgb_array"]}
 
-    def __init__(self, task: str, device: str = "sim", screenshot: bool = False,
-                 render_mode: str | None = None) -> None:
+    def __init__(self, task: str | type[TaskEval], device: str = "sim", screenshot: bool = False,
+                 render_mode: str | None = None, success_check: str = "final", malformed_action: str = "error",
+                 reward: str = "score") -> None:
+        if reward not in REWARDS:
+            raise TaskkitError(f"taskkit/Task-v0: reward must be one of {', '.join(REWARDS)}, got {reward!r}")
+        self.options = EpisodeOptions(success_check=success_check, malformed_action=malformed_action)
+        self.reward_mode = reward
         loading.load_builtin()
-        names = families.tasks_in(task) if task in families.FAMILIES else [task]
-        self.tasks = [cls for cls in map(registry.get, names) if device != "sim" or not cls.real_device_only]
+        if isinstance(task, str):
+            names = families.tasks_in(task) if task in families.FAMILIES else [task]
+            classes = list(map(registry.get, names))
+        else:  # a TaskEval class of one's own, registered or not
+            classes = [task]
+        self.tasks = [cls for cls in classes if device != "sim" or not cls.real_device_only]
         if not self.tasks:
             raise TaskkitError(f"taskkit/Task-v0: no task of {task!r} runs on the device {device!r}")
         self.device = connect.open_device(device) if isinstance(device, str) else device
@@ -100,6 +117,8 @@ class PhoneEnv(gymnasium.Env):
         self.task: Any = None
         self.instance: suite.TaskInstance | None = None
         self.steps = 0
+        self.tracker: Any = None  # the episode's milestones (runner.milestone_tracker)
+        self.progress = 0.0  # the milestone progress rewarded so far (reward="progress")
         self._last: Any = None
 
     # --- the episode ------------------------------------------------------------------------------
@@ -107,12 +126,15 @@ class PhoneEnv(gymnasium.Env):
         super().reset(seed=seed)
         self._end_episode()
         chosen = (options or {}).get("task")
-        cls = registry.get(chosen) if chosen else self.tasks[int(self.np_random.integers(len(self.tasks)))]
+        own = {cls.name: cls for cls in self.tasks}
+        cls = (own.get(chosen) or registry.get(chosen)) if chosen else self.tasks[int(self.np_random.integers(len(self.tasks)))]
         run_seed = 30 if seed is None else int(seed)
         self.instance = suite.instantiate(cls, run_seed, 0)
         self.task = self.instance.create()
         self.env.new_episode()
         self.task.initialize_state(self.env)
+        self.tracker = milestone_tracker(self.env, self.task)
+        self.progress = 0.0
         if self.task.start_on_home_screen:
             actions.perform(self.env, Action("navigate_home"))
         self.steps = 0
@@ -122,25 +144,31 @@ class PhoneEnv(gymnasium.Env):
         if self.task is None:
             raise TaskkitError("taskkit/Task-v0: call reset() before step()")
         self.steps += 1
-        error, parsed = None, None
         try:
             parsed = Action.from_dict(json.loads(action))
-        except (ValueError, TypeError, KeyError) as problem:
-            error = f"not an AndroidWorld JSON action: {problem}"
-        if parsed is not None and not parsed.ends_episode:
-            try:
-                actions.perform(self.env, parsed, self._last.ui_elements, self._last.screen_size)
-            except actions.ActionError as problem:
-                error = str(problem)
-        terminated = parsed is not None and parsed.ends_episode
+        except (ValueError, TypeError, KeyError) as problem:  # malformed: the runner's `unknown` action
+            parsed = Action("unknown", text=f"not an AndroidWorld JSON action: {problem}")
+        outcome = take_step(self.env, self.task, parsed, self._last, self.steps, self.options, self.tracker)
+        terminated = parsed.ends_episode or outcome.succeeded
         truncated = not terminated and self.steps >= self.task.max_steps
-        observation = self._observe(error)
+        observation = self._observe(outcome.error)
         info = self._info()
-        reward = 0.0
+        reward = self._progress_gain() if self.reward_mode == "progress" and self.tracker is not None else 0.0
         if terminated or truncated:
-            reward = float(self.task.is_successful(self.env))
-            info["score"] = reward
+            score = float(self.task.is_successful(self.env))
+            info["score"] = score
+            if self.tracker is not None:
+                progress = self.tracker.finish(self.env, self.steps)
+                info["progress"] = progress
+                if self.reward_mode == "progress":
+                    reward += progress - self.progress  # a must-hold milestone lost at the end
+            if self.reward_mode == "score" or self.tracker is None:
+                reward = score
         return observation, reward, terminated, truncated, info
+
+    def _progress_gain(self) -> float:
+        gain, self.progress = self.tracker.progress - self.progress, self.tracker.progress
+        return gain
 
     def render(self) -> np.ndarray | None:
         if self.render_mode != "rgb_array" or self._last is None or self._last.screenshot is None:

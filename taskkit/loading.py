@@ -72,7 +72,7 @@ def load_android_world(path: str) -> list[tuple[str, str, str]]:
         raise TaskLoadError(str(error)) from None
     except ModuleNotFoundError as error:
         raise TaskLoadError(f"--android_world {path}: AndroidWorld's code needs {error.name!r}: pip install "
-                            "'taskkit[android_world]'") from None
+                            "'taskkit[android-world]'") from None
 
 
 def load_spec_dir(directory: str | Path) -> None:

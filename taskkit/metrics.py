@@ -61,6 +61,7 @@ class Row:
     side_effects: tuple[str, ...] | None = None  # None: the row predates side-effect diffs
     usage: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     device_config: Mapping[str, Any] | None = None  # the device config the episode ran under
+    progress: float | None = None  # the share of the task's milestones reached (None: it has none)
 
     @classmethod
     def of(cls, result: Any) -> "Row":
@@ -80,6 +81,7 @@ class Row:
             side_effects=None if side_effects is None else tuple(map(str, side_effects)),
             usage=dict(data.get("usage") or {}),
             device_config=dict(data["device_config"]) if data.get("device_config") else None,
+            progress=None if data.get("progress") is None else float(data["progress"]),
         )
 
     @property
@@ -118,8 +120,10 @@ def rows(results: Iterable[Any]) -> list[Row]:
 
 
 def group_stats(group: list[Row]) -> dict[str, Any]:
-    """Episodes, successes over the scored ones with the Wilson 95 % interval, mean score, errors."""
+    """Episodes, successes over the scored ones with the Wilson 95 % interval, mean score, errors,
+    and the mean milestone progress over the scored episodes of tasks with milestones."""
     scored = [r for r in group if r.scored]
+    progressed = [r.progress for r in scored if r.progress is not None]
     successes = sum(r.success for r in scored)
     low, high = wilson(successes, len(scored))
     return {
@@ -127,6 +131,7 @@ def group_stats(group: list[Row]) -> dict[str, Any]:
         "success_rate": successes / len(scored) if scored else None, "success_ci95": [low, high],
         "mean_score": sum(r.score for r in scored) / len(scored) if scored else None,
         "errors": len(group) - len(scored),
+        "mean_progress": sum(progressed) / len(progressed) if progressed else None,
     }
 
 

@@ -18,7 +18,7 @@ import queue as queue_module
 from typing import Any, Callable, Sequence
 
 from taskkit.agents.base import StopRun
-from taskkit.runner import EpisodeResult
+from taskkit.runner import EpisodeOptions, EpisodeResult
 
 _DONE = "done"
 
@@ -37,9 +37,8 @@ class WorkerSetup:
     save_screenshots: bool
     config_axis: bool = False
     fixed_task_seed: bool = False
-    side_effects: str = "off"
     android_world: str | None = None  # an AndroidWorld checkout whose own tasks the run takes
-    success_check: str = "final"  # "every_step": the episode ends at its first successful step
+    options: EpisodeOptions = EpisodeOptions()  # how each episode is judged (taskkit.runner)
 
 
 class Worker:
@@ -76,7 +75,7 @@ class Worker:
         instance = suite.instantiate(registry.get(name), setup.run_seed, index, device_config, setup.config_axis,
                                      setup.fixed_task_seed)
         return run_episode(self.env, instance, self.agent, setup.run_seed, setup.output_dir, setup.save_screenshots,
-                           setup.side_effects, setup.success_check).to_json()
+                           setup.options).to_json()
 
     def _restore_config(self) -> None:
         from taskkit.config import apply as config_apply

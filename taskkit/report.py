@@ -47,14 +47,15 @@ class Progress:
         self.stream.flush()
 
 
-def _row(name: str, stats: dict[str, Any]) -> list[str]:
+def _row(name: str, stats: dict[str, Any], progress: bool = False) -> list[str]:
     """Episodes, success rate with its 95 % interval and mean score over the scored ones ("n/a"
-    if none), errors."""
+    if none), errors; with `progress`, the mean milestone progress after the mean score."""
+    extra = [_figure(stats["mean_progress"], ".3f")] if progress else []
     if not stats["scored"]:
-        return [name, str(stats["episodes"]), "n/a", "n/a", "n/a", str(stats["errors"])]
+        return [name, str(stats["episodes"]), "n/a", "n/a", "n/a", *extra, str(stats["errors"])]
     low, high = stats["success_ci95"]
     return [name, str(stats["episodes"]), f"{stats['success_rate']:.1%}", f"{low:.0%}–{high:.0%}",
-            f"{stats['mean_score']:.3f}", str(stats["errors"])]
+            f"{stats['mean_score']:.3f}", *extra, str(stats["errors"])]
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:
@@ -104,13 +105,14 @@ def summary(results: Iterable[EpisodeResult]) -> str:
     score over scored episodes, errors; then termination reasons, pass^k, step ratio, duration,
     agent usage and side effects."""
     data = summary_json(results)
-    headers = ["task", "episodes", "success", "95% CI", "mean score", "errors"]
-    task_rows = [_row(name, stats) for name, stats in data["per_task"].items()] + [_row("ALL", data["all"])]
+    progress = data["all"]["mean_progress"] is not None  # a column only when some task has milestones
+    headers = ["task", "episodes", "success", "95% CI", "mean score", *(["progress"] if progress else []), "errors"]
+    task_rows = [_row(name, stats, progress) for name, stats in data["per_task"].items()] + [_row("ALL", data["all"], progress)]
     parts = [table(headers, task_rows)]
     for grouping in ("app", "difficulty", "tag", "device_config", *(f"config_{f}" for f in metrics.CONFIG_FIELDS)):
         groups = data[f"per_{grouping}"]
         if groups:
-            parts += ["", table([grouping] + headers[1:], [_row(name, stats) for name, stats in groups.items()])]
+            parts += ["", table([grouping] + headers[1:], [_row(name, stats, progress) for name, stats in groups.items()])]
     return "\n".join(parts + [""] + _metric_lines(data))
 
 

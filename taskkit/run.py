@@ -12,6 +12,7 @@ does not fit), 3 the device or the agent's endpoint failed, 130 interrupted. A r
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib.metadata
 import itertools
 import json
@@ -41,6 +42,14 @@ flags.DEFINE_bool("side_effects", True, "Record in each result the changes the e
 flags.DEFINE_enum("success_check", "final", ["final", "every_step"], "When the task's check runs: once the agent "
                   "stops (final, AndroidWorld's way) or also after every action, ending the episode as a success at "
                   "the first step whose check passes (every_step, B-MoCA's way; rows record first_success_step).",
+                  flag_values=FLAGS)
+flags.DEFINE_enum("malformed_action", "error", list(runner.MALFORMED_ACTIONS), "What an action the agent could not "
+                  "form (a reply that parses to no action) does: it costs a step and changes nothing; error "
+                  "(AndroidWorld's) tells the agent why in its next observation, noop_step (B-MoCA's) tells it nothing.",
+                  flag_values=FLAGS)
+flags.DEFINE_enum("instructions", "high", list(runner.INSTRUCTION_LEVELS), "What the agent is told: the goal "
+                  "(high) or also each step's low-level instruction (low: AndroidControl/AndroidLens' level, written "
+                  "by playing the task's GUI reference on the same instance first; rows keep them as instructions).",
                   flag_values=FLAGS)
 flags.DEFINE_bool("strict", False, "Score an episode with side effects 0 (AppWorld's collateral-damage rule).",
                   flag_values=FLAGS)
@@ -114,7 +123,7 @@ def _open_results(directory: str | None, instances: list[Any]) -> tuple["report.
     if directory is None:
         return None, []
     options = {"fixed_task_seed": FLAGS.fixed_task_seed, "config_axis": FLAGS.config_axis,
-               "side_effects": _side_effect_mode()}
+               **dataclasses.asdict(_episode_options())}
     manifest = resume.Manifest(FLAGS.seed, tuple(i.instance_id for i in instances), FLAGS.agent,
                                cli.device_spec(FLAGS), taskkit_version(), options)
     try:
@@ -198,17 +207,18 @@ def _run_serial(instances: list[Any], agent: Any, on_result: Any) -> None:
             previous = config_apply.apply(device, device_config.DeviceConfig.from_json(config_json)) if config_json else None
             try:
                 runner.run_suite(Env(device), group, agent, FLAGS.seed, on_result, output_dir=FLAGS.output_dir,
-                                 save_screenshots=FLAGS.save_screenshots, side_effects=_side_effect_mode(),
-                                 success_check=FLAGS.success_check)
+                                 save_screenshots=FLAGS.save_screenshots, options=_episode_options())
             finally:
                 if previous is not None:
                     config_apply.restore(device, previous)
 
 
-def _side_effect_mode() -> str:
+def _episode_options() -> runner.EpisodeOptions:
+    """How each episode is judged, from the flags."""
     if FLAGS.strict and not FLAGS.side_effects:
         raise cli.UsageError("--strict scores side effects: drop --noside_effects")
-    return "strict" if FLAGS.strict else "report" if FLAGS.side_effects else "off"
+    side_effects = "strict" if FLAGS.strict else "report" if FLAGS.side_effects else "off"
+    return runner.EpisodeOptions(side_effects, FLAGS.success_check, FLAGS.malformed_action, FLAGS.instructions)
 
 
 def taskkit_version() -> str:
@@ -237,7 +247,7 @@ def main(argv: list[str]) -> int:
     _check_replay(agent, instances)
     if FLAGS.save_screenshots and not FLAGS.output_dir:
         raise cli.UsageError("--save_screenshots needs --output_dir (the screenshots go beside the trajectories)")
-    _side_effect_mode()
+    _episode_options()  # bad combinations are a usage error before any device opens
     if FLAGS.executor == "ray":
         try:
             ray_pool.check_installed()
@@ -269,8 +279,8 @@ def main(argv: list[str]) -> int:
         if len(workers) > 1 or FLAGS.executor == "ray":
             setup = pool.WorkerSetup(tuple(FLAGS.task_module), tuple(FLAGS.spec_dir), FLAGS.replace_tasks, FLAGS.agent,
                                      _agent_options(), FLAGS.seed, FLAGS.output_dir, FLAGS.save_screenshots,
-                                     FLAGS.config_axis, FLAGS.fixed_task_seed, _side_effect_mode(),
-                                     FLAGS.android_world, FLAGS.success_check)
+                                     FLAGS.config_axis, FLAGS.fixed_task_seed, FLAGS.android_world,
+                                     _episode_options())
             adb = cli.adb_server(FLAGS)
             with contextlib.ExitStack() as held:  # each worker's device is this run's alone
                 for spec in workers:

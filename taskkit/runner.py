@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable
 from taskkit.actions import ActionError, perform
 from taskkit.agents.base import Action, Agent, Episode, Observation, StopRun
 from taskkit.agents.builtin import OracleAgent
+from taskkit.agents.gui_reference import GuiReferenceAgent
 from taskkit.device.base import DeviceError
 from taskkit.device.errors import CommandFailed
 from taskkit.device.services.ui import Screen, UIError
@@ -25,6 +26,7 @@ from taskkit.loading import where
 from taskkit.metrics import add_usage
 from taskkit.suite import TaskBuildError, TaskInstance
 from taskkit.trajectory import TrajectoryWriter
+from taskkit.validators import milestones as milestones_lib
 
 INFRASTRUCTURE, TASK, AGENT, INTERRUPTED = "infrastructure", "task", "agent", "interrupted"
 #: Set (by a signal handler) to end the run at the next step boundary: the current episode is
@@ -63,6 +65,9 @@ class EpisodeResult:
     optimal_steps: int | None = None
     side_effects: list[str] | None = None  # changes outside what the task checks (None: not looked for)
     first_success_step: int | None = None  # --success_check every_step: the step whose check first passed
+    progress: float | None = None  # the share of the task's milestones reached (None: it declares none)
+    milestones: dict[str, int | None] | None = None  # each milestone's first step reached (None: never)
+    instructions: list[str] | None = None  # --instructions low: the low-level instruction of each step
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -77,18 +82,48 @@ class _SolveFailed(Exception):
 
 
 SIDE_EFFECT_MODES = ("off", "report", "strict")
+SUCCESS_CHECKS = ("final", "every_step")
+INSTRUCTION_LEVELS = ("high", "low")
+MALFORMED_ACTIONS = ("error", "noop_step")
+
+
+@dataclasses.dataclass(frozen=True)
+class EpisodeOptions:
+    """How an episode is judged and what a malformed action costs (taskkit.run's flags).
+
+    * `side_effects`: "report" records the changes outside what the task checks
+      (taskkit.side_effects); "strict" also scores an episode with any 0; "off" looks for none.
+    * `success_check`: "final" scores the device once the agent stops (AndroidWorld's way);
+      "every_step" also checks after every action and ends the episode as a success at the
+      first step whose check passes (B-MoCA's way), recorded as `first_success_step`.
+    * `instructions`: "high" gives the agent the goal; "low" also each step's low-level
+      instruction (`Observation.instruction`), written by playing the task's GUI reference on the
+      same instance first (the row keeps them as `instructions`; a task without a reference gets
+      none).
+    * `malformed_action`: what an action the agent could not form (`action_type` "unknown": a
+      reply that parses to no action) does. Both cost a step and change nothing on the device;
+      "error" (AndroidWorld's) tells the agent why in its next observation's
+      `last_action_error`; "noop_step" (B-MoCA's) tells it nothing.
+    """
+
+    side_effects: str = "off"
+    success_check: str = "final"
+    malformed_action: str = "error"
+    instructions: str = "high"
+
+    def __post_init__(self) -> None:
+        for name, allowed in (("side_effects", SIDE_EFFECT_MODES), ("success_check", SUCCESS_CHECKS),
+                              ("malformed_action", MALFORMED_ACTIONS), ("instructions", INSTRUCTION_LEVELS)):
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
 
 
 def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, output_dir: str | None = None,
-                save_screenshots: bool = False, side_effects: str = "off", success_check: str = "final") -> EpisodeResult:
+                save_screenshots: bool = False, options: EpisodeOptions = EpisodeOptions()) -> EpisodeResult:
     """Run one episode on `env` and return its result; never raises for a failing episode.
 
     With `output_dir`, an agent's steps go to `trajectories/<instance_id>.jsonl` there (the
-    oracle mode takes no steps and writes none). `side_effects` "report" records the changes
-    outside what the task checks (taskkit.side_effects); "strict" also scores an episode with
-    any 0. `success_check` "final" scores the device once the agent stops (AndroidWorld's way);
-    "every_step" also checks after every action and ends the episode as a success at the first
-    step whose check passes (B-MoCA's way), recorded as `first_success_step`.
+    oracle mode takes no steps and writes none). `options`: see `EpisodeOptions`.
     """
     started = time.monotonic()
     try:
@@ -104,6 +139,8 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, o
         params=task.params, goal=task.goal, apps=list(task.app_names), agent=agent.name,
         max_steps=task.max_steps, device_config=instance.device_config, **_metadata(instance.task),
     )
+    if options.instructions == "low" and not isinstance(agent, OracleAgent):
+        result.instructions = low_level_instructions(env, instance, run_seed)
     env.new_episode()
     try:
         task.initialize_state(env)  # restores the device itself if it fails or is interrupted
@@ -115,19 +152,24 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, o
         _record_error(result, error, "initialize_state")
         result.duration_s = round(time.monotonic() - started, 4)
         return result
-    watch = _watch(env, task) if side_effects != "off" else None
+    watch = _watch(env, task) if options.side_effects != "off" else None
     trajectory = None
     if output_dir is not None and not isinstance(agent, OracleAgent):
         trajectory = TrajectoryWriter(output_dir, instance.instance_id, save_screenshots)
         result.trajectory = trajectory.relative_path
     try:
-        _agent_loop(env, task, agent, result, instance, trajectory, success_check == "every_step")
+        tracker = milestone_tracker(env, task)
+        _agent_loop(env, task, agent, result, instance, trajectory, options, tracker)
         result.score = task.is_successful(env)
         result.success = result.score >= 1.0
         if task.last_result is not None:
             result.reasons = list(task.last_result.reasons)
+        if tracker is not None:
+            result.progress = round(tracker.finish(env, result.steps), 4)
+            result.milestones = dict(tracker.reached)
+            result.reasons += tracker.reasons
         if watch is not None:
-            _record_side_effects(env, watch, result, strict=side_effects == "strict")
+            _record_side_effects(env, watch, result, strict=options.side_effects == "strict")
     except KeyboardInterrupt:  # SIGINT, or SIGTERM turned into one by taskkit.run: end cleanly
         _record_interrupt(result)
     except StopRun:  # the agent cannot go on (an endpoint down, a replay that does not fit): no row
@@ -145,6 +187,12 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, o
     result.answer = env.answer
     result.duration_s = round(time.monotonic() - started, 4)
     return result
+
+
+def milestone_tracker(env: Env, task: Any) -> milestones_lib.Tracker | None:
+    """The task's milestones with their setup snapshots (None: it declares none)."""
+    groups = task.milestones()
+    return milestones_lib.Tracker(milestones_lib.check_groups(groups, task.name), env) if groups else None
 
 
 def _watch(env: Env, task: Any) -> side_effects_lib.Watch | None:
@@ -166,7 +214,8 @@ def _record_side_effects(env: Env, watch: side_effects_lib.Watch, result: Episod
 
 
 def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instance: TaskInstance,
-                trajectory: TrajectoryWriter | None, check_every_step: bool = False) -> None:
+                trajectory: TrajectoryWriter | None, options: EpisodeOptions,
+                tracker: milestones_lib.Tracker | None = None) -> None:
     if isinstance(agent, OracleAgent):  # the privileged run mode: the task's own solution
         _run_solution(env, task)
         result.steps, result.status = 1, "complete"
@@ -180,8 +229,10 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instan
     while result.steps < task.max_steps:
         if STOP.is_set():  # asked to stop: end this episode here, cleanly (teardown follows)
             raise KeyboardInterrupt("stop requested")
+        said = result.instructions or ()
         observation = observe(env, agent, task.goal, result.steps, task.max_steps, last_error,
-                              screenshot=trajectory is not None and trajectory.screenshots is not None)
+                              screenshot=trajectory is not None and trajectory.screenshots is not None,
+                              instruction=said[result.steps] if result.steps < len(said) else None)
         started = time.monotonic()
         try:
             action = agent.step(observation)
@@ -196,24 +247,49 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instan
                                "(Action.from_dict turns AndroidWorld's JSON form into one)")
         result.steps += 1
         add_usage(result.usage, step_usage)
-        last_error = None
-        if not action.ends_episode:
-            try:
-                perform(env, action, observation.ui_elements, observation.screen_size)
-            except ActionError as error:
-                last_error = str(error)
+        outcome = take_step(env, task, action, observation, result.steps, options, tracker)
+        last_error = outcome.error
         if trajectory is not None:
             trajectory.step(observation, action, last_error, seconds, step_usage)
         if action.ends_episode:
             result.status = action.goal_status
             return
-        if check_every_step and task.is_successful(env) >= 1.0:  # the detector fired: a success, here
+        if outcome.succeeded:  # --success_check every_step: the detector fired, a success here
             result.first_success_step = result.steps
             return
 
 
+@dataclasses.dataclass(frozen=True)
+class StepOutcome:
+    """What one step did: the error the agent is told next (None: none) and whether the
+    per-step check passed (`success_check` every_step)."""
+
+    error: str | None = None
+    succeeded: bool = False
+
+
+def take_step(env: Env, task: Any, action: Action, observation: Observation, step: int, options: EpisodeOptions,
+              tracker: milestones_lib.Tracker | None = None) -> StepOutcome:
+    """Step `step` of an episode (counted from 1) with `action`, as the runner and taskkit.gym take
+    it: perform it on the screen `observation` showed (a `status` action performs nothing), a
+    malformed one as `options.malformed_action` says; then observe the milestones and, with
+    `success_check` every_step, run the task's check."""
+    error = None
+    if action.ends_episode:
+        return StepOutcome()
+    try:
+        perform(env, action, observation.ui_elements, observation.screen_size)
+    except ActionError as problem:
+        if not (action.action_type == "unknown" and options.malformed_action == "noop_step"):
+            error = str(problem)
+    if tracker is not None:
+        tracker.observe(env, step)
+    succeeded = options.success_check == "every_step" and task.is_successful(env) >= 1.0
+    return StepOutcome(error, succeeded)
+
+
 def observe(env: Env, agent: Agent, goal: str, step: int, max_steps: int, last_error: str | None,
-            screenshot: bool = False) -> Observation:
+            screenshot: bool = False, instruction: str | None = None) -> Observation:
     """What `agent` sees now: one round trip for the foreground and the elements, one more for
     a screenshot if the agent asks for one (or `screenshot`: the run saves them)."""
     if agent.wants_ui_elements:
@@ -228,7 +304,31 @@ def observe(env: Env, agent: Agent, goal: str, step: int, max_steps: int, last_e
             screen_error = screen_error or str(error)
     return Observation(goal=goal, step=step, max_steps=max_steps, foreground=screen.foreground,
                        ui_elements=screen.elements, screenshot=png, last_action_error=last_error,
-                       screen_error=screen_error, screen_size=screen.size)
+                       screen_error=screen_error, screen_size=screen.size, instruction=instruction)
+
+
+class _Narrating(GuiReferenceAgent):
+    """The GUI reference, keeping the low-level instruction of each action it takes."""
+
+    def reset(self, episode: Episode) -> None:
+        super().reset(episode)
+        self.said: list[str] = []
+
+    def step(self, observation: Observation) -> Action:
+        action = super().step(observation)
+        self.said.append(self.instruction)
+        return action
+
+
+def low_level_instructions(env: Env, instance: TaskInstance, run_seed: int) -> list[str] | None:
+    """Each step's low-level instruction for `instance`: its task's GUI reference played on
+    `env` as an episode of its own (torn down after). None when the task gives no reference or
+    the reference does not score 1.0 there."""
+    if not instance.task.has_gui_reference():
+        return None
+    narrator = _Narrating()
+    played = run_episode(env, instance, narrator, run_seed)
+    return narrator.said if played.error is None and played.score >= 1.0 else None
 
 
 def _run_solution(env: Env, task: Any) -> None:
@@ -273,8 +373,7 @@ def run_suite(
     retries: int = 1,
     output_dir: str | None = None,
     save_screenshots: bool = False,
-    side_effects: str = "off",
-    success_check: str = "final",
+    options: EpisodeOptions = EpisodeOptions(),
 ) -> list[EpisodeResult]:
     """Run every instance in order, handing each result to `on_result` as soon as it exists.
 
@@ -286,13 +385,12 @@ def run_suite(
     for instance in suite:
         if STOP.is_set():
             raise KeyboardInterrupt("stop requested")
-        result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots, side_effects, success_check)
+        result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots, options)
         for attempt in range(2, retries + 2):
             if result.error_kind != INFRASTRUCTURE:
                 break
             _reconnect(env)
-            result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots, side_effects,
-                                 success_check)
+            result = run_episode(env, instance, agent, run_seed, output_dir, save_screenshots, options)
             result.attempts = attempt
         on_result(result)
         results.append(result)

@@ -44,6 +44,7 @@ from taskkit.validators.files import FileAbsent, FileContent, FileExists, Folder
 from taskkit.validators.providers import ProviderRowExists
 from taskkit.validators.rows import DuplicatesRemoved, RowsAdded, RowsDeleted, RowsUpdated
 from taskkit.validators.settings import SettingEquals
+from taskkit.validators.shared_prefs import SharedPrefEquals
 from taskkit.validators.sources import ProviderUri
 
 # Never side effects: app caches, SQLite's journal files (written by every reader).
@@ -95,7 +96,9 @@ def expected(task: TaskEval) -> Expected:
                         tuple(path for app in apps for path in app.data_paths),
                         frozenset((namespace, "*") for app in apps for namespace in app.settings))
     tables: set[tuple[str, str]] = set()
-    paths: list[str] = []
+    # An app's preferences among its data paths are its own bookkeeping (a counter, the last
+    # choice made), written whichever way the task is done.
+    paths: list[str] = [path for app in task.apps() for path in app.data_paths if "/shared_prefs/" in path]
     settings: set[tuple[str, str]] = set()
     for check in _leaves(validator):
         source = getattr(check, "source", None)
@@ -105,7 +108,7 @@ def expected(task: TaskEval) -> Expected:
         elif isinstance(check, _ROW_CHECKS + (ProviderRowExists,)):
             uri = source.uri if isinstance(source, ProviderUri) else getattr(check, "uri", "")
             paths.extend(_provider_paths(uri))
-        elif isinstance(check, _PATH_CHECKS):
+        elif isinstance(check, _PATH_CHECKS + (SharedPrefEquals,)):
             paths += [check.path, check.path.rstrip("/").rsplit("/", 1)[0]]
         elif isinstance(check, SettingEquals):
             settings.add((check.namespace, check.key))

@@ -34,6 +34,7 @@ from taskkit.env import TaskEnv
 from taskkit.errors import TaskkitError
 from taskkit.rng import TaskRng
 from taskkit.validators.base import CheckResult, Validator
+from taskkit.validators.milestones import Group
 
 
 _JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
@@ -52,6 +53,12 @@ _JINJA.filters.update(
 def jinja_environment() -> jinja2.Environment:
     """The jinja2 environment (options and filters) goal templates are rendered with."""
     return _JINJA
+
+
+@functools.lru_cache(maxsize=4096)
+def _goal_template(source: str) -> jinja2.Template:
+    """A goal template compiled once (the runner reads `goal` at every step)."""
+    return _JINJA.from_string(source)
 
 
 _RESTORE_LABELS = itertools.count(1)
@@ -156,7 +163,7 @@ class TaskEval:
     @property
     def goal(self) -> str:
         """The template rendered with the params."""
-        return _JINJA.from_string(self.template).render(**self.params).strip()
+        return _goal_template(self.template).render(**self.params).strip()
 
     @property
     def max_steps(self) -> int:
@@ -195,6 +202,12 @@ class TaskEval:
     def validator(self) -> Validator | None:
         """The check this task is scored by, built from its params (or None)."""
         return None
+
+    def milestones(self) -> Sequence[Group]:
+        """Intermediate states checked after every step, built from the params:
+        `taskkit.validators.ordered(...)`/`unordered(...)` groups of `milestone(name, check)`.
+        The runner records each row's `progress` and the step each milestone was reached."""
+        return ()
 
     def solve(self, env: TaskEnv) -> None:
         """The reference solution: device operations that would also work on a rooted emulator."""

@@ -252,6 +252,7 @@ def test_a_killed_run_resumes_with_every_episode_exactly_once(tmp_path: Path) ->
     refused = run(*args[:-2], "--seed", "31", "--output_dir", str(out))
     one_line_exit_2(refused, "holds another run (its seed is 30, this run's is 31)")
     strict = run(*args, "--strict")  # scored by another rule: its rows would not belong together
+    same = "'success_check': 'final', 'malformed_action': 'error', 'instructions': 'high'"
     one_line_exit_2(strict, "holds another run (its options is {'fixed_task_seed': False, 'config_axis': False, "
-                            "'side_effects': 'report'}, this run's is {'fixed_task_seed': False, 'config_axis': "
-                            "False, 'side_effects': 'strict'})")
+                            f"'side_effects': 'report', {same}}}, this run's is {{'fixed_task_seed': False, 'config_axis': "
+                            f"False, 'side_effects': 'strict', {same}}})")

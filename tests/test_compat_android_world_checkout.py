@@ -143,7 +143,7 @@ def test_a_bad_checkout_is_one_line_and_exit_2(tmp_path) -> None:
     missing = _fake_suite(tmp_path / "aw")
     (missing / "android_world/registry.py").write_text("import a_module_taskkit_lacks\n" + textwrap.dedent(_REGISTRY))
     result = _run("--android_world", str(missing), "--agent", "noop")
-    assert result.returncode == 2 and "needs 'a_module_taskkit_lacks': pip install 'taskkit[android_world]'" in result.stderr
+    assert result.returncode == 2 and "needs 'a_module_taskkit_lacks': pip install 'taskkit[android-world]'" in result.stderr
 
 
 def test_the_checkout_s_code_runs_as_written_over_taskkit_s_device_layer(tmp_path) -> None:
@@ -260,3 +260,79 @@ def test_the_rewrite_path_takes_android_world_s_constructors_and_leaves_its_base
     assert "Markor" not in registry.names() and "RewrittenNote" in registry.names()
     task = RewrittenNote({"name": "a.md"})
     assert task.name_seen == "a.md" and task.goal == "Create a.md." and task.initialized is False
+
+
+class _ReadsAQueue:
+    """An AndroidWorld-style task whose check reads a database the app creates when it runs."""
+
+    app_names, complexity, db = ("retro music",), 1.0, ""
+
+    def __init__(self, params):
+        self.params = params
+
+    @property
+    def goal(self) -> str:
+        return "Queue a song."
+
+    def initialize_task(self, env) -> None:
+        pass
+
+    def tear_down(self, env) -> None:
+        pass
+
+    def is_successful(self, env) -> float:
+        import sqlite3
+
+        with sqlite3.connect(self.db) as db:
+            return float(bool(db.execute(self.query).fetchall()))
+
+
+@pytest.mark.parametrize("query, verdict", [("SELECT title FROM playing_queue", "a reason"),
+                                            ("SELEC title", "an error")])
+def test_a_check_reading_a_table_the_app_never_made_scores_0_not_an_error(env, tmp_path, query, verdict) -> None:
+    from taskkit.compat.android_world import native
+
+    body = {"db": str(tmp_path / "music_playback_state.db"), "query": query}
+    task = native.wrap("ReadsAQueue", type("ReadsAQueue", (_ReadsAQueue,), body))()
+    task.initialize_state(env)
+    try:
+        if verdict == "a reason":  # AndroidWorld's push_file emptied databases/; the agent never opened the app
+            assert task.is_successful(env) == 0.0
+            assert "never created the table its check reads (no such table: playing_queue)" in task.last_result.reasons[0]
+        else:  # any other failure of the check stays the task's error
+            with pytest.raises(Exception, match="syntax error"):
+                task.is_successful(env)
+    finally:
+        task.teardown(env)
+
+
+_SUITE_UTILS = """
+    import hashlib
+    import random
+
+    def create_suite(task_registry, n_task_combinations=1, seed=None):
+      suite = {}
+      for name, task_type in task_registry.items():
+        suite[name] = []
+        for i in range(n_task_combinations):  # AndroidWorld's instance seed, then its params
+          random.seed(int(hashlib.sha256(f"{seed}_{name}_{i}".encode()).hexdigest(), 16) % 2**32)
+          suite[name].append(task_type(task_type.generate_random_params()))
+      return suite
+    """
+
+
+def test_the_goal_comparison_sets_the_checkout_s_suite_beside_taskkit_s(tmp_path) -> None:
+    checkout_dir = _fake_suite(tmp_path / "aw")
+    (checkout_dir / "android_world/suite_utils.py").write_text(textwrap.dedent(_SUITE_UTILS))
+    command = [sys.executable, "-m", "taskkit.compat.android_world.goals", "--android_world", str(checkout_dir)]
+    result = subprocess.run([*command, "--json"], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    [row] = json.loads(result.stdout)
+    assert row["task"] == "SystemWifiTurnOn" and row["android_world"] == row["taskkit_android_world"]
+    assert row["android_world"].startswith("Turn wifi on. (") and row["taskkit_builtin"] == "Turn wifi on."
+    (checkout_dir / "android_world/suite_utils.py").write_text(textwrap.dedent(_SUITE_UTILS).replace(
+        "random.seed(", "random.seed(1 + "))  # a suite seeded otherwise: the goals differ, exit 1
+    differs = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert differs.returncode == 1 and "0 of 1 goals equal AndroidWorld's at seed 30" in differs.stdout
+    missing = subprocess.run(command[:-2], capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2 and missing.stderr.strip().endswith("the AndroidWorld checkout whose goals to compare")

@@ -79,3 +79,23 @@ def test_a_spec_written_with_the_detectors_is_solved_by_its_oracle_and_its_near_
     task = specs.load_file(path, register=False)
     check_solvable(task, seeds=[0])  # the oracle scores 1.0 and the start scores less
     assert "near_miss pass" in str(check_near_miss(task, seeds=[0]))  # home, or one screen back, fails the screen checks
+
+
+def test_key_components_read_the_screenshots_words_with_ocr(env) -> None:
+    """A word drawn only as pixels (a picture of a note in the gallery) is found with `ocr=True`,
+    never from the dump alone (Debian's tesseract-ocr is a test dependency)."""
+    import shutil
+
+    from taskkit.apps import pictures, simple_gallery_pro
+    from tests.sim.gui.helpers import tap
+
+    assert shutil.which("tesseract"), "tesseract-ocr is a test dependency (tests/setup_and_run.sh installs it)"
+    picture = pictures.text_picture(["BLUEBERRY MUFFIN 4.25", "ORANGE JUICE 3.10"], "png")
+    simple_gallery_pro.add_picture(env.device, simple_gallery_pro.DCIM, "note.png", picture)
+    env.device.check("am start -n com.simplemobiletools.gallery.pro/.activities.MainActivity")
+    tap(env.device, "DCIM")
+    tap(env.device, "note.png")
+    assert _score(key_components(["Blueberry Muffin"]), env) == 0.0  # not in any text of the dump
+    assert _score(key_components(["Blueberry Muffin", "orange juice"], ocr=True), env) == 1.0
+    missing = key_components(["Blueberry Scone"], ocr=True).evaluate(env, None)
+    assert missing.score == 0.0 and "'Blueberry Scone'" in missing.reasons[0]

@@ -44,7 +44,7 @@ def _episodes(env: Env, order: list[str]) -> dict[str, tuple]:
         for index in range(2):
             instance = suite.instantiate(registry.get(name), 30, index)
             agent = RecordingRandom()
-            result = run_episode(env, instance, agent, 30, side_effects="off")
+            result = run_episode(env, instance, agent, 30)
             assert result.error is None, result.error
             seen[instance.instance_id] = (result.score, result.steps, tuple(agent.seen))
     return seen

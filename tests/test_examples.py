@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.device.test_adb_device import adb_connect, private_adb_server, requires_adb, served_sim
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -61,3 +63,34 @@ def test_the_readme_agent_clicks_by_index(tmp_path):
     finally:
         device.close()
     assert result.error is None and result.score == 1.0
+
+
+def _check_seed_judging(*device_flags: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "taskkit.check", "--task_module", str(ROOT / "examples" / "seed_judging.py"),
+                           "--tasks", "RecordThenWifiOn", "--seeds", "2", "--properties", "solvable,near_miss",
+                           *device_flags], capture_output=True, text=True, cwd=ROOT, timeout=600)
+
+
+def test_the_seed_judging_example_scores_and_reports_progress(tmp_path):
+    """examples/seed_judging.py, written only against taskkit's public names (a logcat detector, a
+    shared preference, a UI element, key components, ordered and unordered milestones): its
+    oracle scores 1.0 with full progress, noop 0 with none, and every near miss scores less."""
+    module = str(ROOT / "examples" / "seed_judging.py")
+    for agent, score, progress in (("oracle", 1.0, 1.0), ("noop", 0.0, 0.0)):
+        out = tmp_path / agent
+        proc = run("--task_module", module, "--tasks", "RecordThenWifiOn", "--agent", agent, "--output_dir", str(out))
+        assert proc.returncode == 0, proc.stderr
+        row = json.loads((out / "results.jsonl").read_text())
+        assert (row["score"], row["progress"], row["error"]) == (score, progress, None), row
+    assert row["milestones"] == {"recorded": None, "wifi page": None, "wifi on": None, "switch shown on": None}
+    checked = _check_seed_judging()
+    assert checked.returncode == 0 and "near_miss" in checked.stdout, checked.stdout + checked.stderr
+
+
+@requires_adb
+def test_the_seed_judging_example_rejects_its_near_misses_over_adb(tmp_path):
+    with private_adb_server() as port, served_sim(tmp_path / "device") as server:
+        serial = f"127.0.0.1:{server.port}"
+        adb_connect(port, serial)
+        checked = _check_seed_judging("--device", f"adb:{serial}", "--adb_port", str(port))
+    assert checked.returncode == 0 and "near_miss" in checked.stdout, checked.stdout + checked.stderr

@@ -13,6 +13,7 @@ gymnasium = pytest.importorskip("gymnasium", reason="taskkit.gym needs the gym e
 import taskkit.gym  # noqa: E402,F401 - registers taskkit/Task-v0
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
+import taskkit  # noqa: E402
 from taskkit import loading, registry, suite  # noqa: E402
 
 
@@ -89,3 +90,38 @@ def test_two_simulated_devices_in_an_async_vector_env_reach_reward_one() -> None
         assert rewards == [1.0, 1.0]
     finally:
         envs.close()
+
+
+class _GymVisitTwoApps(taskkit.TaskEval, register=False):
+    """Open Clock, then Contacts: two ordered milestones; the check is Contacts in front."""
+
+    name = "GymVisitTwoApps"
+    app_names = ("clock", "contacts")
+    template = "Open Clock, then Contacts."
+    complexity = 1.0
+
+    def is_successful(self, env) -> float:
+        return float(env.device.activity.foreground_package() == "com.google.android.contacts")
+
+    def milestones(self):
+        from taskkit.validators import app_in_foreground, milestone, ordered
+
+        return (ordered(milestone("clock", app_in_foreground("clock")),
+                        milestone("contacts", app_in_foreground("contacts"))),)
+
+
+@pytest.mark.parametrize("reward, rewards", [("progress", [0.0, 0.5, 0.5]), ("score", [0.0, 0.0, 1.0])])
+def test_milestone_rewards_and_the_per_step_check_end_the_episode(reward, rewards) -> None:
+    env = gymnasium.make("taskkit/Task-v0", task=_GymVisitTwoApps, success_check="every_step",
+                         malformed_action="noop_step", reward=reward).unwrapped
+    try:
+        env.reset(seed=30)
+        got = []
+        for action in ("no action at all", _act(action_type="open_app", app_name="Clock"),
+                       _act(action_type="open_app", app_name="Contacts")):
+            observation, value, terminated, truncated, info = env.step(action)
+            got.append(value)
+        assert observation["last_action_error"] == "" and got == rewards  # noop_step: the bad text told nothing
+        assert terminated and not truncated and info["score"] == 1.0 and info["progress"] == 1.0
+    finally:
+        env.close()

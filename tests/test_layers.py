@@ -34,11 +34,12 @@ LAYERS: list[tuple[str, ...]] = [
     ("taskkit.actions", "taskkit.suite", "taskkit.runner", "taskkit.report", "taskkit.connect",
      "taskkit.cli", "taskkit.config", "taskkit.families", "taskkit.trajectory", "taskkit.resume", "taskkit.pool",
      "taskkit.metrics", "taskkit.plots", "taskkit.report_html", "taskkit.side_effects",
-     "taskkit.ray_pool", "taskkit.fidelity", "taskkit.gym"),
+     "taskkit.ray_pool", "taskkit.fidelity", "taskkit.gym", "taskkit.demos", "taskkit.static_eval"),
     ("taskkit.testing",),
 ]
 # Composition roots: they wire the layers together and may import any of them.
-ENTRY_POINTS = {"taskkit", "taskkit.run", "taskkit.check", "taskkit.sim.__main__", "taskkit.report.__main__"}
+ENTRY_POINTS = {"taskkit", "taskkit.run", "taskkit.check", "taskkit.sim.__main__", "taskkit.report.__main__",
+                "taskkit.demos.__main__", "taskkit.static_eval.__main__", "taskkit.compat.android_world.goals"}
 
 
 def _modules() -> dict[str, Path]:

@@ -5,7 +5,7 @@ import pytest
 
 from taskkit import TaskEval, loading, registry, suite
 from taskkit.agents import Action, Agent, load, AgentLoadError
-from taskkit.runner import run_episode, run_suite
+from taskkit.runner import EpisodeOptions, run_episode, run_suite
 from taskkit.suite import TaskInstance
 
 loading.load_builtin()
@@ -138,8 +138,66 @@ def test_every_step_checking_ends_a_gui_episode_at_its_first_successful_step(env
     loading.load_builtin()
     instance = suite.instantiate(registry.get("SystemWifiTurnOn"), 30, 0)
     final = run_episode(env, instance, GuiReferenceAgent(), 30)
-    every = run_episode(env, instance, GuiReferenceAgent(), 30, success_check="every_step")
+    every = run_episode(env, instance, GuiReferenceAgent(), 30, options=EpisodeOptions(success_check="every_step"))
     assert final.score == every.score == 1.0 and final.status == "complete" and final.first_success_step is None
     assert every.first_success_step == every.steps < final.steps and every.status is None
-    noop = run_episode(env, instance, load("noop"), 30, success_check="every_step")
+    noop = run_episode(env, instance, load("noop"), 30, options=EpisodeOptions(success_check="every_step"))
     assert noop.score == 0.0 and noop.first_success_step is None
+
+
+class Mumbles(Agent):
+    """Replies with nothing usable twice (an `unknown` action, as the llm agents make of such a
+    reply), then stops; keeps what it was told."""
+
+    name = "mumbles"
+
+    def reset(self, episode):
+        super().reset(episode)
+        self.told = []
+
+    def step(self, observation):
+        self.told.append(observation.last_action_error)
+        if observation.step < 2:
+            return Action("unknown", text="model reply had no valid action")
+        return Action("status", goal_status="infeasible")
+
+
+@pytest.mark.parametrize("mode, told", [("error", [None, "model reply had no valid action", "model reply had no valid action"]),
+                                        ("noop_step", [None, None, None])])
+def test_a_malformed_action_costs_a_step_and_tells_the_agent_only_in_error_mode(env, mode, told):
+    agent = Mumbles()
+    instance = suite.instantiate(registry.get("SystemWifiTurnOn"), 30, 0)
+    result = run_episode(env, instance, agent, 30, options=EpisodeOptions(malformed_action=mode))
+    assert result.steps == 3 and result.status == "infeasible" and result.error is None
+    assert [t if t is None else ("model reply had no valid action" if "no valid action" in t else t) for t in agent.told] == told
+
+
+def test_episode_options_refuse_an_unknown_mode():
+    with pytest.raises(ValueError, match="malformed_action must be one of error, noop_step, got 'skip'"):
+        EpisodeOptions(malformed_action="skip")
+
+
+class Listens(Agent):
+    """Keeps the low-level instruction of each step, then declares the task infeasible."""
+
+    name = "listens"
+
+    def reset(self, episode):
+        super().reset(episode)
+        self.heard = []
+
+    def step(self, observation):
+        self.heard.append(observation.instruction)
+        if observation.step < 2:
+            return Action("wait")
+        return Action("status", goal_status="infeasible")
+
+
+def test_low_level_instructions_come_from_the_gui_reference_played_on_the_same_instance(env):
+    instance = suite.instantiate(registry.get("SystemWifiTurnOn"), 30, 0)
+    agent = Listens()
+    high = run_episode(env, instance, agent, 30)
+    assert high.instructions is None and agent.heard == [None, None, None]
+    low = run_episode(env, instance, agent, 30, options=EpisodeOptions(instructions="low"))
+    assert low.instructions[0].lower() == "open the settings app" and len(low.instructions) >= 4
+    assert agent.heard == low.instructions[:3] and low.error is None and low.score == 0.0  # the reference's own episode was undone

@@ -17,7 +17,7 @@ from taskkit.device.services import changes
 from taskkit.device.state import DIGEST_ROOTS, listing, recover
 from taskkit.env import Env
 from taskkit.sim import changes as recorder_lib
-from tests.device.test_adb_device import adb_connect, private_adb_server, requires_adb, served_sim
+from tests.device.test_adb_device import requires_adb, served_adb_device
 from tests.sim.gui.helpers import tap
 
 DL = "/storage/emulated/0/Download"
@@ -207,24 +207,16 @@ def test_an_event_the_recorder_cannot_read_fails_the_watch(env, watched, monkeyp
 # --- over adb: the simulator served as adbd answers with its recorder ---------------------------
 @requires_adb
 def test_over_adb_the_simulator_answers_from_its_recorder(tmp_path) -> None:
-    from taskkit.device.adb import AdbDevice
-
-    with private_adb_server() as port, served_sim(tmp_path / "device") as server:
-        serial = f"127.0.0.1:{server.port}"
-        adb_connect(port, serial)
-        device = AdbDevice(serial, port=port, timeout=30)
+    with served_adb_device(tmp_path / "device") as device:
+        env = Env(device)
+        loading.load_builtin()
+        task = suite.instantiate(registry.get("ExpenseAddSingle"), 30, 0).create()
+        task.initialize_state(env)
         try:
-            env = Env(device)
-            loading.load_builtin()
-            task = suite.instantiate(registry.get("ExpenseAddSingle"), 30, 0).create()
-            task.initialize_state(env)
-            try:
-                watch = side_effects.start(env, task)
-                assert watch.files.method == "recorder"
-                device.push(b"over adb", f"{DL}/synced.bin")  # adb sync SEND, written by adbd
-                device.check(f"echo x > {DL}/shell.txt")
-                assert side_effects.finish(env, watch) == [f"file {DL}/shell.txt: added", f"file {DL}/synced.bin: added"]
-            finally:
-                task.teardown(env)
+            watch = side_effects.start(env, task)
+            assert watch.files.method == "recorder"
+            device.push(b"over adb", f"{DL}/synced.bin")  # adb sync SEND, written by adbd
+            device.check(f"echo x > {DL}/shell.txt")
+            assert side_effects.finish(env, watch) == [f"file {DL}/shell.txt: added", f"file {DL}/synced.bin: added"]
         finally:
-            device.close()
+            task.teardown(env)

@@ -8,7 +8,7 @@
   the attributes (`checked`, `selected`, `enabled`, `focused`, `clickable`, `text`, ...).
 * `key_components(items)` — SPA-Bench's coarse check: the final screen's visible text, lower-cased
   and concatenated (texts and content descriptions in dump order), contains every item,
-  lower-cased.
+  lower-cased; with `ocr=True` the words tesseract reads in the screenshot count too.
 
 They read the device at check time only (Stateless); the command is the task author's (a value
 from the task's params must be quoted with `taskkit.device.quoting.shell_quote`).
@@ -19,6 +19,7 @@ import dataclasses
 import re
 from typing import Any, Iterable
 
+from taskkit.device.services import ocr
 from taskkit.device.services.ui import UIElement
 from taskkit.env import TaskEnv
 from taskkit.validators.base import CheckResult, Stateless
@@ -92,18 +93,22 @@ def ui_element_matches(selector: dict[str, str], **attributes: Any) -> UiElement
 @dataclasses.dataclass(frozen=True)
 class KeyComponents(Stateless):
     items: tuple[str, ...]
+    ocr: bool = False
 
     def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
-        shown = "".join(f"{e.text or ''}{e.content_description or ''}" for e in env.device.ui.screen().elements).lower()
-        missing = [item for item in self.items if item.lower() not in shown]
+        shown = "".join(f"{e.text or ''}{e.content_description or ''}" for e in env.device.ui.screen().elements)
+        if self.ocr:  # also the words drawn as pixels (a photo of a receipt, a canvas)
+            shown += " " + ocr.screen_words(env.device.ui.screenshot())
+        missing = [item for item in self.items if item.lower() not in shown.lower()]
         if not missing:
             return CheckResult(1.0)
         return CheckResult(0.0, (f"the screen does not show {', '.join(repr(m) for m in missing)}",))
 
 
-def key_components(items: Iterable[str]) -> KeyComponents:
-    """SPA-Bench's key components: the screen's visible text contains every item (case aside)."""
+def key_components(items: Iterable[str], ocr: bool = False) -> KeyComponents:
+    """SPA-Bench's key components: the screen's visible text contains every item (case aside);
+    with `ocr`, the text tesseract reads in the screenshot counts too (Debian's tesseract-ocr)."""
     listed = tuple(items)
     if not listed:
         raise ValueError("key_components needs at least one item")
-    return KeyComponents(listed)
+    return KeyComponents(listed, ocr)

@@ -5,8 +5,11 @@ Music/records` (AndroidWorld's AUDIORECORDER_DATA), named as the app's default n
 `Record-N.m4a` (AppConstants.BASE_RECORD_NAME "Record-" plus a counter, the M4a format). A
 simulated recording is an MPEG-4 file holding an `ftyp` box (brand "M4A ") and an `mdat` box of
 silence sized by the recording's length; it has no `moov` box, so players cannot play it (a
-difference: the simulator records no sound). The counter is the highest `Record-N` on disk plus
-one, where the app keeps it in its preferences.
+difference: the simulator records no sound). The name's counter is the highest `Record-N` on disk
+plus one; the app counts in its preferences instead, and so does the simulated one: each
+recording adds one to the long `record_counter` of `shared_prefs/com.dimowner.audiorecorder.data.
+PrefsImpl.xml` (PrefsImpl.PREF_NAME and PREF_KEY_RECORD_COUNTER; FileRepositoryImpl.
+provideRecordFile calls PrefsImpl.incrementRecordCounter for every new recording).
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import struct
 
 from taskkit.apps.base import App
 from taskkit.device.base import Device
+from taskkit.device.services import shared_prefs
 from taskkit.rng import TaskRng
 
 PACKAGE = "com.dimowner.audiorecorder"
@@ -23,6 +27,9 @@ RECORDS_DIR = "/storage/emulated/0/Android/data/com.dimowner.audiorecorder/files
 EXTENSION = ".m4a"
 BYTES_PER_SECOND = 16_000  # 128 kbps, the app's default bitrate
 _COUNTED = re.compile(r"^Record-(\d+)\.[A-Za-z0-9]+$")
+PREFS_FILE = "com.dimowner.audiorecorder.data.PrefsImpl"  # PrefsImpl.PREF_NAME
+PREFS_PATH = shared_prefs.path(PACKAGE, PREFS_FILE)
+RECORD_COUNTER = "record_counter"  # PrefsImpl.PREF_KEY_RECORD_COUNTER, a long
 
 
 def m4a_bytes(seconds: int) -> bytes:
@@ -44,10 +51,23 @@ def recordings(device: Device) -> list[str]:
     return sorted(device.files.listdir(RECORDS_DIR)) if device.files.is_dir(RECORDS_DIR) else []
 
 
+def counted(prefs: str | None) -> str:
+    """The preferences file's text (None: no file yet) after one more recording."""
+    entries = shared_prefs.parse(prefs) if prefs else {}
+    before = entries[RECORD_COUNTER].value if RECORD_COUNTER in entries else 0
+    return shared_prefs.put(prefs, RECORD_COUNTER, shared_prefs.Pref("long", before + 1))
+
+
 def save_recording(device: Device, seconds: int, name: str | None = None) -> str:
-    """Write a recording of `seconds` under `name` (default: the next `Record-N.m4a`); its path."""
+    """Write a recording of `seconds` under `name` (default: the next `Record-N.m4a`) and count
+    it in the app's preferences; its path."""
     path = posixpath.join(RECORDS_DIR, name or next_record_name(recordings(device)))
     device.files.write_bytes(path, m4a_bytes(seconds))
+    try:
+        prefs: str | None = device.files.read_text(PREFS_PATH)
+    except FileNotFoundError:
+        prefs = None
+    device.files.write_text(PREFS_PATH, counted(prefs))
     return path
 
 
@@ -64,4 +84,4 @@ def reset(device: Device) -> None:
     device.files.mkdir(RECORDS_DIR)
 
 
-APP = App(name="audio recorder", package=PACKAGE, data_paths=(RECORDS_DIR,), reset=reset)
+APP = App(name="audio recorder", package=PACKAGE, data_paths=(RECORDS_DIR, PREFS_PATH), reset=reset)

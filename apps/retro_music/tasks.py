@@ -25,9 +25,14 @@ _SONG_SCHEMA = {"type": "object", "properties": {
     "duration_ms": {"type": "integer", "minimum": 1000}}, "required": ["title", "artist", "album", "duration_ms"]}
 
 
+def _open_songs() -> list[Step]:
+    """Open the app (on its For you tab) and its Songs tab through the bottom navigation."""
+    return [open_app("retro music"), tap("Songs")]
+
+
 def _retro_playlist(name: str, titles: list[str]) -> list[Step]:
     """Select the songs in order (a long press, then taps) and add them to a new playlist `name`."""
-    return ([open_app("retro music"), long_press(titles[0])] + [tap(title) for title in titles[1:]]
+    return (_open_songs() + [long_press(titles[0])] + [tap(title) for title in titles[1:]]
             + [tap("Add to playlist"), tap("New playlist"), type_text("actionNewPlaylist", name), tap("Create")])
 
 
@@ -107,7 +112,7 @@ class RetroPlayingQueue(RetroCreatePlaylist):
         retro_music.set_queue(env.device, [retro_music.entry_of(song) for song in self.params["songs"]])
 
     def gui_reference(self) -> list[Step]:
-        steps = [open_app("retro music")]
+        steps = _open_songs()
         for song in self.params["songs"]:
             steps += [tap(in_row_of(song["title"], "menu")), tap("Add to playing queue")]
         return steps

@@ -159,6 +159,10 @@ class Observation:
     last_action_error: str | None = None
     screen_error: str | None = None
     screen_size: tuple[int, int] | None = None  # the display's (width, height) in pixels
+    #: `--instructions low`: this step's low-level instruction ("Tap \"Save\""), from the task's
+    #: GUI reference played on the same instance (AndroidControl/AndroidLens' low level); None
+    #: at the high level, or past the reference's steps.
+    instruction: str | None = None
 
     def describe_elements(self) -> str:
         """One line per element, `index: label (class, flags)`: the T3A-style text view."""

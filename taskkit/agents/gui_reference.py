@@ -1,6 +1,10 @@
 """`--agent gui_reference`: plays each task's GUI reference (taskkit/gui_reference.py) through
 the ordinary agent boundary — it sees observations and returns AndroidWorld actions. Its one
-privilege is the task's reference, built from the params; it reads nothing else of the task."""
+privilege is the task's reference, built from the params; it reads nothing else of the task.
+
+After each step, `instruction` holds a low-level instruction for the action it returned ("Tap
+\"Save\"", "Type \"Coffee\" into \"Name\"", "Scroll down to find 'Food'"): the per-step text of
+demonstration datasets (taskkit.demos), written from the element the action lands on."""
 from __future__ import annotations
 
 from typing import Callable, Sequence
@@ -27,6 +31,7 @@ class GuiReferenceAgent(Agent):
     def __init__(self, variant: Variant | None = None, max_scrolls: int = 10):
         self.variant, self.max_scrolls = variant, max_scrolls
         self.problem: str | None = None
+        self.instruction = ""  # the low-level instruction of the last action returned
 
     def reset(self, episode: Episode) -> None:
         super().reset(episode)
@@ -36,8 +41,15 @@ class GuiReferenceAgent(Agent):
         self.steps: list[Step] = list(steps or ())
         self.at, self.scrolls, self.direction, self.seen = 0, 0, "down", ()
         self.problem = None
+        self.instruction = ""
 
     def step(self, observation: Observation) -> Action:
+        step = self.steps[self.at] if self.at < len(self.steps) else None  # the step this action is for
+        action = self._next(observation)
+        self.instruction = instruction(action, step, observation)
+        return action
+
+    def _next(self, observation: Observation) -> Action:
         if observation.last_action_error is not None:
             return self._give_up(f"step {self.at}: {observation.last_action_error}")
         if self.at >= len(self.steps):
@@ -94,3 +106,32 @@ class GuiReferenceAgent(Agent):
             self.direction = "up" if self.direction == "down" else "down"
         self.scrolls, self.seen = self.scrolls + 1, seen
         return Action("scroll", direction=self.direction, index=lists[-1])
+
+
+_KEY_INSTRUCTIONS = {"keyboard_enter": "Press Enter", "navigate_back": "Go back",
+                     "navigate_home": "Go to the home screen", "wait": "Wait for the screen to change"}
+
+
+def instruction(action: Action, step: Step | None, observation: Observation) -> str:
+    """A low-level instruction for `action`, taken for reference `step` on `observation`'s screen:
+    the element it lands on named by its label (`UIElement.describe`), else by the step's target."""
+    kind = action.action_type
+    if kind in _KEY_INSTRUCTIONS:
+        return _KEY_INSTRUCTIONS[kind]
+    if kind == "status":
+        return f"Declare the task {action.goal_status}"
+    if kind == "open_app":
+        return f"Open the {action.app_name} app"
+    if kind == "answer":
+        return f'Answer "{action.text}"'
+    target = str(step.target) if step is not None and step.target is not None else "the target"
+    if kind == "scroll":
+        return f"Scroll {action.direction} to find {target}"
+    elements = observation.ui_elements
+    label = elements[action.index].describe() if action.index is not None and action.index < len(elements) else ""
+    label = f'"{label}"' if label else target
+    if kind == "input_text":
+        return f'Replace the text of {label} with "{action.text}"' if action.clear_text else \
+            f'Type "{action.text}" into {label}'
+    verbs = {"click": "Tap", "long_press": "Long press", "swipe": f"Swipe {action.direction} on"}
+    return f"{verbs.get(kind, kind)} {label}"

@@ -63,6 +63,8 @@ class HumanAgent(Agent):
     def step(self, observation: Observation) -> Action:
         show = self._out.write
         show(f"\nstep {observation.step + 1}/{observation.max_steps} · goal: {observation.goal}\n")
+        if observation.instruction:
+            show(f"this step: {observation.instruction}\n")
         show(f"foreground: {observation.foreground}\n")
         if observation.screen_error:
             show(f"(the screen could not be read: {observation.screen_error})\n")

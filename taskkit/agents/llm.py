@@ -88,6 +88,8 @@ class LlmAgent(Agent):
         """The chat messages for this step: the system prompt, then the goal, screen and history."""
         parts = [f"Goal: {observation.goal}", f"Step {observation.step + 1} of {observation.max_steps}.",
                  f"Foreground app: {observation.foreground or 'unknown'}"]
+        if observation.instruction:
+            parts.insert(1, f"Instruction for this step: {observation.instruction}")
         if observation.screen_error:
             parts.append(f"(The screen could not be read: {observation.screen_error})")
         parts.append("UI elements:\n" + (observation.describe_elements() or "(none)"))

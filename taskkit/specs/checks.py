@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from taskkit import apps
 from taskkit.apps.common import normalize_phone
+from taskkit.device.services import shared_prefs
 from taskkit.specs.errors import SpecRuntimeError
 from taskkit.specs.shapes import Shape
 from taskkit.specs.steps import Assigns, render_field, rows_from
@@ -21,8 +22,9 @@ from taskkit.specs.tables import TableInfo
 from taskkit.specs.values import PathLookupError, coerce, lookup, selector
 from taskkit.validators import (
     ProviderUri, all_of, answer_equals, answer_matches, any_of, app_in_foreground, command_output_matches, duplicates_removed,
-    file_absent, file_content, file_exists, folder_exists, key_components, no_files_under, not_, provider_row_exists,
-    row_exists, rows_added, rows_deleted, rows_updated, select, setting_equals, ui_element_matches, weighted,
+    file_absent, file_content, file_exists, folder_exists, key_components, logcat_matches, no_files_under, not_,
+    provider_row_exists, row_exists, rows_added, rows_deleted, rows_updated, select, setting_equals, shared_pref_equals,
+    ui_element_matches, weighted,
 )
 from taskkit.validators.answers import AnswerEquals
 from taskkit.validators.questions import AnswerMatches
@@ -338,8 +340,83 @@ def validate_key_components(checker: Checker, msg: Any, path: str, scope: Scope)
 
 
 def compile_key_components(build: Build, msg: Any, field: str) -> Make:
-    items = tuple(msg.items)
-    return lambda ctx: key_components(render_field(item, ctx, f"{field}.items[{i}]") for i, item in enumerate(items))
+    items, ocr = tuple(msg.items), msg.ocr
+    return lambda ctx: key_components((render_field(item, ctx, f"{field}.items[{i}]") for i, item in enumerate(items)), ocr)
+
+
+def validate_logcat_matches(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    _literal(checker, msg.tag, f"{path}.tag", "tag")
+    try:
+        logcat_matches(msg.tag, "", msg.level or None)  # the tag and level as the validator reads them
+    except ValueError as error:
+        checker.problem(f"{path}.level" if "level" in str(error) else f"{path}.tag", str(error))
+    if not msg.pattern:
+        checker.problem(f"{path}.pattern", "required: the regular expression the line's message must match")
+    _regex(checker, msg.pattern, f"{path}.pattern")
+
+
+def compile_logcat_matches(build: Build, msg: Any, field: str) -> Make:
+    tag, pattern, level = msg.tag, msg.pattern, msg.level or None
+    return lambda ctx: logcat_matches(tag, pattern, level)
+
+
+_PREF_TYPES: dict[str, type] = {"STRING": str, "INT": int, "FLOAT": float}
+
+
+def validate_shared_pref_equals(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    for name in ("package", "file", "key"):
+        if not getattr(msg, name).strip():
+            checker.problem(f"{path}.{name}", f"required: the preference's {name}")
+        _literal(checker, getattr(msg, name), f"{path}.{name}", name)
+    try:
+        if msg.file:
+            shared_prefs.path(msg.package or "p", msg.file)
+    except ValueError as error:
+        checker.problem(f"{path}.file", f"{error} (the file's name under shared_prefs/, `.xml` optional)")
+    kind = msg.Type.Name(msg.type)
+    if kind == "SET":
+        if msg.value:
+            checker.problem(f"{path}.value", "a SET preference lists its strings in `items`")
+        for i, item in enumerate(msg.items):
+            checker.template(item, f"{path}.items[{i}]", scope)
+        return
+    if len(msg.items):
+        checker.problem(f"{path}.items", "only a SET preference has items")
+    checker.required_template(msg.value, f"{path}.value", scope)
+    if "{{" not in msg.value and "{%" not in msg.value and msg.value:
+        try:
+            pref_value(kind, msg.value, [])
+        except ValueError as error:
+            checker.problem(f"{path}.value", str(error))
+
+
+def pref_value(kind: str, value: str, items: Sequence[str]) -> Any:
+    """A `SharedPrefEquals` value, rendered, as the Python value of its `type`."""
+    if kind == "SET":
+        return frozenset(items)
+    if kind == "BOOLEAN":
+        if value not in ("true", "false"):
+            raise ValueError(f"a BOOLEAN preference is true or false, not {value!r}")
+        return value == "true"
+    try:
+        return _PREF_TYPES[kind](value)
+    except ValueError:
+        raise ValueError(f"not {'an' if kind == 'INT' else 'a'} {kind}: {value!r}") from None
+
+
+def compile_shared_pref_equals(build: Build, msg: Any, field: str) -> Make:
+    package, file, key, value, items = msg.package, msg.file, msg.key, msg.value, tuple(msg.items)
+    kind = msg.Type.Name(msg.type)
+
+    def make(ctx: Context) -> Any:
+        rendered = [render_field(item, ctx, f"{field}.items[{i}]") for i, item in enumerate(items)]
+        text = render_field(value, ctx, f"{field}.value")
+        try:
+            expected = pref_value(kind, text, rendered)
+        except ValueError as error:
+            raise SpecRuntimeError(f"{field}.value", str(error)) from None
+        return shared_pref_equals(package, file, key, expected)
+    return make
 
 
 # ----------------------------------------------------------------------------------- answers

@@ -25,6 +25,7 @@ from taskkit.specs.tables import TableInfo
 from taskkit.specs.validate import Model
 from taskkit.specs.values import Predicate, predicate
 from taskkit.task import TaskEval
+from taskkit.validators import milestones as milestones_lib
 from taskkit.validators.questions import ExpectedAnswerError
 
 
@@ -43,6 +44,10 @@ class SpecPlan:
         self.teardown = self._steps(spec.teardown, "teardown")
         self.gui_reference = gui_steps.compile_plan(spec.gui_reference)
         self.check = self.compile_check(spec.success, "success") if spec.HasField("success") else None
+        self.milestones = tuple(
+            (group.ordered, tuple((m.name, m.must_hold, self.compile_check(m.check, f"milestones[{i}].milestone[{j}].check"))
+                                  for j, m in enumerate(group.milestone)))
+            for i, group in enumerate(spec.milestones))
 
     # ------------------------------------------------------------------ building (kinds.Build)
     def table(self, field: str) -> TableInfo | None:
@@ -197,6 +202,12 @@ class SpecTask(TaskEval):
         with located(type(self)):
             return super().is_successful(env)
 
+    def milestones(self) -> tuple[milestones_lib.Group, ...]:
+        with located(type(self)):
+            return tuple(milestones_lib.Group(tuple(milestones_lib.milestone(name, plan.build(self.params), held)
+                                                    for name, held, plan in stones), ordered)
+                         for ordered, stones in self.plan.milestones)
+
     def solve(self, env: TaskEnv) -> None:
         with located(type(self)):
             self.plan.run_steps(self.plan.oracle, env, self)
@@ -301,6 +312,9 @@ def dry_run(cls: Any, seed: int = 0) -> None:
         _check_rows(param, params[param.name], plan.model)
     if plan.check is not None:
         plan.check.build(params)
+    for _, stones in plan.milestones:
+        for _, _, check in stones:
+            check.build(params)
     if plan.gui_reference is not None:
         plan.gui_reference.steps(params)
     for step in (*plan.setup, *plan.oracle, *plan.teardown):

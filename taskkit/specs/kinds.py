@@ -150,8 +150,19 @@ CHECKS = Kinds(task_spec_pb2.Check, "check", [
          "attributes set (checked, selected, enabled, focused)",
          'ui_element_matches { class_name: ".*Switch" checked: true }', validators.ui_element_matches),
     Kind("key_components", checks.validate_key_components, checks.compile_key_components,
-         "SPA-Bench's key components: the screen's visible text holds every item (case aside)",
+         "SPA-Bench's key components: the screen's visible text holds every item (case aside); with `ocr` also "
+         "the words tesseract reads in the screenshot",
          'key_components { items: ["{{ title }}", "Saved"] }', validators.key_components),
+    Kind("logcat_matches", checks.validate_logcat_matches, checks.compile_logcat_matches,
+         "B-MoCA's logcat detector: a line logged since setup with the tag (and at least `level`) whose message "
+         "matches the regular expression (literal text)",
+         'logcat_matches { tag: "ActivityTaskManager" level: "I" pattern: "START.*cmp=com.android.settings/" }',
+         validators.logcat_matches),
+    Kind("shared_pref_equals", checks.validate_shared_pref_equals, checks.compile_shared_pref_equals,
+         "the app's shared_prefs/`file`.xml holds `key` with `value` read as `type` (STRING, INT, FLOAT, BOOLEAN; "
+         "SET: `items`)",
+         'shared_pref_equals { package: "com.dimowner.audiorecorder" file: "com.dimowner.audiorecorder.data.PrefsImpl" '
+         'key: "record_counter" type: INT value: "{{ count }}" }', validators.shared_pref_equals),
     Kind("answer", checks.validate_answer, checks.compile_answer,
          "the agent's answer holds exactly the expected items, in any order (see [Answers](#answers))",
          'answer { match: NUMBER select { table: "events" where { field: "start_ts" op: GE param: "day_ts" } '

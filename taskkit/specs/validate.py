@@ -119,6 +119,9 @@ class Validator:
             if len(spec.gui_reference):
                 self.problem("gui_reference", "a spec with `include` plays its parts' GUI references in order: give the "
                              "reference in the included specs")
+            if len(spec.milestones):
+                self.problem("milestones", "a spec with `include` takes its parts' milestones: declare them in the "
+                             "included specs")
         else:
             if not spec.HasField("success"):
                 self.problem("success", "required: how the end state is scored (e.g. success { rows_added { ... } })")
@@ -132,6 +135,7 @@ class Validator:
                     self.step(step, f"{name}[{i}]", scope)
             for i, step in enumerate(spec.gui_reference):
                 gui_steps.validate(self, step, f"gui_reference[{i}]", scope)
+            self.milestones(spec.milestones, scope)
         self.model.shapes = scope
         if not spec.goal.strip():
             self.problem("goal", "required: the instruction shown to the agent (a jinja2 template over the params)")
@@ -542,6 +546,24 @@ class Validator:
             self.problem(f"{path}.for_each", f"{for_each} is {listed.describe()}, not a list")
         item = listed.item or ANY if listed.kind == "list" else ANY
         return {**scope, "item": item, "index": INT}
+
+    def milestones(self, groups: Any, scope: dict[str, Shape]) -> None:
+        """Each group has milestones; each milestone a name no other one has, and a check."""
+        seen: set[str] = set()
+        for i, group in enumerate(groups):
+            if not len(group.milestone):
+                self.problem(f"milestones[{i}]", "an empty group: add milestone { name: ... check { ... } }")
+            for j, stone in enumerate(group.milestone):
+                path = f"milestones[{i}].milestone[{j}]"
+                if not stone.name.strip():
+                    self.problem(f"{path}.name", "required: the name result rows report it by")
+                elif stone.name in seen:
+                    self.problem(f"{path}.name", f"{stone.name!r} names another milestone too: give each its own name")
+                seen.add(stone.name)
+                if not stone.HasField("check"):
+                    self.problem(f"{path}.check", "required: the state that reaches it (e.g. check { setting_equals { ... } })")
+                else:
+                    self.check(stone.check, f"{path}.check", scope)
 
     def check(self, check: Any, path: str, scope: dict[str, Shape]) -> None:
         """One `Check` message: its weight, then its kind's own checks (see `kinds.CHECKS`)."""

@@ -11,6 +11,9 @@ or content, a wrong setting value, a wrong answer — so that a correct check mu
   changed are where the near misses go;
 * `satisfy(validator, obs)` makes a validator pass, which is how `not_(...)` is mutated.
 
+A mutation the restore point cannot undo (a log line, another app's preferences) carries its own
+`undo(env)`, run before the restore.
+
 All three are `functools.singledispatch` functions over the classes in `validators/`; the
 combinators recurse. `answer_matches`, whose expected answer may be read from the device, gets
 near misses of the answer `solve` gave. Register rules for your own validator classes with
@@ -27,12 +30,17 @@ import re
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from taskkit import apps
+from taskkit.device.quoting import shell_join
+from taskkit.device.services import shared_prefs
+from taskkit.device.services.logcat import LogEntry
 from taskkit.env import TaskEnv
 from taskkit.testing.nearvalues import candidates, near_miss, one_char_off
 from taskkit.testing.rowwriters import RowWriter, key_value, writer_for
 from taskkit.validators import ProviderUri
 from taskkit.validators.activity import AppInForeground
 from taskkit.validators.detectors import CommandOutputMatches, KeyComponents, UiElementMatches
+from taskkit.validators.logcat import PRIORITIES, LogcatMatches
+from taskkit.validators.shared_prefs import SharedPrefEquals, same_pref
 from taskkit.validators.answers import AnswerEquals
 from taskkit.validators.base import AnyOf, Not, Weighted
 from taskkit.validators.exists import RowExists
@@ -55,6 +63,7 @@ class Mutation:
 
     name: str
     apply: Callable[[Any], None]
+    undo: Callable[[Any], None] | None = None
 
     def __repr__(self) -> str:
         return f"Mutation({self.name!r})"
@@ -182,7 +191,12 @@ def _together(group: Sequence[Mutation]) -> Mutation:
         for mutation in group:
             mutation.apply(env)
 
-    return Mutation(" + ".join(m.name for m in group), apply)
+    def undo(env: TaskEnv) -> None:
+        for mutation in reversed(group):
+            if mutation.undo is not None:
+                mutation.undo(env)
+
+    return Mutation(" + ".join(m.name for m in group), apply, undo)
 
 
 def _sibling(path: str) -> str:
@@ -264,6 +278,11 @@ def _exists(validator: Any) -> _Exists:
 def _observe_exists(validator: Any, obs: Observation) -> None:
     looked_for = _exists(validator)
     obs.matches_before[id(validator)] = set(looked_for.source.select(obs.device, looked_for.where))
+
+
+@observe.register(LogcatMatches)
+def _observe_log(validator: LogcatMatches, obs: Observation) -> None:
+    obs.snapshots[id(validator)] = validator.snapshot(obs.env)
 
 
 @observe.register(Weighted)
@@ -555,7 +574,7 @@ def _derive_not(v: Not, obs: Observation) -> list[Mutation]:
     found = satisfy(v.part, obs)
     if not found:
         obs.note(f"not_({type(v.part).__name__}): no rule makes the forbidden state hold")
-    return [Mutation(f"{v.description} reached: {m.name}", m.apply) for m in found]
+    return [dataclasses.replace(m, name=f"{v.description} reached: {m.name}") for m in found]
 
 
 @derive.register(CommandOutputMatches)
@@ -571,6 +590,81 @@ def _derive_screen(v: UiElementMatches | KeyComponents, obs: Observation) -> lis
     """A screen check must fail once the screen it read is gone: the home screen, or one step back."""
     return [Mutation("the home screen in front instead", lambda env: env.device.check("input keyevent HOME")),
             Mutation("one screen back", lambda env: env.device.check("input keyevent BACK"))]
+
+
+_PACKAGE = re.compile(r"\b[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+\b")
+_FILLER = "taskkit near miss: an entry the mark counts"
+
+
+def _relog(mark_count: int, tag: str, lines: list[LogEntry]) -> Callable[[Any], None]:
+    """Clear the log, then log `mark_count` filler entries of `tag` (the mark skips as many at
+    its time when the clock has not moved, as on the simulated device) and `lines` again."""
+    entries = [("V", tag, _FILLER)] * mark_count + [(e.priority, e.tag, e.message) for e in lines]
+    script = " && ".join(["logcat -c"] + [shell_join(["log", "-p", p.lower(), "-t", t, "--", m or " "]) for p, t, m in entries])
+    return lambda env: env.device.check(script)
+
+
+@derive.register(LogcatMatches)
+def _derive_log(v: LogcatMatches, obs: Observation) -> list[Mutation]:
+    """The matching lines logged otherwise: under another tag, for another package (a dotted name in
+    the message one letter off), one priority below the level. The log cannot be un-written, so
+    each near miss clears it and logs the solved lines again, changed; its undo logs them as they
+    were (the other entries of the log are gone: run `taskkit.check` on a test device)."""
+    mark = obs.snapshots[id(v)]
+    lines = obs.device.logcat.since(mark, v.tag)
+    matching = [e for e in lines if re.search(v.pattern, e.message)
+                and PRIORITIES.index(e.priority) >= PRIORITIES.index(v.level)]
+    undo = _relog(mark.count, v.tag, lines)
+
+    def changed(name: str, change: Callable[[LogEntry], LogEntry | None]) -> list[Mutation]:
+        altered = []
+        for entry in lines:
+            new = change(entry) if entry in matching else entry
+            if new is None:
+                return []
+            altered.append(new)
+        return [Mutation(f"logcat {v.tag}: {name}", _relog(mark.count, v.tag, altered), undo)]
+
+    def other_package(e: LogEntry) -> LogEntry | None:
+        for found in _PACKAGE.finditer(e.message):  # the first dotted name the pattern depends on
+            message = e.message[:found.start()] + one_char_off(found.group()) + e.message[found.end():]
+            if not re.search(v.pattern, message):
+                return dataclasses.replace(e, message=message)
+        return None
+
+    out = changed(f"the line logged under {one_char_off(v.tag)!r}", lambda e: dataclasses.replace(e, tag=one_char_off(v.tag)))
+    out += changed("the line names another package", other_package)
+    if v.level != "V":
+        below = PRIORITIES[PRIORITIES.index(v.level) - 1]
+        out += changed(f"the line logged at {below}", lambda e: dataclasses.replace(e, priority=below))
+    return out
+
+
+@derive.register(SharedPrefEquals)
+def _derive_pref(v: SharedPrefEquals, obs: Observation) -> list[Mutation]:
+    """Another value of the same type, the value under another type, the key gone. The file is
+    written back by each mutation's undo (it may belong to an app outside the task's)."""
+    text = obs.device.files.read_text(v.path)
+    entries = shared_prefs.parse(text)
+    stored = entries[v.key]
+    undo = _write(v.path, text)
+
+    def with_pref(pref: shared_prefs.Pref | None) -> Callable[[Any], None]:
+        changed = {k: e for k, e in entries.items() if k != v.key}
+        if pref is not None:
+            changed[v.key] = pref
+        return _write(v.path, shared_prefs.render(changed))
+
+    if stored.kind == "set":
+        items = sorted(stored.value)
+        other = frozenset(items[:-1]) if items else frozenset({"x"})
+    else:
+        other = near_miss(stored.value, lambda c: same_pref(shared_prefs.Pref(stored.kind, c), v.value))
+    as_text = shared_prefs.Pref("string", str(stored.value)) if stored.kind != "string" else \
+        shared_prefs.Pref("int", 1) if stored.value != "1" else shared_prefs.Pref("int", 0)
+    return [Mutation(f"shared pref {v.key} = {_short(other)}", with_pref(shared_prefs.Pref(stored.kind, other)), undo),
+            Mutation(f"shared pref {v.key} stored as <{as_text.kind}>", with_pref(as_text), undo),
+            Mutation(f"shared pref {v.key} missing", with_pref(None), undo)]
 
 
 # ---------------------------------------------------------------------------------- satisfy

@@ -10,6 +10,7 @@ should reject. The lifecycle then tears the task down as usual.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from typing import Any
 
@@ -92,7 +93,7 @@ class NearMissProbe:
             return
         obs = self._obs
         mutations, self.run.error = call(
-            "deriving mutations", lambda: [Mutation(p + m.name, m.apply) for p, v in self._validators for m in derive(v, obs)])
+            "deriving mutations", lambda: [dataclasses.replace(m, name=p + m.name) for p, v in self._validators for m in derive(v, obs)])
         self.run.notes.extend(obs.notes)
         if not self.run.error:
             _apply_each(task, env, mutations, self.run)
@@ -122,6 +123,8 @@ def _apply_each(task: Any, env: Env, mutations: list[Mutation], run: NearMissRun
                 else:
                     run.killed.append(mutation.name)
         finally:
+            if mutation.undo is not None:
+                call(f"undoing mutation {mutation.name!r}", functools.partial(mutation.undo, env))
             device_state.restore(env.device, point)
             env.submit_answer(answer)
             if front and env.device.activity.foreground() != front:

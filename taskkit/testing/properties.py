@@ -10,7 +10,7 @@
   this process and once in a fresh one;
 * near_miss — every mutation derived from the task's validators scores below 1.0;
 * gui_solvable — the task's GUI reference, played by `--agent gui_reference`, declares the goal
-  complete within the step budget and scores 1.0; with its last step dropped, and with its last
+  complete within the step budget, scores 1.0 and reaches every milestone it declares; with its last step dropped, and with its last
   typed value (or answer) mistyped, it scores less (unless the task starts solved; n/a for a
   task without a reference);
 * hostile — hostile text appended to every free-text param round-trips through initialize,
@@ -190,6 +190,9 @@ def check_gui_solvable(session: Session, task_cls: Any, seed: int) -> Outcome:
     played = _play(session, task_cls, seed, None)
     if played.error or played.status != "complete" or played.score != 1.0:
         return f"the GUI reference: {_outcome(played)}"
+    missed = [name for name, step in (played.milestones or {}).items() if step is None]
+    if missed:
+        return f"the GUI reference scores 1.0 but never reaches (or does not hold) milestone(s) {', '.join(missed)}"
     if getattr(task_cls, "starts_solved", False):  # the goal already holds: no near miss can score less
         return None
     for miss, variant in (("with its last step dropped", gui_reference.without_last_step),
@@ -213,13 +216,14 @@ class _Played:
     error: str | None
     problem: str | None
     reasons: tuple[str, ...]
+    milestones: dict[str, int | None] | None = None
 
 
 def _play(session: Session, task_cls: Any, seed: int, variant: Any) -> _Played:
     agent = GuiReferenceAgent(variant)
     result = run_episode(session.env, TaskInstance(task_cls, 0, seed), agent, seed)
     return _Played(result.score, result.status, result.steps, result.max_steps, result.error, agent.problem,
-                   tuple(result.reasons))
+                   tuple(result.reasons), result.milestones)
 
 
 def _outcome(played: _Played) -> str:

@@ -428,6 +428,19 @@ def adb_connect(adb_port: int, serial: str, attempts: int = 50) -> None:
     raise AssertionError(f"{serial} never came online: {client.list()}")
 
 
+@contextlib.contextmanager
+def served_adb_device(state_dir: Path) -> Iterator["AdbDevice"]:
+    """A simulator in `state_dir` reached through a private adb server, as an `AdbDevice`."""
+    with private_adb_server() as port, served_sim(state_dir) as server:
+        serial = f"127.0.0.1:{server.port}"
+        adb_connect(port, serial)
+        device = AdbDevice(serial, port=port, timeout=30)
+        try:
+            yield device
+        finally:
+            device.close()
+
+
 def adb_disconnect(adb_port: int, serial: str) -> None:
     import adbutils
 

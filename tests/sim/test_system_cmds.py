@@ -12,6 +12,7 @@ from hypothesis import given, settings as hyp_settings, strategies as st
 
 from taskkit.sim import image
 from taskkit.sim.commands import Invocation
+from taskkit.sim import devicetime, logbuffer
 from taskkit.sim.commands import system
 from taskkit.sim.commands.settings import get_setting
 from taskkit.device.reference import DEVICE_EPOCH
@@ -77,8 +78,8 @@ def test_date_formats(state: SimState, fmt: str, expected: str) -> None:
 def test_format_time_agrees_with_c_strftime(when: datetime) -> None:
     aware = when.replace(tzinfo=timezone.utc, microsecond=0)
     fmt = "%a %A %b %B %c %C %d %D %e %F %G %g %H %I %j %m %M %p %r %R %S %T %u %U %V %w %W %x %X %y %Y %z %%"
-    assert system.format_time(fmt, aware) == aware.strftime(fmt)
-    assert system.format_time("%s", aware) == str(int(aware.timestamp()))
+    assert devicetime.format_time(fmt, aware) == aware.strftime(fmt)
+    assert devicetime.format_time("%s", aware) == str(int(aware.timestamp()))
 
 
 @pytest.mark.parametrize("args", [
@@ -191,24 +192,24 @@ def test_setprop_as_shell_only_debug_properties(state: SimState) -> None:
 
 # --- logcat / log -----------------------------------------------------------------------------
 def test_append_log_writes_threadtime_lines(state: SimState) -> None:
-    system.append_log(state, "I", "MyTag", "hello", pid=1234, tid=1250)
-    system.append_log(state, "w", "LongerTagName", "two\nlines", pid=7)
+    logbuffer.append_log(state, "I", "MyTag", "hello", pid=1234, tid=1250)
+    logbuffer.append_log(state, "w", "LongerTagName", "two\nlines", pid=7)
     assert state.logcat_path.read_text() == (
         "10-15 15:34:00.000  1234  1250 I MyTag   : hello\n"
         "10-15 15:34:00.000     7     7 W LongerTagName: two\n"
         "10-15 15:34:00.000     7     7 W LongerTagName: lines\n"
     )
     with pytest.raises(ValueError):
-        system.append_log(state, "X", "t", "m")
+        logbuffer.append_log(state, "X", "t", "m")
 
 
 def test_log_messages_keep_unusual_characters(state: SimState) -> None:
-    system.append_log(state, "I", "T", "a\x85b\rc\u2028d  ")
+    logbuffer.append_log(state, "I", "T", "a\x85b\rc\u2028d  ")
     assert run(state, "logcat", "-d", "-v", "raw")[1] == "--------- beginning of main\na\x85b\rc\u2028d  \n"
 
 
 def test_logcat_dump_formats(state: SimState) -> None:
-    system.append_log(state, "I", "MyTag", "hello", pid=1234, tid=1250)
+    logbuffer.append_log(state, "I", "MyTag", "hello", pid=1234, tid=1250)
     header = "--------- beginning of main\n"
     assert run(state, "logcat", "-d") == (0, header + "10-15 15:34:00.000  1234  1250 I MyTag   : hello\n", "")
     assert run(state, "logcat", "-d", "-v", "time")[1] == header + "10-15 15:34:00.000 I/MyTag   ( 1234): hello\n"
@@ -220,9 +221,9 @@ def test_logcat_dump_formats(state: SimState) -> None:
 
 
 def test_logcat_filters(state: SimState) -> None:
-    system.append_log(state, "D", "Alpha", "a-debug")
-    system.append_log(state, "E", "Alpha", "a-error")
-    system.append_log(state, "I", "Beta", "b-info")
+    logbuffer.append_log(state, "D", "Alpha", "a-debug")
+    logbuffer.append_log(state, "E", "Alpha", "a-error")
+    logbuffer.append_log(state, "I", "Beta", "b-info")
 
     def messages(*args: str) -> list[str]:
         out = run(state, "logcat", "-d", "-v", "raw", *args)[1]
@@ -241,7 +242,7 @@ def test_logcat_filters(state: SimState) -> None:
 
 
 def test_logcat_clear(state: SimState) -> None:
-    system.append_log(state, "I", "T", "m")
+    logbuffer.append_log(state, "I", "T", "m")
     assert run(state, "logcat", "-c") == (0, "", "")
     assert run(state, "logcat", "-d") == (0, "", "")
     assert run(state, "logcat", "--clear") == (0, "", "")
@@ -261,7 +262,7 @@ def test_log_command(state: SimState) -> None:
 
 def test_log_stamps_follow_the_clock(state: SimState) -> None:
     state.set_clock(DEVICE_EPOCH + 3600 * 24 * 31 + 61)
-    system.append_log(state, "I", "T", "m")
+    logbuffer.append_log(state, "I", "T", "m")
     assert state.logcat_path.read_text().startswith("11-15 15:35:01.000 ")
     assert int(state.logcat_path.stat().st_mtime) == state.clock_epoch
 

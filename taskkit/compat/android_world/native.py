@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime
 import json
 import random
+import sqlite3
 import types
 from typing import Any, ClassVar
 
@@ -28,6 +29,7 @@ from taskkit import apps, registry
 from taskkit.compat.android_world.env import interface
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
+from taskkit.validators.base import CheckResult
 
 FAMILIES = ("android_world", "information_retrieval")
 SOURCE_PREFIX = "AndroidWorld checkout"
@@ -107,7 +109,21 @@ class NativeTask(TaskEval, register=False):
         self.task.initialize_task(interface.wrap(env))
 
     def is_successful(self, env: Any) -> float:
-        return float(self.task.is_successful(interface.wrap(env)))
+        """AndroidWorld's verdict; 0 with the reason when its check finds no table to read.
+
+        AndroidWorld's `push_file` empties an app's whole `databases/` folder, so a database the
+        task did not push (Retro's `music_playback_state.db`, say) exists again only once the app
+        runs. A check reading it then raises "no such table" on a phone as here; AndroidWorld's
+        runner drops such an episode from its mean, taskkit scores it 0: the agent never opened
+        the app that would have made the state the goal asks for."""
+        self.last_result = None
+        try:
+            return float(self.task.is_successful(interface.wrap(env)))
+        except sqlite3.OperationalError as error:
+            if not str(error).startswith("no such table"):
+                raise
+            self.last_result = CheckResult(0.0, (f"the app never created the table its check reads ({error})",))
+            return 0.0
 
     def teardown(self, env: Any) -> None:
         self.task.tear_down(interface.wrap(env))

@@ -2,6 +2,12 @@
 
 Each line of a multi-line message carries its own prefix in logcat's output, so `dump` returns
 one `LogEntry` per line. A tag containing `: ` cannot be told apart from the message.
+
+`mark(tag)` notes where the log stands (the last entry's time and how many entries share it)
+without clearing anything, and `since(mark, tag)` reads only what was logged after it, through
+`logcat -t TIME` (entries at or after TIME): the entries at the marked time that were already
+there are skipped. It works alike on a phone, whose log also holds other apps' evidence, and on
+the simulated device, whose clock may not move between entries.
 """
 from __future__ import annotations
 
@@ -32,9 +38,21 @@ class LogEntry:
     message: str
 
 
-def build_dump(tag: str | None = None) -> str:
-    """Dump the log in `threadtime` format, only `tag`'s entries when given."""
+@dataclasses.dataclass(frozen=True)
+class LogMark:
+    """Where the log stood: its last entry's `time` (None: nothing logged) and how many of the
+    last entries carry that time."""
+
+    time: str | None
+    count: int = 0
+
+
+def build_dump(tag: str | None = None, since: str | None = None) -> str:
+    """Dump the log in `threadtime` format, only `tag`'s entries when given, only those logged at
+    or after `since` (logcat's `MM-DD HH:MM:SS.mmm`) when given."""
     words = ["logcat", "-d", "-v", "threadtime"]
+    if since is not None:
+        words += ["-t", since]
     if tag is not None:
         if not tag or any(ch in tag for ch in ": \n*"):
             raise ValueError(f"logcat cannot filter on the tag {tag!r}")
@@ -58,14 +76,49 @@ def parse_threadtime(stdout: str) -> list[LogEntry]:
     return entries
 
 
+def mark_of(entries: list[LogEntry]) -> LogMark:
+    """The mark just after `entries` (a dump, oldest first)."""
+    if not entries:
+        return LogMark(None)
+    last = entries[-1].time
+    count = 0
+    for entry in reversed(entries):
+        if entry.time != last:
+            break
+        count += 1
+    return LogMark(last, count)
+
+
+def after_mark(entries: list[LogEntry], mark: LogMark) -> list[LogEntry]:
+    """`entries` (dumped since `mark.time`) without the `mark.count` that were there already."""
+    skip = mark.count
+    fresh = []
+    for entry in entries:
+        if skip and entry.time == mark.time:
+            skip -= 1
+            continue
+        fresh.append(entry)
+    return fresh
+
+
 class Logcat:
     """Read and clear the device log."""
 
     def __init__(self, device: "Device"):
         self.device = device
 
-    def dump(self, tag: str | None = None) -> list[LogEntry]:
-        return parse_threadtime(self.device.check(build_dump(tag)))
+    def dump(self, tag: str | None = None, since: str | None = None) -> list[LogEntry]:
+        return parse_threadtime(self.device.check(build_dump(tag, since)))
+
+    def mark(self, tag: str | None = None) -> LogMark:
+        """Where `tag`'s entries (all entries when None) stand now; nothing is cleared."""
+        return mark_of(self.dump(tag))
+
+    def since(self, mark: LogMark, tag: str | None = None) -> list[LogEntry]:
+        """`tag`'s entries logged after `mark` (one round trip)."""
+        if mark.time is None:
+            return self.dump(tag)
+        return after_mark(self.dump(tag, since=mark.time), mark)
 
     def clear(self) -> None:
         self.device.check(BUILD_CLEAR)

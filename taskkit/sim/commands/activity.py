@@ -26,6 +26,7 @@ from taskkit.errors import TaskkitError
 from taskkit.sim import databases, display, packages, providers
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.commands.settings import get_setting
+from taskkit.sim.logbuffer import SYSTEM_SERVER_PID, append_log
 from taskkit.device.catalog import LAUNCHER, Package, short_component, split_component
 from taskkit.sim.state import SimState
 
@@ -172,6 +173,10 @@ class Intent:
 
     def to_string(self) -> str:
         """Intent.toString(): `Intent { act=… cat=[…] dat=… typ=… flg=0x… pkg=… cmp=… }`."""
+        return "Intent { " + self.short_string() + " }"
+
+    def short_string(self) -> str:
+        """Intent.toShortString(secure, comp, extras, no clip): `act=… cat=[…] … cmp=…`."""
         parts = []
         if self.action is not None:
             parts.append(f"act={self.action}")
@@ -189,7 +194,7 @@ class Intent:
             parts.append(f"cmp={short_component(*self.component)}")
         if self.extras:
             parts.append("(has extras)")
-        return "Intent { " + " ".join(parts) + " }"
+        return " ".join(parts)
 
 
 def safe_uri(uri: str) -> str:
@@ -295,6 +300,68 @@ def resolve_activity(intent: Intent) -> tuple[Package | None, str | None]:
     return found if found is not None else (None, None)
 
 
+# --- starting an activity -------------------------------------------------------------------
+ATM_TAG = "ActivityTaskManager"  # ActivityStarter's TAG: TAG_ATM unless TAG_WITH_CLASS_NAME
+_ATM_TID = 541  # a binder thread of system_server, which serves startActivity
+SHELL_UID = 2000
+ROOT_UID = 0
+FLAG_ACTIVITY_RESET_TASK_IF_NEEDED = 0x00200000
+FLAG_DEBUG_TRIAGED_MISSING = 0x00000100
+ACTION_MAIN = "android.intent.action.MAIN"
+
+
+def log_start(state: SimState, intent: Intent, package: str, cls: str, uid: int) -> None:
+    """Log Android 13's START line for `intent` sent by `uid`, resolved to `package`/`cls`.
+
+    The line is ActivityStarter.executeRequest's (frameworks/base services/core/java/com/
+    android/server/wm/ActivityStarter.java, Android 12-13): `Slog.i(TAG, "START u" + userId +
+    " {" + intent.toShortString(true, true, true, false) + "} from uid " + callingUid)`, logged
+    before the task is looked for (so a start that only brings a task to the front logs it too),
+    with the component already stored in the intent by ActivityTaskSupervisor.resolveActivity.
+    """
+
+    resolved = dataclasses.replace(intent, component=(package, cls))
+    append_log(state, "I", ATM_TAG, f"START u0 {{{resolved.short_string()}}} from uid {uid}",
+               pid=SYSTEM_SERVER_PID, tid=_ATM_TID)
+
+
+def start_activity(state: SimState, intent: Intent, package: str, cls: str, uid: int) -> None:
+    """Start `package`/`cls` for `intent` sent by `uid`: its START line, then it comes to the front."""
+    log_start(state, intent, package, cls, uid)
+    set_foreground(state, short_component(package, cls))
+
+
+def launcher_intent(package: Package) -> Intent:
+    """The intent `monkey -p` sends (MonkeyActivityEvent), a launcher icon's too (Launcher3's
+    AppInfo.makeLaunchIntent) but for its source bounds: MAIN, LAUNCHER, NEW_TASK |
+    RESET_TASK_IF_NEEDED (0x10200000)."""
+    return Intent(ACTION_MAIN, categories=["android.intent.category.LAUNCHER"],
+                  flags=FLAG_ACTIVITY_NEW_TASK | FLAG_ACTIVITY_RESET_TASK_IF_NEEDED)
+
+
+def launch(state: SimState, package: Package, uid: int) -> None:
+    """Start `package`'s launcher activity as `monkey -p` does, sent by `uid`."""
+    _, cls = split_component(package.launch_component or "")
+    start_activity(state, launcher_intent(package), package.name, cls, uid)
+
+
+def start_home(state: SimState) -> None:
+    """KEYCODE_HOME: RootWindowContainer.startHomeOnTaskDisplayArea starts the home activity from
+    uid 0 with ActivityTaskManagerService.getHomeIntent (MAIN, HOME, FLAG_DEBUG_TRIAGED_MISSING)
+    plus NEW_TASK and the EXTRA_FROM_HOME_KEY extra: `START u0 {act=android.intent.action.MAIN
+    cat=[android.intent.category.HOME] flg=0x10000100 cmp=… (has extras)} from uid 0`."""
+    home = Intent(ACTION_MAIN, categories=["android.intent.category.HOME"],
+                  flags=FLAG_ACTIVITY_NEW_TASK | FLAG_DEBUG_TRIAGED_MISSING,
+                  extras={"android.intent.extra.FROM_HOME_KEY": "true"})
+    _, cls = split_component(LAUNCHER.launch_component or "")
+    start_activity(state, home, LAUNCHER.name, cls, ROOT_UID)
+
+
+def caller_uid(state: SimState) -> int:
+    """The uid a shell command (`am`, `monkey`) starts activities as: root after `adb root`."""
+    return ROOT_UID if state.config.get("is_root") else SHELL_UID
+
+
 # --- am ---------------------------------------------------------------------------------------
 def _launch_times(component: str, cold: bool) -> tuple[int, int]:
     base = int(stable_hash(component, "launch"), 16)
@@ -324,7 +391,7 @@ def _am_start(inv: Invocation, args: list[str]) -> int:
     task = next((t for t in tasks if t["package"] == package.name), None)
     to_front = task is not None and task["component"] == component
     cold = task is None
-    set_foreground(state, component)
+    start_activity(state, intent, package.name, cls, caller_uid(state))
     if to_front:
         out("Warning: Activity not started, its current task has been brought to the front\n")
     if wait:
@@ -745,7 +812,7 @@ def monkey(inv: Invocation) -> int:
     if not launchable:
         inv.err("** No activities found to run, monkey aborted.\n")
         return 252
-    set_foreground(inv.state, launchable[0].launch_component or "")
+    launch(inv.state, launchable[0], caller_uid(inv.state))
     elapsed = 12 + int(stable_hash(launchable[0].name, "monkey"), 16) % 40
     inv.out(f"Events injected: 1\n## Network stats: elapsed time={elapsed}ms (0ms mobile, 0ms wifi, "
             f"{elapsed}ms not connected)\n")

@@ -93,8 +93,13 @@ def delete_setting(state: SimState, ns: str, key: str) -> int:
 
 def list_settings(state: SimState, ns: str) -> dict[str, str | None]:
     """Every key of `ns` with its value, in table order."""
+    return all_settings(state, (ns,))[ns]
+
+
+def all_settings(state: SimState, namespaces: tuple[str, ...] = NAMESPACES) -> dict[str, dict[str, str | None]]:
+    """Every key of each namespace with its value, read over one connection."""
     with _database(state, write=False) as con:
-        return dict(con.execute(f"SELECT name, value FROM {_check_namespace(ns)}").fetchall())
+        return {ns: dict(con.execute(f"SELECT name, value FROM {_check_namespace(ns)}").fetchall()) for ns in namespaces}
 
 
 def format_list(values: Mapping[str, str | None]) -> str:

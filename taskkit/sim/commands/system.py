@@ -3,8 +3,8 @@
 `date`, `getprop`/`setprop`, `logcat`/`log`, `input`, `svc`, `cmd`, `wm`, `id`, `whoami`,
 `uname` and `screencap`, answering as Android 13 does (../shared/reference/adb-and-shell.md
 §6.1, 6.7, 6.8, 6.10, 6.11). Radios, night mode and display density live in the settings
-database; the clock and properties in `state.config`; the log buffer in `state.logcat_path`
-as one `threadtime` line per entry. `append_log` is how other commands write to the log.
+database; the clock and properties in `state.config`; the log buffer is taskkit/sim/logbuffer.py
+(its `append_log` is how other commands write to the log), local time taskkit/sim/devicetime.py.
 """
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ import os
 import re
 import struct
 import zlib
-from datetime import datetime, timedelta, timezone, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import datetime, timezone
 
 from taskkit.device.catalog import ADB_KEYBOARD_IME, LATIN_IME
 from taskkit.device.reference import SCREEN_DENSITY, SCREEN_SIZE
@@ -24,115 +23,14 @@ from taskkit.sim import display
 from taskkit.sim.commands import COMMANDS, Invocation, command
 from taskkit.sim.commands.activity import DUMPSYS_SERVICES
 from taskkit.sim.commands.settings import delete_setting, get_setting, put_setting
+from taskkit.sim.devicetime import DEFAULT_DATE_FORMAT, format_time, local_time
+from taskkit.sim.logbuffer import LAYOUTS, PRIORITIES, append_log, format_entry, read_log
 from taskkit.sim.state import SimState
 
-SYSTEM_SERVER_PID = 512
 SHELL_PID = 4180  # the pid `log` and `input` report: a shell started by adbd
 _ERROR = 255  # what a Java shell command's `return -1` becomes
 
 
-# --- time -----------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=32)
-def _zone(name: str) -> tzinfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return timezone(timedelta(0), "GMT")  # bionic falls back to GMT for unknown zones
-
-
-def device_zone(state: SimState) -> tzinfo:
-    """The device's local time zone, from `persist.sys.timezone` (UTC when unset)."""
-    return _zone(state.config["props"].get("persist.sys.timezone") or "UTC")
-
-
-def local_time(state: SimState, epoch: int | None = None, utc: bool = False) -> datetime:
-    """The aware datetime of `epoch` (default: the device clock) in the device's zone."""
-    zone = _zone("UTC") if utc else device_zone(state)
-    return datetime.fromtimestamp(state.clock_epoch if epoch is None else epoch, zone)
-
-
-_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December")
-DEFAULT_DATE_FORMAT = "%a %b %e %H:%M:%S %Z %Y"
-_COMPOSITE = {"c": "%a %b %e %H:%M:%S %Y", "D": "%m/%d/%y", "F": "%Y-%m-%d", "T": "%H:%M:%S",
-              "R": "%H:%M", "r": "%I:%M:%S %p", "x": "%m/%d/%y", "X": "%H:%M:%S",
-              "+": DEFAULT_DATE_FORMAT}
-
-
-def _number(spec: str, when: datetime) -> tuple[int, int, str] | None:
-    """(value, width, default pad) of a numeric conversion, or None if `spec` is not one."""
-    yday = when.timetuple().tm_yday - 1
-    sunday_wday = (when.weekday() + 1) % 7
-    iso_year, iso_week, iso_day = when.isocalendar()
-    hour12 = when.hour % 12 or 12
-    table = {
-        "d": (when.day, 2, "0"), "e": (when.day, 2, " "), "H": (when.hour, 2, "0"),
-        "k": (when.hour, 2, " "), "I": (hour12, 2, "0"), "l": (hour12, 2, " "),
-        "M": (when.minute, 2, "0"), "S": (when.second, 2, "0"), "m": (when.month, 2, "0"),
-        "y": (when.year % 100, 2, "0"), "Y": (when.year, 0, "0"), "C": (when.year // 100, 2, "0"),
-        "j": (yday + 1, 3, "0"), "u": (iso_day, 1, "0"), "w": (sunday_wday, 1, "0"),
-        "U": ((yday + 7 - sunday_wday) // 7, 2, "0"), "W": ((yday + 7 - when.weekday()) // 7, 2, "0"),
-        "V": (iso_week, 2, "0"), "G": (iso_year, 0, "0"), "g": (iso_year % 100, 2, "0"),
-        "s": (int(when.timestamp()), 0, "0"),
-    }
-    return table.get(spec)
-
-
-def _offset(when: datetime, colon: bool = False) -> str:
-    delta = when.utcoffset() or timedelta(0)
-    minutes = int(delta.total_seconds()) // 60
-    sign = "-" if minutes < 0 else "+"
-    hours, mins = divmod(abs(minutes), 60)
-    return f"{sign}{hours:02d}{':' if colon else ''}{mins:02d}"
-
-
-def format_time(fmt: str, when: datetime) -> str:
-    """Bionic/toybox strftime: C-locale names, `%s %N %e %k %l %P %z %:z %Z`, flags `- _ 0 ^`."""
-    out: list[str] = []
-    i = 0
-    while i < len(fmt):
-        ch = fmt[i]
-        i += 1
-        if ch != "%":
-            out.append(ch)
-            continue
-        pad, upper = None, False
-        while i < len(fmt) and fmt[i] in "-_0^#":
-            if fmt[i] == "^":
-                upper = True
-            elif fmt[i] != "#":
-                pad = fmt[i]
-            i += 1
-        if i >= len(fmt):
-            out.append("%")
-            break
-        spec = fmt[i]
-        i += 1
-        if spec == ":" and fmt[i:i + 1] == "z":
-            i += 1
-            out.append(_offset(when, colon=True))
-            continue
-        numeric = _number(spec, when)
-        if numeric is not None:
-            value, width, fill = numeric
-            fill = {"-": "", "_": " ", "0": "0"}.get(pad or "", fill)
-            text = str(value)
-            out.append(text.rjust(width, fill) if fill else text)
-            continue
-        if spec in _COMPOSITE:
-            text = format_time(_COMPOSITE[spec], when)
-        else:
-            text = {
-                "a": _DAYS[when.weekday()][:3], "A": _DAYS[when.weekday()],
-                "b": _MONTHS[when.month - 1][:3], "h": _MONTHS[when.month - 1][:3],
-                "B": _MONTHS[when.month - 1], "p": "AM" if when.hour < 12 else "PM",
-                "P": "am" if when.hour < 12 else "pm", "z": _offset(when),
-                "Z": when.tzname() or "UTC", "N": f"{when.microsecond * 1000:09d}",
-                "n": "\n", "t": "\t", "%": "%",
-            }.get(spec, spec)  # tzcode prints an unknown conversion's character itself
-        out.append(text.upper() if upper else text)
-    return "".join(out)
 
 
 _DATE_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M",
@@ -305,69 +203,6 @@ def setprop(inv: Invocation) -> int:
     return 0
 
 
-# --- the log buffer -------------------------------------------------------------------------
-PRIORITIES = "VDIWEF"
-_THREADTIME = re.compile(
-    r"(\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) +(\d+) +(\d+) ([VDIWEF]) (.*?) *: (.*)"
-)
-
-
-@dataclasses.dataclass(frozen=True)
-class _Entry:
-    stamp: str  # MM-DD HH:MM:SS.mmm
-    pid: int
-    tid: int
-    priority: str
-    tag: str
-    message: str
-
-
-def append_log(state: SimState, priority: str, tag: str, message: str,
-               pid: int = SYSTEM_SERVER_PID, tid: int | None = None) -> None:
-    """Add an entry to the log buffer, stamped with the device clock; one line per message line."""
-    level = priority.upper()[:1]
-    if not level or level not in PRIORITIES:
-        raise ValueError(f"log priority must be one of {PRIORITIES}, not {priority!r}")
-    stamp = format_time("%m-%d %H:%M:%S.000", local_time(state))
-    tid = pid if tid is None else tid
-    text = "".join(
-        _format(_Entry(stamp, pid, tid, level, tag, line), "threadtime")
-        for line in message.split("\n")
-    )
-    with open(state.logcat_path, "a", encoding="utf-8", newline="") as log:
-        log.write(text)
-    os.utime(state.logcat_path, (state.clock_epoch, state.clock_epoch))
-
-
-def _read_log(state: SimState) -> list[_Entry]:
-    if not state.logcat_path.exists():
-        return []
-    entries = []
-    for line in state.logcat_path.read_bytes().decode("utf-8").split("\n"):
-        match = _THREADTIME.fullmatch(line)
-        if match:
-            stamp, pid, tid, level, tag, message = match.groups()
-            entries.append(_Entry(stamp, int(pid), int(tid), level, tag, message))
-    return entries
-
-
-# logcat's `-v` layouts (system/logging liblog logprint.cpp), as str.format templates.
-_LOG_LAYOUTS = {
-    "threadtime": "{stamp} {pid:5d} {tid:5d} {priority} {tag:<8}: {message}\n",
-    "time": "{stamp} {priority}/{tag:<8}({pid:5d}): {message}\n",
-    "brief": "{priority}/{tag:<8}({pid:5d}): {message}\n",
-    "tag": "{priority}/{tag:<8}: {message}\n",
-    "process": "{priority}({pid:5d}) {message}  ({tag})\n",
-    "thread": "{priority}({pid:5d}:{tid:5d}) {message}\n",
-    "long": "[ {stamp} {pid:5d}:{tid:5d} {priority}/{tag:<8} ]\n{message}\n\n",
-    "raw": "{message}\n",
-}
-
-
-def _format(entry: _Entry, style: str) -> str:
-    return _LOG_LAYOUTS[style].format(**dataclasses.asdict(entry))
-
-
 _LOG_MODIFIERS = ("color", "colour", "descriptive", "epoch", "monotonic", "printable", "uid",
                   "usec", "nsec", "UTC", "year", "zone")
 _BUFFERS = ("main", "system", "radio", "events", "crash", "kernel", "security", "stats", "all",
@@ -396,14 +231,32 @@ def _filter_level(specs: list[str], silent: bool) -> tuple[dict[str, int], int]:
     return levels, default
 
 
+_LOG_TIME = re.compile(r"(?:\d{4}-)?(\d\d-\d\d \d\d:\d\d:\d\d)(?:\.(\d{1,9}))?")
+
+
+def _log_time(state: SimState, word: str) -> str:
+    """`-t`/`-T TIME` (logcat's `MM-DD hh:mm:ss.mmm`, `YYYY-MM-DD hh:mm:ss.mmm` or `sss.mmm`
+    seconds since the epoch) as an entry stamp to compare with; the simulated log keeps no
+    year, so a log spanning New Year compares wrongly."""
+    match = _LOG_TIME.fullmatch(word)
+    if match:
+        return f"{match[1]}.{(match[2] or '').ljust(3, '0')[:3]}"
+    seconds, dot, fraction = word.partition(".")
+    if seconds.isdigit() and (not dot or fraction.isdigit()):
+        return format_time("%m-%d %H:%M:%S.", local_time(state, int(seconds))) + fraction.ljust(3, "0")[:3]
+    raise _LogUsage(f'-t "{word}" not in time format')
+
+
 @command("logcat")
 def logcat(inv: Invocation) -> int:
-    """`logcat [-d] [-c] [-s] [-v FMT] [-t N] [-m N] [-e RE] [-b BUF] [--pid P] [TAG:P ...]`.
+    """`logcat [-d] [-c] [-s] [-v FMT] [-t N|TIME] [-m N] [-e RE] [-b BUF] [--pid P] [TAG:P ...]`.
 
     The simulated log never grows on its own, so `logcat` without `-d` dumps and exits too.
+    `-t`/`-T` with a time keeps the entries logged at or after it.
     """
     style, clear, silent = "threadtime", False, False
     tail: int | None = None
+    since: str | None = None
     max_count: int | None = None
     regex: re.Pattern[str] | None = None
     pid: int | None = None
@@ -436,12 +289,16 @@ def logcat(inv: Invocation) -> int:
                 silent = True
             elif name in ("-v", "--format"):
                 word = need()
-                if word in _LOG_LAYOUTS:
+                if word in LAYOUTS:
                     style = word
                 elif word not in _LOG_MODIFIERS:
                     raise _LogUsage(f'Invalid parameter "{word}" to -v')
             elif name in ("-t", "-T"):
-                tail = int(need())
+                word = need()
+                if word.isdigit():
+                    tail = int(word)
+                else:
+                    since = _log_time(inv.state, word)
             elif name in ("-m", "--max-count"):
                 max_count = int(need())
             elif name in ("-e", "--regex"):
@@ -465,10 +322,11 @@ def logcat(inv: Invocation) -> int:
     if buffers and not {"main", "all", "default"} & set(buffers):
         return 0  # every simulated entry is in the main buffer
     entries = [
-        e for e in _read_log(inv.state)
+        e for e in read_log(inv.state)
         if PRIORITIES.index(e.priority) >= levels.get(e.tag, default)
         and (pid is None or e.pid == pid)
         and (regex is None or regex.search(e.message))
+        and (since is None or e.stamp >= since)
     ]
     if tail is not None:
         entries = entries[-tail:] if tail > 0 else []
@@ -476,7 +334,7 @@ def logcat(inv: Invocation) -> int:
         entries = entries[:max_count]
     if entries:
         inv.out("--------- beginning of main\n")
-        inv.out("".join(_format(e, style) for e in entries))
+        inv.out("".join(format_entry(e, style) for e in entries))
     return 0
 
 
@@ -574,9 +432,9 @@ def input_(inv: Invocation) -> int:
     if screen is not None:
         screen.input(inv.state, verb, rest)
     elif verb == "keyevent" and any(word in ("KEYCODE_HOME", "HOME", "3") for word in rest):
-        from taskkit.sim.commands.activity import go_home  # a sibling command module
+        from taskkit.sim.commands.activity import start_home  # a sibling command module
 
-        go_home(inv.state)
+        start_home(inv.state)
     append_log(inv.state, "I", "Input", " ".join([verb] + rest), pid=SHELL_PID)
     return 0
 

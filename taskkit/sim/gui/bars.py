@@ -9,7 +9,7 @@ does nothing), and a swipe up from it goes home.
 """
 from __future__ import annotations
 
-from taskkit.sim.commands.system import local_time
+from taskkit.sim.devicetime import local_time
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
 

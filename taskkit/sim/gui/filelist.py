@@ -122,14 +122,14 @@ def _delete(paths: Sequence[str]) -> Action:
     return act
 
 
-def confirm_delete(message: str | Callable[[list[str]], str], title: str = "Delete"):
+def confirm_delete(message: str | Callable[[list[str]], str], title: str = "Delete", owner: str = widgets.FRAMEWORK):
     """The delete dialog's builder; `message` is formatted with the selected files' `name`s, or
-    made from their paths when it is a function."""
+    made from their paths when it is a function; `owner` as `widgets.dialog`'s."""
     def build(ui: Session, frame: Frame) -> list[Node]:
         paths = [str(path) for path in frame.args["paths"]]
         names = ", ".join(posixpath.basename(path) for path in paths)
         text = message(paths) if callable(message) else message.format(name=names)
-        return widgets.dialog(ui, title, message=text, positive=("OK", _delete(paths)))
+        return widgets.dialog(ui, title, owner=owner, message=text, positive=("OK", _delete(paths)))
     return build
 
 

@@ -96,6 +96,6 @@ def screen(package: str, on_pick: OnPick, activity: str | None = None) -> Screen
             return [Node("android.widget.LinearLayout", resource_id=f"{rid}filepicker_breadcrumbs",
                          bounds=(x1, y, x2, y + m.dp(40)), children=crumbs), listed]
 
-        return widgets.dialog(ui, "Select a folder", body=body, body_dp=400, positive=("OK", _pick(frame, on_pick)))
+        return widgets.dialog(ui, "Select a folder", owner=package, body=body, body_dp=400, positive=("OK", _pick(frame, on_pick)))
 
     return Screen(build, activity)

@@ -29,6 +29,11 @@ CODEPOINTS: dict[str, int] = {
     "task_alt": 0xE2E6, "format_color_fill": 0xE23A, "format_clear": 0xE239, "colorize": 0xE3B8,
     "palette": 0xE40A, "share": 0xE80D, "rotate_right": 0xE41A, "folder_open": 0xE2C8,
     "drive_file_rename_outline": 0xE9A2, "file_download": 0xE2C4, "visibility": 0xE8F4, "keyboard": 0xE312,
+    # Retro Music's navigation (bottom_navigation_main.xml) and For you screen (fragment_home.xml)
+    "audiotrack": 0xE3A1, "album": 0xE019, "person": 0xE7FD, "account_circle": 0xE853, "refresh": 0xE5D5,
+    "arrow_forward": 0xE5C8,
+    # Markor's bottom navigation (main__bottom_nav.xml: ic_folder, ic_assignment_turned_in, ic_lightning, ic_favorite)
+    "assignment_turned_in": 0xE862, "flash_on": 0xE3E7, "favorite": 0xE87D,
     # the launcher's app icons (taskkit's own: a Material glyph on a coloured circle)
     "alarm": 0xE855, "attach_money": 0xE227, "brush": 0xE3AE, "camera_alt": 0xE3B0, "check_circle": 0xE86C,
     "contacts": 0xE0BA, "content_paste": 0xE14F, "description": 0xE873, "directions_run": 0xE566,
@@ -125,6 +130,7 @@ BY_ID: dict[str, str] = {
     ":id/action_add_to_current_playing": "library_add",
     ":id/action_add_to_playlist": "playlist_add",
     ":id/action_mode_close_button": "close",
+    "code.name.monkey.retromusic:id/action_settings": "settings",  # menu_main.xml ic_settings
     ":id/menu": "more_vert",
     # VLC: video_list_card.xml item_more; player_hud.xml rewind / forward.
     ":id/item_more": "more_vert",

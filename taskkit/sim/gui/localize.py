@@ -22,6 +22,7 @@ import json
 from pathlib import Path
 
 from taskkit.sim.gui.node import Node
+from taskkit.sim.gui.widgets import is_dialog_title
 
 SYSTEM_PACKAGES = ("com.google.android.apps.nexuslauncher", "com.android.systemui", "com.android.settings")
 RTL_LANGUAGES = ("ar", "ur", "fa", "he", "iw")
@@ -83,7 +84,7 @@ def localize(root: Node, package: str, locale: str, font_scale: float, width: in
     def visit(node: Node) -> Node:
         changes: dict = {}
         chrome = whole or node.resource_id.startswith("android:id/button") or node.class_name in _CHROME_CLASSES \
-            or node.resource_id == "android:id/alertTitle"
+            or is_dialog_title(node)
         if words and node.text in words and chrome and node.field is None:
             changes["text"] = words[node.text]
         if words and node.content_desc in words:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 from typing import TYPE_CHECKING, Callable
-from xml.sax.saxutils import quoteattr
 
 if TYPE_CHECKING:  # pragma: no cover
     from taskkit.sim.gui.session import Session
@@ -182,7 +181,7 @@ def to_xml(root: Node, package_default: str) -> str:
             **{flag.replace("_", "-"): "true" if getattr(node, flag) else "false" for flag in _FLAGS},
             "bounds": f"[{x1},{y1}][{x2},{y2}]",
         })
-        text = " ".join(f"{name}={quoteattr(_xml_safe(value))}" for name, value in attrs.items())
+        text = " ".join(f'{name}="{_xml_safe(value).translate(_ATTRIBUTE_ESCAPES)}"' for name, value in attrs.items())
         if node.children:
             parts.append(f"<node {text}>")
             for child_index, child in enumerate(node.children):
@@ -194,6 +193,13 @@ def to_xml(root: Node, package_default: str) -> str:
     emit(root, 0)
     parts.append("</hierarchy>")
     return "".join(parts)
+
+
+# How Android's XmlSerializer (libcore's KXmlSerializer, `writeEscaped` with quot '"') writes an
+# attribute value, always between double quotes: & < > and " as entities, tab, newline and
+# carriage return as character references, everything else (non-ASCII too, in UTF-8) as it is.
+_ATTRIBUTE_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                                    "\t": "&#9;", "\n": "&#10;", "\r": "&#13;"})
 
 
 def _xml_safe(text: str) -> str:

@@ -16,14 +16,15 @@ import dataclasses
 import posixpath
 from typing import Callable
 
-from taskkit.sim.commands.activity import set_foreground
+from taskkit.sim.commands.activity import Intent, start_activity
 from taskkit.sim.gui import widgets
 from taskkit.sim.gui.app import Frame
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
-from taskkit.device.catalog import short_component
+from taskkit.device.catalog import get as get_package, short_component
 
 VIEW = "android.intent.action.VIEW"
+_GRANT_READ_URI_PERMISSION = 0x1  # Intent.FLAG_GRANT_READ_URI_PERMISSION: the viewer may read the file
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,8 +54,10 @@ def viewers(path: str) -> list[Viewer]:
 
 def open_in(ui: Session, viewer: Viewer, path: str) -> None:
     """Start `viewer` on `path` with a VIEW intent (its task comes to the front)."""
+    caller = get_package(ui.foreground()[0])  # the app the file was opened from (Files, say)
+    intent = Intent(VIEW, data=viewer.uri(path), mime_type=viewer.mime_type, flags=_GRANT_READ_URI_PERMISSION)
+    start_activity(ui.state, intent, viewer.package, viewer.activity, caller.uid if caller else 0)  # its START line
     component = short_component(viewer.package, viewer.activity)
-    set_foreground(ui.state, component)
     task = next(t for t in ui.state.config.get("tasks", []) if t.get("package") == viewer.package)
     seq = int(ui.store.data.get("intent_seq", 0)) + 1
     ui.store.data["intent_seq"] = seq

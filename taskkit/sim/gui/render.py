@@ -24,7 +24,7 @@ import logging
 from PIL import Image, ImageDraw, ImageFont, features
 
 from taskkit.apps import media
-from taskkit.sim.gui import icons, launcher
+from taskkit.sim.gui import icons, launcher, widgets
 from taskkit.sim.gui.node import EDIT_TEXT, Box, Node, Painted, Tone
 from taskkit.sim.gui.screen import View
 from taskkit.sim.gui.theme import NEUTRAL_DARK, NEUTRAL_LIGHT, Palette, theme
@@ -32,7 +32,6 @@ from taskkit.sim.gui.theme import NEUTRAL_DARK, NEUTRAL_LIGHT, Palette, theme
 Color = tuple[int, int, int]
 _MUTED_IDS = ("android:id/summary", "_body_short", "_date", "app_label", "item_contact_number")
 _DIALOG_BUTTONS = ("android:id/button1", "android:id/button2", "android:id/button3")
-_DIALOG = "android:id/parentPanel"
 PNG_COMPRESSION = 1  # zlib level: screenshots are taken every step, so speed over size
 _SHADE_DIM = 0.45  # how bright the app under the shade stays
 _SCRIM = 0.32  # Material's dialog scrim: black at 32 %
@@ -195,7 +194,7 @@ class _Painter:
         x1, y1, x2, y2 = node.bounds
         if x2 <= x1 or y2 <= y1:
             return
-        if node.resource_id == _DIALOG:
+        if widgets.is_dialog_panel(node):
             self.scrim()
         toolbar = node.background is None and self.is_toolbar(node)
         fill = self.palette.toolbar if toolbar else node.background
@@ -231,7 +230,7 @@ class _Painter:
             self.draw.line((x1, y2 - 1, x2, y2 - 1), fill=self.palette.line)
         if node.text and kind != "android.widget.Button":
             muted = any(node.resource_id.endswith(tail) for tail in _MUTED_IDS)
-            medium = node.resource_id == "android:id/alertTitle"
+            medium = widgets.is_dialog_title(node)
             self.text(node, node.text, self.color(under, muted), inset=inset, path=ROBOTO_MEDIUM if medium else None)
         for child in node.children:
             self.node(child, under)
@@ -492,7 +491,7 @@ def render_png(view: View, width: int, height: int) -> bytes:
     palette = theme(view.package, view.dark)
     roots = (view.window, *view.bars, *((view.behind,) if view.behind is not None else ()))
     nodes = [node for root in roots for node in root.walk()]
-    if any(node.image or node.resource_id == _DIALOG for node in nodes):  # a photo or a scrim needs every colour
+    if any(node.image or widgets.is_dialog_panel(node) for node in nodes):  # a photo or a scrim needs every colour
         image = Image.new("RGB", (width, height), palette.background)
     else:  # a palette image: a few dozen colours, fast to encode
         image = Image.new("P", (width, height), 0)

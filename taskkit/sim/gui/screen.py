@@ -69,7 +69,7 @@ def build(ui: Session, drawn: bool = False) -> View:
 
 
 def _is_dialog(window: Node) -> bool:
-    return any(node.resource_id == "android:id/parentPanel" for node in window.walk())  # AlertDialog's panel
+    return any(widgets.is_dialog_panel(node) for node in window.walk())
 
 
 def _under_dialog(ui: Session, package: str) -> Node | None:

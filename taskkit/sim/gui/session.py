@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from taskkit.sim.commands.activity import foreground_component, go_home, set_foreground
-from taskkit.sim.commands.settings import list_settings, put_setting
+from taskkit.sim.commands.activity import foreground_component, launcher_intent, log_start, set_foreground, start_home
+from taskkit.sim.commands.settings import all_settings, put_setting
 from taskkit.device.reference import SCREEN_DENSITY
 from taskkit.sim.commands.system import display_size
 from taskkit.sim.gui.app import APPS, AppScreens, Frame, Intent, Opening
@@ -37,13 +37,13 @@ class Session:
 
     # --- settings (read once per command) ----------------------------------------------------
     def setting(self, namespace: str, key: str) -> str | None:
-        if namespace not in self._settings:
-            self._settings[namespace] = list_settings(self.state, namespace)
+        if not self._settings:  # every namespace over one connection
+            self._settings = all_settings(self.state)
         return self._settings[namespace].get(key)
 
     def put_setting(self, namespace: str, key: str, value: str) -> None:
         put_setting(self.state, namespace, key, value)
-        self._settings.pop(namespace, None)
+        self._settings = {}
 
     @property
     def locale(self) -> str:
@@ -178,7 +178,7 @@ class Session:
             self._set_frames(package, frames[:-1])
         elif package != LAUNCHER.name:
             self.store.data["focus"] = None
-            go_home(self.state)
+            set_foreground(self.state, LAUNCHER.launch_component or "")  # the task moves back: no start
 
     def _leave(self, package: str) -> None:
         """Run the `on_leave` of the top screen of `package` (if it has one)."""
@@ -200,7 +200,7 @@ class Session:
         self.set_shade(False)
         self._leave(self.foreground()[0])
         self.store.data["focus"] = None
-        go_home(self.state)
+        start_home(self.state)  # logs the home intent's START line, as KEYCODE_HOME does
         launcher = APPS.get(LAUNCHER.name)
         if launcher is not None:
             frames = self.frames(LAUNCHER.name)
@@ -215,6 +215,9 @@ class Session:
         info = get_package(package)
         component = task["component"] if task else (info.launch_component if info else None)
         if component:
+            if info is not None and info.launch_activity:  # the icon's START line, even for a task resumed
+                log_start(self.state, launcher_intent(info), info.name, info.full_class(info.launch_activity),
+                          LAUNCHER.uid)
             set_foreground(self.state, component)
 
     # --- the shade ----------------------------------------------------------------------------

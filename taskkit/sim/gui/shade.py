@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from taskkit.sim.commands.system import local_time
+from taskkit.sim.devicetime import local_time
 from taskkit.sim.gui import toggles
 from taskkit.sim.gui.bars import SYSTEMUI, clock_text
 from taskkit.sim.gui.node import Action, Node

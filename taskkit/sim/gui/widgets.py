@@ -42,16 +42,19 @@ def icon_button(ui: Session, box: Box, desc: str, action: Action | None, rid: st
                 focusable=True, action=action)
 
 
-def app_bar(ui: Session, title: str, *, up: bool = True, rid: str = "", title_rid: str = "",
+def app_bar(ui: Session, title: str, *, up: bool | Node = True, rid: str = "", title_rid: str = "",
             actions: tuple[Node, ...] = ()) -> tuple[list[Node], int]:
-    """A 64 dp toolbar under the status bar: Navigate up (BACK), the title, action views at the
-    end (placed right to left in the order given). Returns the nodes and the bar's bottom edge."""
+    """A 64 dp toolbar under the status bar: Navigate up (BACK; or the navigation button `up` is,
+    placed at the start), the title, action views at the end (placed right to left in the order
+    given). Returns the nodes and the bar's bottom edge."""
     m = ui.m
     top, bottom = m.status_bar, m.status_bar + m.dp(64)
     children: list[Node] = []
     left = m.dp(16)
-    if up:
-        children.append(icon_button(ui, (0, top, m.dp(56), bottom), "Navigate up", Session.finish))
+    if up is not False:
+        box = (0, top, m.dp(56), bottom)
+        children.append(dataclasses.replace(up, bounds=box) if isinstance(up, Node) else
+                        icon_button(ui, box, "Navigate up", Session.finish))
         left = m.dp(72)
     right = m.width
     placed = []
@@ -207,44 +210,85 @@ def form(ui: Session, frame: Frame, fields: tuple[Field, ...], top: int, gap_dp:
     return nodes, y
 
 
-def dialog(ui: Session, title: str, *, message: str = "", body: Callable[[Box], list[Node]] | None = None,
+FRAMEWORK = "android"  # the package of the framework's own views and ids
+
+
+def dialog(ui: Session, title: str, *, owner: str = FRAMEWORK, message: str = "",
+           items: list[tuple[str, Action]] | None = None, body: Callable[[Box], list[Node]] | None = None,
            body_dp: float = 0, positive: tuple[str, Action] | None = None,
            negative: tuple[str, Action] | None = ("Cancel", Session.finish),
            neutral: tuple[str, Action] | None = None) -> list[Node]:
-    """An AlertDialog in the middle of the screen: `android:id/alertTitle`, `android:id/message`,
-    an optional body (a field, a list) and the buttons `android:id/button1` (positive) and
-    `android:id/button2` (negative) at the end, `android:id/button3` (neutral) at the start, as
-    AOSP's alert_dialog layout names and places them."""
+    """An AlertDialog in the middle of the screen, its parts named and placed as AOSP's
+    alert_dialog_material.xml does (AppCompat's abc_alert_dialog_material.xml and Material's
+    mtrl_alert_dialog.xml declare the same ids): the panel `parentPanel`; `topPanel` with the
+    title `alertTitle` (left out when `title` is empty, as a dialog built without one hides it);
+    `contentPanel` with the message `android:id/message` or the `items` (setItems: a row
+    `android:id/text1` each, a tap runs its action); `customPanel` with the `body` (a custom view:
+    a field, a list); `buttonPanel` with `android:id/button1` (positive) and `android:id/button2`
+    (negative) at the end, `android:id/button3` (neutral) at the start.
+
+    `owner` is the package whose ids the panels and the title carry: `android` for the
+    framework's android.app.AlertDialog, the app's package for AppCompat's
+    androidx.appcompat.app.AlertDialog (MaterialAlertDialogBuilder builds one too), whose layouts
+    declare them with `@+id/`; the message, the items and the buttons are `android:id/` in both.
+    """
     m = ui.m
+    own = f"{owner}:id/"
+    content_dp = (56 if message else 0) + (48 * len(items) if items else 0)
     left, right = m.dp(24), m.width - m.dp(24)
-    height = m.dp(64) + (m.dp(56) if message else 0) + m.dp(body_dp) + m.dp(64)
+    height = m.dp(64) + m.dp(content_dp) + m.dp(body_dp) + m.dp(64)
     top = (m.height - height) // 2
-    y = top + m.dp(16)
-    children = [Node(TEXT_VIEW, text=title, resource_id="android:id/alertTitle", text_size=m.dp(20),
-                     bounds=(left + m.dp(24), y, right - m.dp(24), y + m.dp(40)))]
-    y += m.dp(48)
-    if message:
-        children.append(Node(TEXT_VIEW, text=message, resource_id="android:id/message", text_size=m.dp(16),
-                             bounds=(left + m.dp(24), y, right - m.dp(24), y + m.dp(48))))
-        y += m.dp(56)
+    inner = (left + m.dp(24), right - m.dp(24))
+    y = top + m.dp(64)
+    panels = []
+    if title:
+        heading = Node(TEXT_VIEW, text=title, resource_id=f"{own}alertTitle", text_size=m.dp(20),
+                       bounds=(inner[0], top + m.dp(16), inner[1], top + m.dp(56)))
+        panels.append(Node("android.widget.LinearLayout", resource_id=f"{own}topPanel", bounds=(left, top, right, y),
+                           children=[heading]))
+    if content_dp:
+        box = (inner[0], y, inner[1], y + m.dp(content_dp))
+        shown = [Node(TEXT_VIEW, text=message, resource_id="android:id/message", text_size=m.dp(16),
+                      bounds=(box[0], box[1], box[2], box[1] + m.dp(48)))] if message else []
+        shown += choice_rows(ui, (box[0], box[1] + (m.dp(56) if message else 0), box[2], box[3]), items or [],
+                             "android:id/text1")
+        panels.append(Node("android.widget.FrameLayout", resource_id=f"{own}contentPanel",
+                           bounds=(left, box[1], right, box[3]), children=shown))
+        y = box[3]
     if body is not None:
-        children.extend(body((left + m.dp(24), y, right - m.dp(24), y + m.dp(body_dp))))
-        y += m.dp(body_dp)
+        box = (inner[0], y, inner[1], y + m.dp(body_dp))
+        panels.append(Node("android.widget.FrameLayout", resource_id=f"{own}customPanel", bounds=(left, y, right, box[3]),
+                           children=body(box)))
+        y = box[3]
+    buttons = []
     x = right - m.dp(8)
     for choice, rid in ((positive, "android:id/button1"), (negative, "android:id/button2")):
         if choice is not None:
             label, act = choice
             width = m.dp(24 + 10 * len(label))
-            children.append(button(ui, (x - width, y + m.dp(8), x, y + m.dp(56)), label, act, rid))
+            buttons.append(button(ui, (x - width, y + m.dp(8), x, y + m.dp(56)), label, act, rid))
             x -= width + m.dp(8)
     if neutral is not None:
         label, act = neutral
         x = left + m.dp(8)
-        children.append(button(ui, (x, y + m.dp(8), x + m.dp(24 + 10 * len(label)), y + m.dp(56)), label, act,
-                               "android:id/button3"))
-    panel = Node("android.widget.FrameLayout", resource_id="android:id/parentPanel", bounds=(left, top, right, y + m.dp(64)),
-                 background=(250, 250, 250), children=children)
+        buttons.append(button(ui, (x, y + m.dp(8), x + m.dp(24 + 10 * len(label)), y + m.dp(56)), label, act,
+                              "android:id/button3"))
+    if buttons:
+        panels.append(Node("android.widget.LinearLayout", resource_id=f"{own}buttonPanel",
+                           bounds=(left, y, right, y + m.dp(64)), children=buttons))
+    panel = Node("android.widget.FrameLayout", resource_id=f"{own}parentPanel", bounds=(left, top, right, y + m.dp(64)),
+                 background=(250, 250, 250), children=panels)
     return [panel]
+
+
+def is_dialog_panel(node: Node) -> bool:
+    """An AlertDialog's panel, the framework's (`android:id/parentPanel`) or AppCompat's (`PKG:id/parentPanel`)."""
+    return node.resource_id.endswith(":id/parentPanel")
+
+
+def is_dialog_title(node: Node) -> bool:
+    """An AlertDialog's title, the framework's or AppCompat's (`…:id/alertTitle`)."""
+    return node.resource_id.endswith(":id/alertTitle")
 
 
 def choice_rows(ui: Session, box: Box, choices: list[tuple[str, Action]], rid: str = "") -> list[Node]:
@@ -279,13 +323,45 @@ def list_or_empty(ui: Session, frame: Frame, top: int, rows: list[Row], rid: str
     return text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)), empty, empty_rid)
 
 
-def bottom_navigation(ui: Session, tabs: tuple[str, ...], rid: str, open_tab: Callable[[str], Action]) -> tuple[Node, int]:
-    """A BottomNavigationView of `tabs` (a tap runs `open_tab(tab)`); the node and its top edge."""
+@dataclasses.dataclass(frozen=True)
+class Tab:
+    """A bottom navigation item: its label, the id of its menu item (which the item view takes)
+    and the Material icon it draws (screenshots)."""
+
+    label: str
+    rid: str = ""
+    icon: str = ""
+
+
+def bottom_navigation(ui: Session, tabs: tuple[str | Tab, ...], rid: str, open_tab: Callable[[str], Action], *,
+                      selected: str = "", selected_label_only: bool = False) -> tuple[Node, int]:
+    """A BottomNavigationView (Material's NavigationBarItemView per tab): a FrameLayout described
+    by the tab's label and carrying its menu item's id, a tap running `open_tab(label)`; in it
+    the icon `navigation_bar_item_icon_view` (when the tab names one) and the label,
+    `navigation_bar_item_large_label_view` on the `selected` tab (which reports itself not
+    clickable), `navigation_bar_item_small_label_view` on the others, none on them when
+    `selected_label_only` (LABEL_VISIBILITY_SELECTED, and AUTO with more than three tabs).
+    Returns the node and its top edge."""
     m = ui.m
     top = m.content_bottom - m.dp(64)
     width = m.width // len(tabs)
-    items = [text(ui, (width * i, top, width * (i + 1), m.content_bottom), label, action=open_tab(label))
-             for i, label in enumerate(tabs)]
+    own = rid.partition(":id/")[0] + ":id/navigation_bar_item_"
+    items = []
+    for i, tab in enumerate(Tab(tab) if isinstance(tab, str) else tab for tab in tabs):
+        x1, x2 = width * i, width * (i + 1)
+        chosen = tab.label == selected
+        children = [Node("android.widget.ImageView", resource_id=f"{own}icon_view", icon=tab.icon,
+                         bounds=(x1 + width // 2 - m.dp(12), top + m.dp(12), x1 + width // 2 + m.dp(12), top + m.dp(36)))
+                    ] if tab.icon else []
+        if chosen or not selected_label_only:
+            size = 14 if chosen else 12
+            half = min(width, m.dp(size * 0.6 * len(tab.label) + 8)) // 2  # wrap_content, centred under the icon
+            middle = x1 + width // 2
+            children.append(text(ui, (middle - half, top + m.dp(36) if tab.icon else top, middle + half, m.content_bottom),
+                                 tab.label, f"{own}{'large' if chosen else 'small'}_label_view", size_dp=size))
+        items.append(Node("android.widget.FrameLayout", resource_id=tab.rid, content_desc=tab.label,
+                          bounds=(x1, top, x2, m.content_bottom), clickable=not chosen, focusable=True,
+                          selected=chosen, action=None if chosen else open_tab(tab.label), children=children))
     return Node("com.google.android.material.bottomnavigation.BottomNavigationView", resource_id=rid,
                 bounds=(0, top, m.width, m.content_bottom), children=items), top
 

@@ -105,3 +105,11 @@ def test_rows_scrolled_out_are_not_dumped_and_half_rows_are_cut(device) -> None:
     assert first_row.startswith(f"[0,{listing.bbox.y_min}]")  # the first row is cut at the list's top edge
     tap(device, "Network & internet")  # a row still in view is still a row
     assert "Airplane mode" in device.check("uiautomator dump /dev/tty")
+
+
+def test_attribute_values_are_escaped_as_androids_xml_serializer_writes_them(device) -> None:
+    from taskkit.sim.gui.node import Node, to_xml
+
+    raw = to_xml(Node("android.widget.TextView", text='say "hi" <&>\n\t\'ok\'', bounds=(0, 0, 10, 10)), "p")
+    assert ' text="say &quot;hi&quot; &lt;&amp;&gt;&#10;&#9;\'ok\'" ' in raw  # always double quotes
+    assert ElementTree.fromstring(raw.encode())[0].get("text") == 'say "hi" <&>\n\t\'ok\''

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import posixpath
 
-from taskkit.apps.audio_recorder import PACKAGE, RECORDS_DIR, m4a_bytes, next_record_name
+from taskkit.apps.audio_recorder import PACKAGE, PREFS_PATH, RECORDS_DIR, counted, m4a_bytes, next_record_name
 from taskkit.sim.gui import appdata, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Node
@@ -52,6 +52,8 @@ def _stop(frame: Frame):
         seconds = max(1, (appdata.now_ms(ui) - int(frame.args["recording_since"])) // 1000)
         path = posixpath.join(RECORDS_DIR, next_record_name(_names(ui)))
         appdata.write_bytes(ui, path, m4a_bytes(seconds))
+        prefs = appdata.read_text(ui, PREFS_PATH) or None  # "": no preferences file yet
+        appdata.write_text(ui, PREFS_PATH, counted(prefs))  # PrefsImpl's record_counter, as the app keeps it
         ui.replace("main", last=path, seconds=seconds)
     return act
 

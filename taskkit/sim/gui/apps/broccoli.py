@@ -395,14 +395,8 @@ def _menu(ui: Session, frame: Frame) -> list[Node]:
 
 def _confirm_delete(ui: Session, frame: Frame) -> list[Node]:
     """The untitled AlertDialog: "Delete this recipe?", Delete, Cancel."""
-    nodes = widgets.dialog(ui, "", message="Delete this recipe?",
-                           positive=("Delete", _delete(int(frame.args.get("recipe", 0)))))
-    return [_untitled(panel) for panel in nodes]
-
-
-def _untitled(panel: Node) -> Node:
-    """A dialog panel without its (empty) title line, as an AlertDialog built without a title."""
-    return dataclasses.replace(panel, children=[c for c in panel.children if c.resource_id != "android:id/alertTitle"])
+    return widgets.dialog(ui, "", owner=PACKAGE, message="Delete this recipe?",
+                          positive=("Delete", _delete(int(frame.args.get("recipe", 0)))))
 
 
 # --- the create-and-edit form -----------------------------------------------------------------------
@@ -446,13 +440,12 @@ def _form(ui: Session, frame: Frame) -> list[Node]:
 
 
 def _categories(ui: Session, frame: Frame) -> list[Node]:
-    return widgets.dialog(ui, "Categories", message="No categories have been created yet.",
+    return widgets.dialog(ui, "Categories", owner=PACKAGE, message="No categories have been created yet.",
                           positive=("OK", Session.finish), negative=None)
 
 
 def _confirm_discard(ui: Session, frame: Frame) -> list[Node]:
-    nodes = widgets.dialog(ui, "", message="Discard changes?", positive=("Discard", _discard))
-    return [_untitled(panel) for panel in nodes]
+    return widgets.dialog(ui, "", owner=PACKAGE, message="Discard changes?", positive=("Discard", _discard))
 
 
 APP = register(AppScreens(

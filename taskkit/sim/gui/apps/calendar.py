@@ -588,7 +588,7 @@ def _radio_dialog(ui: Session, items: list[tuple[str, bool, Any]]) -> list[Node]
         return [Node("android.widget.RadioButton", text=label, bounds=(x1, y + h * i, x2, y + h * (i + 1)),
                      checkable=True, checked=checked, clickable=True, focusable=True, text_size=m.dp(16), action=act)
                 for i, (label, checked, act) in enumerate(items)]
-    return widgets.dialog(ui, "", body=body, body_dp=48 * len(items), positive=None, negative=None)
+    return widgets.dialog(ui, "", owner=PACKAGE, body=body, body_dp=48 * len(items), positive=None, negative=None)
 
 
 def _go_to_date_dialog(ui: Session, frame: Frame) -> list[Node]:
@@ -707,7 +707,8 @@ def _confirm_delete(ui: Session, frame: Frame) -> list[Node]:
                                      "Are you sure you want to proceed with the deletion?",
                                      f"{ID}delete_event_description", size_dp=16)]
     yes = _delete(ids, int(frame.args.get("screens", 1)))
-    return widgets.dialog(ui, "", body=body, body_dp=56, positive=("Yes", yes), negative=("No", Session.finish))
+    return widgets.dialog(ui, "", owner=PACKAGE, body=body, body_dp=56, positive=("Yes", yes),
+                          negative=("No", Session.finish))
 
 
 def _opener(activity: str, intent: Intent | None) -> list[Opening] | None:

@@ -42,7 +42,7 @@ import posixpath
 
 from taskkit.apps.files import STORAGE_ROOT
 from taskkit.apps.markor import EXTENSIONS, NOTES_DIR, PACKAGE
-from taskkit.sim.commands.system import local_time
+from taskkit.sim.devicetime import local_time
 from taskkit.sim.gui import appdata, filelist, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Node
@@ -133,13 +133,18 @@ def _files(ui: Session, frame: Frame) -> list[Node]:
                widgets.icon_button(ui, icon, "Go to", widgets.inert, f"{ID}action_go_to"))
     nodes, top = widgets.app_bar(ui, "Markor" if folder == NOTES_DIR else posixpath.basename(folder),
                                  up=folder != NOTES_DIR, actions=actions)
-    navigation, bottom = widgets.bottom_navigation(ui, ("Files", "To-Do", "QuickNote", "More"),
-                                                   f"{ID}bottom_navigation_bar", lambda tab: widgets.inert)
+    navigation, bottom = widgets.bottom_navigation(ui, _TABS, f"{ID}bottom_navigation_bar", lambda tab: widgets.inert,
+                                                   selected="Files")
     nodes.append(filelist.listing(ui, frame, folder, top, IDS, open_file, bottom=bottom))
     fab = widgets.fab(ui, _open_new(folder), f"{ID}fab_add_new_item", "Create a new file or folder")
     x1, y1, x2, y2 = fab.bounds  # above the bottom navigation, as main__activity.xml anchors it
     lift = ui.m.content_bottom - bottom
     return nodes + [dataclasses.replace(fab, bounds=(x1, y1 - lift, x2, y2 - lift)), navigation]
+
+
+# main__bottom_nav.xml's items (ids, titles, icons); main__activity.xml: labelVisibilityMode "labeled".
+_TABS = (widgets.Tab("Files", f"{ID}nav_notebook", "folder"), widgets.Tab("To-Do", f"{ID}nav_todo", "assignment_turned_in"),
+         widgets.Tab("QuickNote", f"{ID}nav_quicknote", "flash_on"), widgets.Tab("More", f"{ID}nav_more", "favorite"))
 
 
 def _new(ui: Session, frame: Frame) -> list[Node]:
@@ -149,7 +154,7 @@ def _new(ui: Session, frame: Frame) -> list[Node]:
         return [widgets.edit_text(ui, frame, "name", (x1, y1, middle, y1 + ui.m.dp(56)), "Name", f"{ID}new_file_dialog__name"),
                 widgets.edit_text(ui, frame, "ext", (middle + ui.m.dp(8), y1, x2, y1 + ui.m.dp(56)), "Extension",
                                   f"{ID}new_file_dialog__ext")]
-    return widgets.dialog(ui, "Create new document", body=body, body_dp=64, positive=("OK", _create(frame)),
+    return widgets.dialog(ui, "Create new document", owner=PACKAGE, body=body, body_dp=64, positive=("OK", _create(frame)),
                           neutral=("Folder", _create_folder(frame)))
 
 
@@ -206,7 +211,7 @@ def _rename_dialog(ui: Session, frame: Frame) -> list[Node]:
         x1, y1, x2, _ = box
         return [widgets.edit_text(ui, frame, "name", (x1, y1, x2, y1 + ui.m.dp(56)), "Enter the name of your folder",
                                   f"{ID}new_name")]
-    return widgets.dialog(ui, "Rename", body=body, body_dp=64, positive=("OK", _rename(frame)))
+    return widgets.dialog(ui, "Rename", owner=PACKAGE, body=body, body_dp=64, positive=("OK", _rename(frame)))
 
 
 def _move_dialog(ui: Session, frame: Frame) -> list[Node]:
@@ -263,7 +268,7 @@ APP = register(AppScreens(
     PACKAGE,
     {"files": Screen(_files), "selection": Screen(filelist.selection(IDS, open_file, _selection_actions, multiple=True)),
      "new": Screen(_new), "editor": Screen(_editor, EDITOR, on_leave=_save_text),
-     "delete": Screen(filelist.confirm_delete(_delete_message, "Confirm Delete")),
+     "delete": Screen(filelist.confirm_delete(_delete_message, "Confirm Delete", owner=PACKAGE)),
      "selection_menu": Screen(_selection_menu), "files_menu": Screen(_files_menu),
      "editor_menu": Screen(_editor_menu, EDITOR), "rename": Screen(_rename_dialog), "move": Screen(_move_dialog)},
     first="files"))

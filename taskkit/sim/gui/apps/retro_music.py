@@ -1,6 +1,7 @@
-"""Retro Music: the library's Songs and Playlists tabs, a song's menu, the Add to playlist and
-New playlist dialogs, a playlist's songs with its menu ("Save as file"), and the system's
-save-document screen, over the song files and the databases the Retro checks read.
+"""Retro Music: the For you tab it opens on (apps/retro_home.py), the library's Songs and
+Playlists tabs, a song's menu, the Add to playlist and New playlist dialogs, a playlist's songs
+with its menu ("Save as file"), and the system's save-document screen, over the song files and
+the databases the Retro checks read.
 
 Labels follow RetroMusicPlayer/RetroMusicPlayer (res/values/strings.xml: "Songs", "Playlists",
 "Add to playing queue", "Add to playlist", "New playlist", "Playlist name", "Create",
@@ -9,23 +10,30 @@ Labels follow RetroMusicPlayer/RetroMusicPlayer (res/values/strings.xml: "Songs"
 queue, Add to playlist, Go to album, Go to artist, Share, Tag editor, Details, Set as ringtone,
 Add to Blacklist, Delete from device), a playlist's (menu_playlist_detail.xml: Shuffle playlist
 as an icon; Play, Play next, Add to playing queue, Add to playlist, Rename, Delete, Save as
-file), the bottom navigation `navigationView` (bottom_navigation_main.xml: For you, Songs,
-Albums, Artists, Playlists). A tap on a song plays the list from it, as the app does: the
-playing queue becomes the whole list. A long press starts a multi-selection (taps add or remove
-songs, in the order tapped): AppCompat's action mode `action_context_bar` with Done
-(`action_mode_close_button`), the count `selection_mode_number` (NumberRollView) and
-menu_media_selection.xml's items (Play next, Add to playing queue
+file), the bottom navigation `navigationView` (bottom_navigation_main.xml: `action_home` For you,
+`action_song` Songs, `action_album` Albums, `action_artist` Artists, `action_playlist`
+Playlists; under PreferenceUtil.tabTitleMode's default, LABEL_VISIBILITY_AUTO, only the selected
+tab shows its label, the others their icon and description). A tap on a song plays the list
+from it, as the app does: the playing queue becomes the whole list. A long press starts a
+multi-selection (taps add or remove songs, in the order tapped): AppCompat's action mode
+`action_context_bar` with Done (`action_mode_close_button`), the count `selection_mode_number`
+(NumberRollView) and menu_media_selection.xml's items (Play next, Add to playing queue
 `action_add_to_current_playing`, Add to playlist `action_add_to_playlist` as icons; Share,
 Delete from device, Select all in the overflow menu), which add the selection to the queue or a
-playlist. "Save as file" opens the system's create-document screen (Android 11 and later,
-dialogs/SavePlaylistDialog.kt) at Downloads with the playlist's name; SAVE writes the M3U there.
+playlist. The dialogs are MaterialAlertDialogBuilder's (extensions/DialogExtension.kt
+`materialDialog`: AppCompat's AlertDialog in Material's mtrl_alert_dialog.xml), so their panels
+and title carry the app's ids (`PKG:id/parentPanel`, `PKG:id/alertTitle`) and Add to playlist's
+items (AddToPlaylistDialog.kt `setItems`) are `android:id/text1` rows
+(mtrl_alert_select_dialog_item.xml). "Save as file" opens the system's create-document screen
+(Android 11 and later, dialogs/SavePlaylistDialog.kt) at Downloads with the playlist's name;
+SAVE writes the M3U there.
 Simplified: the library is the MP3s of Music (the media store holds every audio file); the app
-opens on the Songs tab (it opens on For you); no player screen, albums, artists, genres,
-folders, search or sorting: the items and tabs that lead there (and Play next, Share, Tag
-editor, Details, Set as ringtone, Add to Blacklist, Delete from device, Select all, Play,
-Rename, Delete, Shuffle playlist) are there to be found and do nothing; the save screen cannot
-change folders and is drawn inside the app's window (on a phone it is DocumentsUI's activity;
-its nodes carry DocumentsUI's package).
+opens on For you at every start (it reopens on the last tab chosen: `remember_last_tab`, on by
+default); no player screen, albums, artists, genres, folders, search or sorting: the items and
+tabs that lead there (and Play next, Share, Tag editor, Details, Set as ringtone, Add to
+Blacklist, Delete from device, Select all, Play, Rename, Delete, Shuffle playlist) are there to
+be found and do nothing; the save screen cannot change folders and is drawn inside the app's
+window (on a phone it is DocumentsUI's activity; its nodes carry DocumentsUI's package).
 
 Pinned: AndroidWorld installs code.name.monkey.retromusic_10603.apk; this model follows
 RetroMusicPlayer/RetroMusicPlayer v6.1.0 (versionCode 10603).
@@ -41,6 +49,7 @@ from taskkit.apps.files import DOWNLOAD_DIR
 from taskkit.apps.retro_music import MUSIC_DIR, PACKAGE, PLAYBACK_DB, PLAYLIST_DB
 from taskkit.sim.gui import appdata, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
+from taskkit.sim.gui.apps import retro_home as home
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
 from taskkit.sim.gui.source import Source
@@ -49,8 +58,14 @@ SOURCE = Source("RetroMusicPlayer/RetroMusicPlayer", "v6.1.0", 10603)
 ID = f"{PACKAGE}:id/"
 PLAYLIST_ACTIVITY = ".activities.PlaylistDetailActivity"
 DOCUMENTS_UI = "com.google.android.documentsui"
-_TABS = ("For you", "Songs", "Albums", "Artists", "Playlists")  # bottom_navigation_main.xml
-_MODELLED_TABS = ("Songs", "Playlists")
+# bottom_navigation_main.xml: each item's id, title and icon (ic_home, ic_audiotrack, ic_album,
+# ic_artist, ic_queue_music)
+_TABS = (widgets.Tab("For you", f"{ID}action_home", "home"), widgets.Tab("Songs", f"{ID}action_song", "audiotrack"),
+         widgets.Tab("Albums", f"{ID}action_album", "album"), widgets.Tab("Artists", f"{ID}action_artist", "person"),
+         widgets.Tab("Playlists", f"{ID}action_playlist", "queue_music"))
+_MODELLED_TABS = ("For you", "Songs", "Playlists")
+_HOME = "For you"
+FAVORITES = "Favorites"  # the playlist the home screen's Favorites section shows (strings.xml `favorites`)
 
 
 def library(ui: Session) -> list[dict[str, Any]]:
@@ -71,6 +86,13 @@ def library(ui: Session) -> list[dict[str, Any]]:
 def _playlists(ui: Session) -> list[dict[str, Any]]:
     return appdata.rows(ui, PLAYLIST_DB, "SELECT playlist_id, playlist_name, (SELECT count(*) FROM SongEntity "
                         "WHERE playlist_creator_id = playlist_id) AS songs FROM PlaylistEntity ORDER BY playlist_name")
+
+
+def _playlist_titles(ui: Session, name: str) -> list[str]:
+    """The titles of the songs of the playlist called `name` (none when there is no such playlist)."""
+    return [row["title"] for row in appdata.rows(
+        ui, PLAYLIST_DB, "SELECT title FROM SongEntity JOIN PlaylistEntity ON playlist_creator_id = playlist_id "
+        "WHERE playlist_name = ? ORDER BY song_key", (name,))]
 
 
 def _playlist_songs(ui: Session, playlist_id: int) -> list[dict[str, Any]]:
@@ -109,7 +131,13 @@ def _song_row(ui: Session, entry: dict[str, Any], play: Any, select: Any = None,
 
 def _main(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
-    tab = str(frame.args.get("tab") or "Songs")
+    tab = str(frame.args.get("tab") or _HOME)
+    # PreferenceUtil.tabTitleMode's default, LABEL_VISIBILITY_AUTO: with five tabs only the selected one is labelled
+    navigation, bottom = widgets.bottom_navigation(
+        ui, _TABS, f"{ID}navigationView", lambda t: (lambda s: s.replace("main", tab=t)) if t in _MODELLED_TABS else widgets.inert,
+        selected=tab, selected_label_only=True)
+    if tab == _HOME:
+        return [*home.screen(ui, frame, bottom, library(ui), _playlist_titles(ui, FAVORITES)), navigation]
     chosen = [str(path) for path in frame.args.get("selected") or []]
     songs = library(ui) if tab == "Songs" else []
     if chosen:
@@ -118,8 +146,6 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
         actions = () if tab == "Songs" else (widgets.icon_button(ui, (0, 0, m.dp(48), 0), "New playlist",
                                                                  lambda s: s.push("new_playlist", entries=[])),)
         nodes, top = widgets.app_bar(ui, "Retro Music", up=False, rid=f"{ID}toolbar", actions=actions)
-    navigation, bottom = widgets.bottom_navigation(
-        ui, _TABS, f"{ID}navigationView", lambda t: (lambda s: s.replace("main", tab=t)) if t in _MODELLED_TABS else widgets.inert)
     if tab == "Songs":
         def toggle(path: str):
             picked = [p for p in chosen if p != path] + ([] if path in chosen else [path])
@@ -185,8 +211,7 @@ def _add_dialog(ui: Session, frame: Frame) -> list[Node]:
     choices = [("New playlist", lambda s: (s.finish(), s.push("new_playlist", entries=entries)))]
     choices += [(p["playlist_name"], lambda s, pid=p["playlist_id"]: (_add_to_playlist(s, pid, entries), s.finish()))
                 for p in _playlists(ui)]
-    return widgets.dialog(ui, "Add to playlist", body=lambda box: widgets.choice_rows(ui, box, choices, f"{ID}title"),
-                          body_dp=48 * len(choices))
+    return widgets.dialog(ui, "Add to playlist", owner=PACKAGE, items=choices)
 
 
 def _create(frame: Frame):
@@ -206,7 +231,7 @@ def _new_dialog(ui: Session, frame: Frame) -> list[Node]:
     def body(box):
         x1, y1, x2, _ = box
         return [widgets.edit_text(ui, frame, "name", (x1, y1, x2, y1 + ui.m.dp(56)), "Playlist name", f"{ID}actionNewPlaylist")]
-    return widgets.dialog(ui, "New playlist", body=body, body_dp=64, positive=("Create", _create(frame)))
+    return widgets.dialog(ui, "New playlist", owner=PACKAGE, body=body, body_dp=64, positive=("Create", _create(frame)))
 
 
 def _playlist(ui: Session, frame: Frame) -> list[Node]:

@@ -30,7 +30,7 @@ import posixpath
 import re
 
 from taskkit.apps.simple_draw_pro import BRUSH_COLOUR, DEFAULT_FOLDER, EXTENSIONS, PACKAGE, drawing_bytes
-from taskkit.sim.commands.system import local_time
+from taskkit.sim.devicetime import local_time
 from taskkit.sim.gui import appdata, folderpicker, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Box, Node
@@ -147,7 +147,7 @@ def _save_dialog(ui: Session, frame: Frame) -> list[Node]:
         return [Node("android.widget.RadioGroup", resource_id=f"{ID}save_image_radio_group",
                      bounds=(x1, y, x2, top + m.dp(144)), children=nodes)]
 
-    return widgets.dialog(ui, "Save as", body=body, body_dp=288, positive=("OK", _save(frame)))
+    return widgets.dialog(ui, "Save as", owner=PACKAGE, body=body, body_dp=288, positive=("OK", _save(frame)))
 
 
 def _chosen(ui: Session, below: Frame, folder: str) -> None:

@@ -39,7 +39,7 @@ from typing import Any
 from taskkit.apps.common import normalize_phone
 from taskkit.apps.sms import BOX_URIS, PACKAGE, SMS_URI, TYPE_INBOX
 from taskkit.sim import providers
-from taskkit.sim.commands.system import device_zone
+from taskkit.sim.devicetime import device_zone
 from taskkit.sim.gui import widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
 from taskkit.sim.gui.node import Node

@@ -1,0 +1,77 @@
+"""The simulated device's log buffer: entries appended in `logcat -v threadtime` form, stamped
+with the device clock, and read back (the `logcat` and `log` commands, and the services that
+log as Android's do: taskkit/sim/commands/activity.py)."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+
+from taskkit.sim.devicetime import format_time, local_time
+from taskkit.sim.state import SimState
+
+SYSTEM_SERVER_PID = 512
+
+PRIORITIES = "VDIWEF"
+_THREADTIME = re.compile(
+    r"(\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) +(\d+) +(\d+) ([VDIWEF]) (.*?) *: (.*)"
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class LogEntry:
+    stamp: str  # MM-DD HH:MM:SS.mmm
+    pid: int
+    tid: int
+    priority: str
+    tag: str
+    message: str
+
+
+def append_log(state: SimState, priority: str, tag: str, message: str,
+               pid: int = SYSTEM_SERVER_PID, tid: int | None = None) -> None:
+    """Add an entry to the log buffer, stamped with the device clock; one line per message line."""
+    level = priority.upper()[:1]
+    if not level or level not in PRIORITIES:
+        raise ValueError(f"log priority must be one of {PRIORITIES}, not {priority!r}")
+    stamp = format_time("%m-%d %H:%M:%S.000", local_time(state))
+    tid = pid if tid is None else tid
+    text = "".join(
+        format_entry(LogEntry(stamp, pid, tid, level, tag, line), "threadtime")
+        for line in message.split("\n")
+    )
+    with open(state.logcat_path, "a", encoding="utf-8", newline="") as log:
+        log.write(text)
+    os.utime(state.logcat_path, (state.clock_epoch, state.clock_epoch))
+
+
+def read_log(state: SimState) -> list[LogEntry]:
+    """Every entry of the buffer, oldest first."""
+    if not state.logcat_path.exists():
+        return []
+    entries = []
+    for line in state.logcat_path.read_bytes().decode("utf-8").split("\n"):
+        match = _THREADTIME.fullmatch(line)
+        if match:
+            stamp, pid, tid, level, tag, message = match.groups()
+            entries.append(LogEntry(stamp, int(pid), int(tid), level, tag, message))
+    return entries
+
+
+# logcat's `-v` layouts (system/logging liblog logprint.cpp), as str.format templates.
+LAYOUTS = {
+    "threadtime": "{stamp} {pid:5d} {tid:5d} {priority} {tag:<8}: {message}\n",
+    "time": "{stamp} {priority}/{tag:<8}({pid:5d}): {message}\n",
+    "brief": "{priority}/{tag:<8}({pid:5d}): {message}\n",
+    "tag": "{priority}/{tag:<8}: {message}\n",
+    "process": "{priority}({pid:5d}) {message}  ({tag})\n",
+    "thread": "{priority}({pid:5d}:{tid:5d}) {message}\n",
+    "long": "[ {stamp} {pid:5d}:{tid:5d} {priority}/{tag:<8} ]\n{message}\n\n",
+    "raw": "{message}\n",
+}
+
+
+def format_entry(entry: LogEntry, style: str) -> str:
+    return LAYOUTS[style].format(**dataclasses.asdict(entry))
+
+
