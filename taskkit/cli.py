@@ -60,7 +60,8 @@ def define_task_flags(values: flags.FlagValues) -> None:
     flags.DEFINE_bool("replace_tasks", False, "Let --task_module/--spec_dir tasks replace registered tasks "
                       "of the same name (a notice is printed for each).", flag_values=values)
     flags.DEFINE_enum("suite_family", "all", list(families.FAMILIES), "Which tasks: android_world (AndroidWorld's, "
-                      "by name), information_retrieval (AndroidWorld's 25 question tasks), taskkit (taskkit's own) or all.",
+                      "by name), information_retrieval (AndroidWorld's 25 question tasks), bmoca, spa, androidlens (the other seed "
+                      "benchmarks' tasks, by tag), taskkit (taskkit's own) or all.",
                       flag_values=values)
 
 

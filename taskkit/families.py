@@ -5,7 +5,9 @@
 * `information_retrieval` — AndroidWorld's 25 information-retrieval tasks, exactly the ones its
   information-retrieval registry builds (one per task of its
   task_evals/information_retrieval/proto/tasks.textproto);
-* `taskkit` — taskkit's own tasks, those AndroidWorld does not have (its `Ir*` questions too);
+* `bmoca`, `spa`, `androidlens` — the tasks taskkit builds from the other seed benchmarks
+  (B-MoCA, SPA-Bench, AndroidLens): those tagged with the family's name;
+* `taskkit` — taskkit's own tasks, those of none of the benchmarks above (its `Ir*` questions too);
 * `all` — every registered task (the default).
 """
 from __future__ import annotations
@@ -30,12 +32,21 @@ INFORMATION_RETRIEVAL_TASKS: frozenset[str] = frozenset({
     "NotesRecipeIngredientCount", "NotesMeetingAttendeeCount", "NotesIsTodo", "NotesTodoItemCount",
 })
 
+# The other seed benchmarks' families: a task carries its benchmark's name as a tag.
+SEED_FAMILIES = ("bmoca", "spa", "androidlens")
+
+
+def _seed_family(cls: Any) -> bool:
+    return any(family in cls.tags for family in SEED_FAMILIES)
+
+
 # Each predicate sees a task class or a `registry.Deferred` (name, tags): choosing a family compiles no spec.
 FAMILIES: dict[str, Callable[[Any], bool]] = {
     "all": lambda cls: True,
     "android_world": lambda cls: cls.name in ANDROID_WORLD_TASKS,
     "information_retrieval": lambda cls: cls.name in INFORMATION_RETRIEVAL_TASKS,
-    "taskkit": lambda cls: cls.name not in ANDROID_WORLD_TASKS,
+    **{family: (lambda cls, family=family: family in cls.tags) for family in SEED_FAMILIES},
+    "taskkit": lambda cls: cls.name not in ANDROID_WORLD_TASKS and not _seed_family(cls),
 }
 
 

@@ -13,8 +13,10 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_families_split_the_registered_tasks() -> None:
     loading.load_builtin()
     android_world, own = set(families.tasks_in("android_world")), set(families.tasks_in("taskkit"))
+    seeds = {name for family in families.SEED_FAMILIES for name in families.tasks_in(family)}
     everything = set(families.tasks_in("all"))
-    assert android_world | own == everything and not android_world & own
+    assert android_world | own | seeds == everything and not android_world & own and not seeds & own
+    assert all(any(f in registry.peek(name).tags for f in families.SEED_FAMILIES) for name in seeds)
     assert {"SimpleSmsSend", "MarkorMoveNote", "SystemWifiTurnOnVerify", "NotesIsTodo"} <= android_world
     assert {"IrNotesNotebookOfNote", "ExpenseRenameSpec"} <= own
     assert len(families.ANDROID_WORLD_TASKS) == 116 and android_world <= families.ANDROID_WORLD_TASKS
