@@ -4,8 +4,8 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from taskkit.apps import (audio_recorder, broccoli, calendar, camera, chrome, clipper, clock, contacts, dialer, expense,
-                          files, joplin, markor, opentracks, osmand, retro_music, settings, simple_draw_pro,
+from taskkit.apps import (audio_recorder, broccoli, calculator, calendar, camera, chrome, clipper, clock, contacts,
+                          dialer, expense, files, joplin, markor, opentracks, osmand, retro_music, settings, simple_draw_pro,
                           simple_gallery_pro, sms, tasks_org, vlc)
 from taskkit.apps.base import App
 
@@ -14,6 +14,7 @@ __all__ = ["App", "all_apps", "first_run_databases", "get", "register"]
 _APPS: tuple[App, ...] = (
     audio_recorder.APP,
     broccoli.APP,
+    calculator.APP,
     calendar.APP,
     camera.APP,
     chrome.APP,

@@ -1,11 +1,12 @@
-"""Clock (Google's DeskClock, `com.google.android.deskclock`): its timer keypad and stopwatch.
+"""Clock (Google's DeskClock, `com.google.android.deskclock`): alarms, timer keypad and stopwatch.
 
 Package and launcher activity: `com.android.deskclock.DeskClock` (AOSP packages/apps/DeskClock
 AndroidManifest.xml). AndroidWorld's clock tasks read the app's screen (the timer keypad's
 "00h 00m 00s", the stopwatch's Start / Pause / Lap buttons) because the keypad's entry lives
 only on the screen; taskkit's clock tasks do the same through `screen_state`, which works over
-adb on a phone as on the simulated device. `reset` is AndroidWorld's: clear the app's data
-(`pm clear`), which also closes it, so the stopwatch is back at zero and paused.
+adb on a phone as on the simulated device. The alarms are rows of `alarms.db` (`alarms`
+module). `reset` is AndroidWorld's: clear the app's data (`pm clear`), which also closes it, so
+the stopwatch is back at zero and paused and `alarms.db` holds only the app's two default alarms.
 """
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ import dataclasses
 import re
 
 from taskkit.apps.base import App
+from taskkit.apps.clock import alarms
 from taskkit.device.base import Device
 
-PACKAGE = "com.google.android.deskclock"
+PACKAGE = alarms.PACKAGE
 TABS = ("Alarm", "Clock", "Timer", "Stopwatch")
 
 
@@ -71,4 +73,5 @@ def reset(device: Device) -> None:
     device.packages.clear(PACKAGE)
 
 
-APP = App(name="clock", package=PACKAGE, aliases=("deskclock",), reset=reset)
+APP = App(name="clock", package=PACKAGE, aliases=("deskclock",), reset=reset, data_paths=(alarms.DB_DIR,),
+          databases=(alarms.DATABASE,), tables=(alarms.ALARMS, alarms.INSTANCES))

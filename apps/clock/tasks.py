@@ -3,16 +3,27 @@
 As in AndroidWorld, the checks read the Clock's screen (`clock.screen_state`): the keypad's entry
 and the stopwatch's state exist only there. Each task clears the Clock's data first (the
 stopwatch back at zero and paused, the app closed), as AndroidWorld does.
+
+B-MoCA's alarm tasks (Appendix B, "Clock" rows), in its wording, follow: each is checked by the
+state (an `alarm_templates` row of `alarms.db`) and by B-MoCA's own logcat detector, both
+required. B-MoCA writes its detectors as regular expressions but means the bracketed event text
+literally ("Events: [Alarm] [Show Tab] [Tap]"); taskkit escapes it. Their `solve` uses what real
+DeskClock handles: AlarmClock.ACTION_SET_ALARM (HandleApiCalls) and taps.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from taskkit.apps import clock
+from taskkit.apps.calendar.tasks import pick_time_steps
+from taskkit.apps.clock import alarms
 from taskkit.env import TaskEnv
-from taskkit.gui_reference import Step, open_app, tap
+from taskkit.gui_reference import Locator, Step, description, in_row_of, open_app, resource_id, tap, where
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
+from taskkit.validators import all_of, app_in_foreground, logcat_matches, row_exists
+from taskkit.validators.base import Validator
 
 _APP = ("clock",)
 
@@ -112,3 +123,129 @@ class ClockStopWatchPausedVerify(_StopwatchTask):
 
     template = "Pause the stopwatch."
     state = "stopwatch_paused"
+
+
+# --- B-MoCA's alarm tasks ----------------------------------------------------------------
+SCP = "ConditionProviders.SCP:D"
+EVENTS = "AlarmClock:D"
+# AlarmClock.EXTRA_DAYS of Monday to Friday (java.util.Calendar: SUNDAY 1 … SATURDAY 7).
+_WEEKDAY_EXTRA = "2,3,4,5,6"
+_TIME_SCHEMA = {"type": "object", "properties": {
+    "hour": {"type": "integer", "minimum": 0, "maximum": 23},
+    "minutes": {"type": "integer", "enum": list(range(0, 60, 5))},
+    "time": {"type": "string", "minLength": 1},
+}, "required": ["hour", "minutes", "time"]}
+
+
+def _set_alarm(env: TaskEnv, hour: int, minutes: int, days: str = "") -> None:
+    """AlarmClock.ACTION_SET_ALARM with SKIP_UI, as a voice assistant sends it."""
+    extra = "android.intent.extra.alarm."
+    command = (f"am start -a android.intent.action.SET_ALARM --ei {extra}HOUR {hour} --ei {extra}MINUTES {minutes} "
+               f"--ez {extra}SKIP_UI true")
+    env.device.check(command + (f" --eial {extra}DAYS {days}" if days else ""))
+
+
+def _next_alarm_is(hour: int, minutes: int) -> Validator:
+    """B-MoCA's detector: ScheduleConditionProvider logged the next alarm at that time."""
+    return logcat_matches(SCP, rf"^(.*)nextUserAlarmTime(.*){hour:02d}:{minutes:02d}:00")
+
+
+def _scheduled(hour: int, minutes: int) -> Validator:
+    """The alarm has its next instance (DeskClock schedules one per enabled alarm)."""
+    return row_exists(alarms.INSTANCES, {"hour": hour, "minutes": minutes})
+
+
+class _AlarmTask(_ClockTask):
+    """One of B-MoCA's alarm tasks (its family's tag)."""
+
+    abstract = True
+    tags = ("clock", "alarm", "bmoca")
+
+
+class _CreateAlarm(_AlarmTask):
+    """Create an enabled alarm at a seeded time (repeating on `days`, a bitmask)."""
+
+    abstract = True
+    days = 0
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        hour, minutes = rng.randint(0, 23), rng.choice(range(0, 60, 5))
+        return {"hour": hour, "minutes": minutes, "time": alarms.spoken_time(hour, minutes)}
+
+    def validator(self) -> Validator:
+        hour, minutes = self.params["hour"], self.params["minutes"]
+        wanted = {"hour": hour, "minutes": minutes, "enabled": 1, **({"daysofweek": self.days} if self.days else {})}
+        return all_of(row_exists(alarms.ALARMS, wanted), _scheduled(hour, minutes), _next_alarm_is(hour, minutes))
+
+    def solve(self, env: TaskEnv) -> None:
+        days = _WEEKDAY_EXTRA if self.days == alarms.WEEKDAYS else ""
+        _set_alarm(env, self.params["hour"], self.params["minutes"], days)
+
+    def gui_reference(self) -> list[Step]:
+        steps = [open_app("clock"), tap("Alarm"),
+                 *pick_time_steps("Add alarm", self.params["hour"], self.params["minutes"], -1)]
+        chips = [slot for slot, day in enumerate(alarms.CHIP_ORDER) if self.days & alarms.day_bit(day)]
+        return steps + [tap(resource_id(f"day_button_{slot}")) for slot in chips]
+
+
+class ClockCreateAlarm(_CreateAlarm):
+    """B-MoCA's "create alarm at 10:30 am" (and its 06:30 … 23:30 siblings), the time seeded
+    (any hour, minutes by five: the clock face's)."""
+
+    complexity = 1.1  # B-MoCA's step limit: 11
+    difficulty, optimal_steps = "easy", 6
+    template = "create alarm at {{ time }}"
+    schema = _TIME_SCHEMA
+
+
+class ClockCreateWeekdayAlarm(_CreateAlarm):
+    """B-MoCA's Alarm(complex): "create alarm at 10:30 am on every weekday" (daysofweek 31)."""
+
+    complexity = 1.4  # B-MoCA's step limit: 14
+    difficulty, optimal_steps = "medium", 11
+    template = "create alarm at {{ time }} on every weekday"
+    schema = _TIME_SCHEMA
+    days = alarms.WEEKDAYS
+
+
+class ClockTurnOnAlarm(_AlarmTask):
+    """B-MoCA's "turn on alarm at 9 am": the app's default 9:00 alarm (disabled) switched on."""
+
+    complexity = 0.6  # B-MoCA's step limit: 6
+    difficulty, optimal_steps = "easy", 3
+    template = "turn on alarm at 9 am"
+
+    def validator(self) -> Validator:
+        return all_of(row_exists(alarms.ALARMS, {"hour": 9, "minutes": 0, "enabled": 1}), _scheduled(9, 0),
+                      logcat_matches(EVENTS, r"^(.*)Created new alarm instance"))
+
+    def solve(self, env: TaskEnv) -> None:
+        _set_alarm(env, 9, 0, "1,7")  # the default alarm's days (Saturday and Sunday): it is enabled
+
+    def gui_reference(self) -> list[Step]:
+        return [open_app("clock"), tap("Alarm"), tap(in_row_of(resource_id("digital_clock") & _nine(),
+                                                               resource_id("onoff")))]
+
+
+def _nine() -> Locator:
+    """The 9:00 alarm's time as the list shows it, in 24- or 12-hour form."""
+    return where(lambda e: (e.text or "") in ("09:00", "9:00 AM"), "the 9:00 alarm")
+
+
+class ClockGoToAlarmPage(_AlarmTask):
+    """B-MoCA's "go to the alarm page in clock": the Alarm tab tapped, the Clock in front."""
+
+    complexity = 0.5  # B-MoCA's step limit: 5
+    difficulty, optimal_steps = "easy", 2
+    template = "go to the alarm page in clock"
+
+    def validator(self) -> Validator:
+        return all_of(app_in_foreground("clock"),
+                      logcat_matches(EVENTS, "^(.*)" + re.escape("Events: [Alarm] [Show Tab] [Tap]")))
+
+    def solve(self, env: TaskEnv) -> None:
+        _open_tab(env, "Alarm")
+
+    def gui_reference(self) -> list[Step]:
+        return [open_app("clock"), tap(description("Alarm"))]

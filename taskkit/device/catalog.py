@@ -191,6 +191,10 @@ CATALOG: tuple[Package, ...] = (
                   IntentFilter("android.intent.action.CALL", "com.android.incallui.InCallActivity",
                                schemes=("tel",))),
          apk="/product/priv-app/GoogleDialer/GoogleDialer.apk"),
+    # Google Calculator: launcher activity as AOSP ExactCalculator's manifest names it; the
+    # version code and APK path are taskkit's (not read from an image).
+    _app("com.google.android.calculator", "Calculator", 80000000, "com.android.calculator2.Calculator",
+         system=True, apk="/product/app/CalculatorGooglePrebuilt/CalculatorGooglePrebuilt.apk"),
     _app("com.google.android.deskclock", "Clock", 72000099, "com.android.deskclock.DeskClock",
          system=True,
          filters=(IntentFilter("android.intent.action.SET_ALARM", "com.android.deskclock.DeskClock"),

@@ -62,9 +62,9 @@ def _stamp_database(state: SimState, path: str) -> None:
 
 def create_package_databases(state: SimState, package: str) -> list[str]:
     """Recreate the first-run databases of `package` (e.g. after `pm clear`); their paths."""
-    prefix = f"/data/data/{package}/"
+    prefixes = (f"/data/data/{package}/", f"/data/user_de/0/{package}/")  # credential and device-encrypted storage
     databases = first_run_databases(state)
-    paths = [path for path in databases if path.startswith(prefix)]
+    paths = [path for path in databases if path.startswith(prefixes)]
     for path in paths:
         create_database(state, path, databases[path])
         _stamp_database(state, path)

@@ -19,11 +19,12 @@ import hashlib
 import os
 import re
 import shutil
+import urllib.parse
 from typing import Callable, Iterator
 
 from taskkit.device import catalog
 from taskkit.errors import TaskkitError
-from taskkit.sim import databases, display, packages, providers
+from taskkit.sim import databases, display, packages, providers, telecom
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.commands.settings import get_setting
 from taskkit.sim.logbuffer import SYSTEM_SERVER_PID, append_log
@@ -57,7 +58,7 @@ def stable_hash(text: str, salt: str = "") -> str:
     return format(0x1000000 + digest % 0xF000000, "x")
 
 
-def _pid(package: str) -> int:
+def app_pid(package: str) -> int:
     return 1500 + int(hashlib.sha256(package.encode()).hexdigest()[:4], 16) % 8000
 
 
@@ -308,6 +309,7 @@ ROOT_UID = 0
 FLAG_ACTIVITY_RESET_TASK_IF_NEEDED = 0x00200000
 FLAG_DEBUG_TRIAGED_MISSING = 0x00000100
 ACTION_MAIN = "android.intent.action.MAIN"
+ACTION_CALL = "android.intent.action.CALL"
 
 
 def log_start(state: SimState, intent: Intent, package: str, cls: str, uid: int) -> None:
@@ -392,6 +394,8 @@ def _am_start(inv: Invocation, args: list[str]) -> int:
     to_front = task is not None and task["component"] == component
     cold = task is None
     start_activity(state, intent, package.name, cls, caller_uid(state))
+    if intent.action == ACTION_CALL and intent.scheme == "tel" and intent.data:  # the call goes to Telecom
+        telecom.place_call(state, urllib.parse.unquote(intent.data.split(":", 1)[1]))
     if to_front:
         out("Warning: Activity not started, its current task has been brought to the front\n")
     if wait:
@@ -717,7 +721,7 @@ def _dump_activity(inv: Invocation, args: list[str]) -> int:
             package = catalog.get(top["package"])
             lines.append(f"TASK {package.uid if package else 10000}:{top['package']} id={top['id']} userId=0")
             lines.append(f"  ACTIVITY {top['component']} {stable_hash(top['component'], 'record')} "
-                         f"pid={_pid(top['package'])}")
+                         f"pid={app_pid(top['package'])}")
         inv.out("\n".join(lines) + "\n")
         return 0
     lines = ["ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)",
@@ -771,7 +775,7 @@ def pidof(inv: Invocation) -> int:
     a task: from its start until it is force-stopped); exit 1 when none runs."""
     single = "-s" in inv.args
     running = {task["package"] for task in _tasks(inv.state)}
-    pids = [str(_pid(name)) for name in inv.args if name != "-s" and name in running]
+    pids = [str(app_pid(name)) for name in inv.args if name != "-s" and name in running]
     if single:
         pids = pids[:1]
     if pids:

@@ -14,6 +14,7 @@ from taskkit.sim.gui.node import Node
 MATERIAL_ICONS = "/usr/share/fonts/truetype/material-design-icons-iconfont/MaterialIcons-Regular.ttf"
 
 CODEPOINTS: dict[str, int] = {
+    "expand_more": 0xE5CF, "expand_less": 0xE5CE,  # Clock's alarm arrow (Expand alarm / Collapse alarm)
     "add": 0xE145, "airplanemode_active": 0xE195, "apps": 0xE5C3, "arrow_back": 0xE5C4,
     "arrow_back_ios": 0xE5E0, "battery_full": 0xE1A4, "check": 0xE5CA, "check_box": 0xE834,
     "check_box_outline_blank": 0xE835, "chevron_left": 0xE5CB, "chevron_right": 0xE5CC, "close": 0xE5CD,
@@ -40,6 +41,8 @@ CODEPOINTS: dict[str, int] = {
     "event": 0xE878, "folder": 0xE2C7, "language": 0xE894, "map": 0xE55B, "mic": 0xE029, "music_note": 0xE405,
     "note": 0xE06F, "phone": 0xE0CD, "photo_library": 0xE413, "play_circle_outline": 0xE039,
     "settings": 0xE8B8, "sms": 0xE625,
+    # Calculator (ExactCalculator ic_del) and Phone (Dialer quantum_ic_backspace, _dialpad, _call; InCallUI's end call)
+    "backspace": 0xE14A, "dialpad": 0xE0BC, "call": 0xE0B0, "call_end": 0xE0B1,
 }
 
 # By resource id: "package:id/name" for one app's control, ":id/name" for any app's.
@@ -161,6 +164,7 @@ BY_DESC: dict[str, str] = {
     "Wifi signal full.": "signal_wifi_4_bar", "Battery 100 percent.": "battery_full",
     "Airplane mode.": "airplanemode_active", "Phone signal full.": "signal_cellular_4_bar",
     "Back": "arrow_back_ios", "Home": "radio_button_unchecked", "Overview": "crop_square",
+    "Add alarm": "add", "Expand alarm": "expand_more", "Collapse alarm": "expand_less",
 }
 
 # A checkable control's glyph: (unchecked, checked).

@@ -22,6 +22,7 @@
 """
 from __future__ import annotations
 
+from taskkit.sim import telecom
 from taskkit.sim.gui import bars, texttoolbar
 from taskkit.sim.gui.layout import LONG_PRESS_MS, SWIPE_DEFAULT_MS, TOUCH_SLOP_DP
 from taskkit.sim.gui.node import Node, find_field, hit, swipeable
@@ -29,7 +30,8 @@ from taskkit.sim.gui.screen import build
 from taskkit.sim.gui.session import Session
 
 # KeyEvent codes the screen reacts to, by number (android.view.KeyEvent).
-_NAMED = {3: "HOME", 4: "BACK", 66: "ENTER", 67: "DEL", 112: "FORWARD_DEL", 62: "SPACE", 61: "TAB", 278: "COPY", 279: "PASTE"}
+_NAMED = {3: "HOME", 4: "BACK", 6: "ENDCALL",
+          66: "ENTER", 67: "DEL", 112: "FORWARD_DEL", 62: "SPACE", 61: "TAB", 278: "COPY", 279: "PASTE"}
 _CHARS = {**{7 + i: str(i) for i in range(10)}, **{29 + i: chr(ord("a") + i) for i in range(26)},
           55: ",", 56: ".", 68: "`", 69: "-", 70: "=", 71: "[", 72: "]", 73: "\\", 74: ";", 75: "'",
           76: "/", 77: "@", 81: "+", 17: "*", 18: "#"}
@@ -135,6 +137,8 @@ def key(ui: Session, code: int) -> None:
             ui.back()
     elif name == "HOME":
         ui.home()
+    elif name == "ENDCALL":  # PhoneWindowManager hands it to Telecom: the call in progress ends
+        telecom.end_call(ui.state)
     elif name in ("DEL", "FORWARD_DEL"):
         field = _focused(ui)
         if field is not None and field.field is not None:

@@ -12,6 +12,7 @@ extras does (Android compares whole intents, the simulated activity manager only
 from __future__ import annotations
 
 from taskkit.sim import display
+from taskkit.sim.gui import deskclock
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.commands.activity import CommandError, am as activity_manager, parse_intent, resolve_activity
 from taskkit.sim.gui.session import Session
@@ -40,7 +41,7 @@ def record(state: SimState, package: str, intent_fields: dict) -> None:
 def am(inv: Invocation) -> int:
     """The activity manager's `am`, then the intent of a started activity kept for its screens."""
     code = activity_manager(inv)
-    if code != 0 or inv.args[:1] not in _STARTS or display.for_state(inv.state) is None:
+    if code != 0 or inv.args[:1] not in _STARTS:
         return code
     output = bytes(inv.stdout) + bytes(inv.stderr)
     try:
@@ -49,6 +50,10 @@ def am(inv: Invocation) -> int:
     except (CommandError, ValueError):
         return code
     if package is None or cls is None or b"Error" in output:
+        return code
+    if package.name == deskclock.alarms.PACKAGE and intent.action == deskclock.SET_ALARM:
+        deskclock.handle_set_alarm(inv.state, intent.extras)  # the app's own handling, GUI or not
+    if display.for_state(inv.state) is None:
         return code
     if b"Activity not started" in output and intent.data is None and not intent.extras:
         return code  # the same launch again: the task only came to the front

@@ -1,4 +1,4 @@
-"""Clock (DeskClock): the four tabs, the timer keypad and the stopwatch.
+"""Clock (DeskClock): the four tabs, the alarms, the timer keypad and the stopwatch.
 
 Ids and labels follow AOSP DeskClock (res/layout/timer_setup_time.xml `timer_setup_time`,
 timer_setup_digits.xml `timer_setup_digit_0` … `_9` and `timer_setup_delete`; the shared
@@ -6,16 +6,31 @@ floating button `fab` described "Start" or "Pause"; the stopwatch's `left_button
 `right_button` "Lap"; the tabs Alarm, Clock, Timer and Stopwatch), with the Google Clock's
 display "00h 00m 00s" that AndroidWorld's clock checks read. The keypad enters digits from the
 right (1, 2, 3 shows "00h 01m 23s"); Start starts the timer (its countdown replaces the
-keypad). The stopwatch runs on the device clock. Simplified: Alarm and Clock are empty tabs; one
-timer, no labels, +1 minute or laps list; the stopwatch's hundredths stay "00".
+keypad). The stopwatch runs on the device clock.
+
+The Alarm tab (AlarmClockFragment, res/layout/alarm_clock.xml, alarm_time_collapsed.xml,
+alarm_time_expanded.xml, alarm_time_summary.xml at LineageOS lineage-20.0): the alarms by time,
+each its `digital_clock` (a tap opens the time picker), `onoff` switch, `days_of_week` summary
+and `arrow` ("Expand alarm" / "Collapse alarm"); the expanded one adds `edit_label`, the repeat
+chips `day_button_0` … `_6` ("S" … "S", described "Sunday" …, Sunday first on en-US) and
+`delete` "Delete"; "No Alarms" (`alarms_empty_view`) when there are none; the `fab` "Add alarm"
+opens Material's time picker (pickers.material_look), whose OK saves an enabled alarm and shows
+it expanded. Rows, instances and log lines are taskkit.sim.deskclock's. Simplified: the Clock
+tab is empty; one timer, no labels, +1 minute or laps list; the stopwatch's hundredths stay
+"00"; an alarm's label, ringtone and vibrate cannot be edited; the list does not scroll.
 """
 from __future__ import annotations
 
-from taskkit.apps.clock import PACKAGE, TABS, timer_description, timer_text
-from taskkit.sim.gui import appdata, widgets
+from typing import Callable
+
+from taskkit.apps.clock import PACKAGE, TABS, alarms, timer_description, timer_text
+from taskkit.sim.gui import deskclock
+from taskkit.sim.devicetime import local_time
+from taskkit.sim.gui import appdata, pickers, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
+from taskkit.sim.state import SimState
 
 ID = f"{PACKAGE}:id/"
 _STOPWATCH_KEYS = ("since", "elapsed")
@@ -68,8 +83,103 @@ def _tabs(ui: Session, frame: Frame, current: str) -> list[Node]:
         box = (index * width, top, (index + 1) * width, m.content_bottom)
         label = widgets.text(ui, (box[0], top + m.dp(44), box[2], top + m.dp(72)), tab, f"{ID}navigation_bar_item_large_label_view")
         nodes.append(Node("android.widget.FrameLayout", content_desc=tab, bounds=box, clickable=True, focusable=True,
-                          selected=tab == current, action=_go(frame, tab), children=[label]))
+                          selected=tab == current, action=_tab_tapped(frame, tab), children=[label]))
     return nodes
+
+
+def _tab_tapped(frame: Frame, tab: str):
+    """A tab tapped: the tab, and its event line when it was not the selected one
+    (DeskClock.selectedTabChanged sends the event on a change only)."""
+    def act(ui: Session) -> None:
+        if tab != _tab(frame):
+            deskclock.tab_shown(ui.state, tab)
+        _go(frame, tab)(ui)
+    return act
+
+
+# --- the Alarm tab ------------------------------------------------------------------------------
+def _then_show(frame_args: dict[str, int], change: Callable[[SimState], object], expanded: int | None = None):
+    """Run `change(state)` on the alarms, then show the Alarm tab with alarm `expanded` open
+    (-1: the alarm whose id `change` returns, a new one)."""
+    def act(ui: Session) -> None:
+        result = change(ui.state)
+        shown = result if expanded == -1 else expanded
+        ui.replace("main", tab="Alarm", **{k: v for k, v in {**frame_args, "expanded": shown}.items() if v is not None})
+    return act
+
+
+def _alarm_row(ui: Session, frame: Frame, alarm: dict, top: int, expanded: bool) -> tuple[list[Node], int]:
+    """One alarm of the list (alarm_time_collapsed.xml / alarm_time_expanded.xml); its bottom."""
+    m, aid, keep = ui.m, int(alarm["_id"]), _stopwatch(frame)
+    hour, minutes, bits = int(alarm["hour"]), int(alarm["minutes"]), int(alarm["daysofweek"])
+    left, right = m.dp(16), m.width - m.dp(16)
+    nodes = [widgets.text(ui, (left, top + m.dp(8), right - m.dp(120), top + m.dp(64)),
+                          alarms.clock_text(hour, minutes, pickers.device_24h(ui)), f"{ID}digital_clock", size_dp=44,
+                          action=lambda s: s.push("alarm_time", alarm=aid, **pickers.time_args(hour, minutes), **keep)),
+             widgets.icon_button(ui, (right - m.dp(48), top + m.dp(64), right, top + m.dp(112)),
+                                 "Collapse alarm" if expanded else "Expand alarm",
+                                 _go(frame, "Alarm", expanded=None if expanded else aid), f"{ID}arrow"),
+             Node("android.widget.Switch", resource_id=f"{ID}onoff", bounds=(right - m.dp(64), top + m.dp(16), right,
+                  top + m.dp(56)), checkable=True, checked=bool(alarm["enabled"]), clickable=True, focusable=True,
+                  action=_then_show(keep, lambda st: deskclock.update_alarm(st, aid, {"enabled": int(not alarm["enabled"])}),
+                                    aid if expanded else None)),
+             widgets.text(ui, (left, top + m.dp(72), right - m.dp(64), top + m.dp(96)),
+                          alarms.repeat_summary(bits) or ("Not scheduled" if not alarm["enabled"] else "Tomorrow"),
+                          f"{ID}days_of_week")]
+    if alarm["label"] or expanded:
+        nodes.append(widgets.text(ui, (left, top + m.dp(104), right, top + m.dp(128)), alarm["label"] or "Add label",
+                                  f"{ID}edit_label" if expanded else f"{ID}label"))
+    bottom = top + m.dp(136)
+    if not expanded:
+        return nodes, bottom
+    size = (right - left) // 7
+    for slot, day in enumerate(alarms.CHIP_ORDER):
+        on = bool(bits & alarms.day_bit(day))
+        flipped = bits ^ alarms.day_bit(day)
+        nodes.append(Node("android.widget.ToggleButton", text=alarms.DAY_NAMES[day][0], content_desc=alarms.DAY_NAMES[day],
+                          resource_id=f"{ID}day_button_{slot}", bounds=(left + slot * size, bottom, left + (slot + 1) * size,
+                          bottom + m.dp(48)), checkable=True, checked=on, clickable=True, focusable=True,
+                          action=_then_show(keep, lambda st, b=flipped: deskclock.update_alarm(st, aid, {"daysofweek": b}),
+                                            aid)))
+    bottom += m.dp(56)
+    nodes.append(widgets.button(ui, (left, bottom, left + m.dp(120), bottom + m.dp(48)), "Delete",
+                                _then_show(keep, lambda st: deskclock.delete_alarm(st, aid)), f"{ID}delete"))
+    return nodes, bottom + m.dp(64)
+
+
+def _alarm_tab(ui: Session, frame: Frame) -> list[Node]:
+    """AlarmClockFragment: the alarms by time (one expanded), or "No Alarms"; the Add alarm FAB."""
+    m = ui.m
+    rows = deskclock.alarm_rows(ui.state)
+    expanded = int(frame.args.get("expanded") or 0)
+    top, limit = m.status_bar + m.dp(64), m.content_bottom - m.dp(176)
+    nodes: list[Node] = []
+    if not rows:
+        nodes.append(widgets.text(ui, (m.dp(16), top + m.dp(120), m.width - m.dp(16), top + m.dp(152)), "No Alarms",
+                                  f"{ID}alarms_empty_view", desc="No Alarms"))
+    for alarm in rows:
+        if top >= limit:
+            break
+        row, top = _alarm_row(ui, frame, alarm, top, int(alarm["_id"]) == expanded)
+        nodes.append(Node("android.view.ViewGroup", bounds=(0, row[0].bounds[1] - m.dp(8), m.width, min(top, limit)),
+                          children=row))
+    now = local_time(ui.state)
+    keep = _stopwatch(frame)
+    nodes.append(_fab(ui, lambda s: s.push("alarm_time", alarm=0, **pickers.time_args(now.hour, now.minute), **keep),
+                      "Add alarm"))
+    return nodes
+
+
+def _alarm_time(ui: Session, frame: Frame) -> list[Node]:
+    """The time picker of a new alarm (`alarm` 0) or of alarm `alarm`: Material's, as Google Clock's."""
+    aid, keep = int(frame.args["alarm"]), _stopwatch(frame)
+
+    def on_set(s: Session, hour: int, minute: int) -> None:
+        if aid:
+            _then_show(keep, lambda st: deskclock.update_alarm(st, aid, {"hour": hour, "minutes": minute}), aid)(s)
+        else:
+            _then_show(keep, lambda st: deskclock.add_alarm(st, hour, minute), -1)(s)
+    return pickers.time_dialog(ui, frame, on_set, pickers.material_look(PACKAGE))
 
 
 def _timer(ui: Session, frame: Frame) -> list[Node]:
@@ -141,10 +251,15 @@ def _reset(frame: Frame):
     return lambda ui: ui.replace("main", tab="Stopwatch")
 
 
+def _tab(frame: Frame) -> str:
+    """The selected tab; Clock on a first run (TabDAO's default, Tab.CLOCKS)."""
+    return str(frame.args.get("tab") or "Clock")
+
+
 def _main(ui: Session, frame: Frame) -> list[Node]:
-    tab = str(frame.args.get("tab") or "Alarm")
-    body = {"Timer": _timer, "Stopwatch": _stopwatch_screen}.get(tab)
+    tab = _tab(frame)
+    body = {"Alarm": _alarm_tab, "Timer": _timer, "Stopwatch": _stopwatch_screen}.get(tab)
     return (body(ui, frame) if body else []) + _tabs(ui, frame, tab)
 
 
-APP = register(AppScreens(PACKAGE, {"main": Screen(_main)}, first="main"))
+APP = register(AppScreens(PACKAGE, {"main": Screen(_main), "alarm_time": Screen(_alarm_time)}, first="main"))
