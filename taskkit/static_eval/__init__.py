@@ -26,10 +26,8 @@ from taskkit.demos import load, load_episodes
 from taskkit.demos.records import agent_episode, observation
 from taskkit.device.services.ui import UIElement
 from taskkit.report import table
+from taskkit.runner import INSTRUCTION_LEVELS
 from taskkit.static_eval.matching import action_match, type_match
-
-INSTRUCTIONS = ("high", "low")
-
 
 @dataclasses.dataclass(frozen=True)
 class StepOutcome:
@@ -70,8 +68,8 @@ def _outcome(step: dict[str, Any], predicted: Action | None, error: str | None,
 def evaluate(directory: str | Path, agent: Agent, instructions: str = "high",
              on_step: Callable[[StepOutcome], None] = lambda outcome: None) -> list[StepOutcome]:
     """Feed every recorded step of the dataset in `directory` to `agent`; one outcome per step."""
-    if instructions not in INSTRUCTIONS:
-        raise ValueError(f"instructions must be one of {INSTRUCTIONS}, got {instructions!r}")
+    if instructions not in INSTRUCTION_LEVELS:
+        raise ValueError(f"instructions must be one of {INSTRUCTION_LEVELS}, got {instructions!r}")
     root = Path(directory)
     episodes = {episode["episode_id"]: episode for episode in load_episodes(root)}
     outcomes = []

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from absl import flags
 
-from taskkit import agents, cli, demos, run, static_eval
+from taskkit import agents, cli, demos, run, runner, static_eval
 
 PROG = "taskkit.static_eval"
 #: taskkit.run's flags that mean the same here (their definitions are copied from taskkit.run's).
@@ -28,7 +28,7 @@ for _name in SHARED:
     flags.DEFINE_flag(copy.deepcopy(run.FLAGS[_name]), flag_values=FLAGS)
 FLAGS.set_default("agent", None)  # required here: the oracle is a run mode, not an agent
 flags.DEFINE_string("dataset", None, "A dataset written by python -m taskkit.demos.", flag_values=FLAGS)
-flags.DEFINE_enum("instructions", "high", list(static_eval.INSTRUCTIONS), "What the agent is told: the episode's goal "
+flags.DEFINE_enum("instructions", "high", list(runner.INSTRUCTION_LEVELS), "What the agent is told: the episode's goal "
                   "(high) or each step's low-level instruction (low).", flag_values=FLAGS)
 flags.DEFINE_string("output", None, "Also write the figures as JSON to this file.", flag_values=FLAGS)
 
