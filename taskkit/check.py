@@ -163,10 +163,9 @@ def main(argv: list[str]) -> int:
                 table += check(classes, chosen, seeds, Env(device))
                 continue
             print(f"\ndevice config {device_config.name}", flush=True)
-            here = _under(device_config, chosen)
             previous = config_apply.apply(device, device_config)
             try:
-                table += check(classes, here, seeds, Env(device))
+                table += check(classes, chosen, seeds, Env(device))
             finally:
                 config_apply.restore(device, previous)
     failures = [result for results in table for result in results if result.failed]
@@ -179,16 +178,6 @@ def main(argv: list[str]) -> int:
     print(f"\n{len(classes)} task(s), {verdict}{kills}")
     print(f"{PROG}: {time.monotonic() - started:.1f} s", file=sys.stderr)
     return 1 if failures else 0
-
-
-def _under(device_config: Any, chosen: list[props.Property]) -> list[props.Property]:
-    """The properties checked under `device_config`: GUI references name the apps' English labels,
-    so under another locale `gui_solvable` is left out, with a notice."""
-    if props.GUI_SOLVABLE in chosen and not device_config.locale.lower().startswith("en"):
-        print(f"{PROG}: gui_solvable left out under {device_config.name}: GUI references name the apps' English "
-              f"labels, and its locale is {device_config.locale}", file=sys.stderr)
-        return [prop for prop in chosen if prop is not props.GUI_SOLVABLE]
-    return chosen
 
 
 def _warn_without_gui_reference(classes: list[Any], chosen: list[props.Property]) -> None:

@@ -33,7 +33,7 @@ INFORMATION_RETRIEVAL_TASKS: frozenset[str] = frozenset({
 })
 
 # The other seed benchmarks' families: a task carries its benchmark's name as a tag.
-SEED_FAMILIES = ("bmoca", "spa", "androidlens")
+SEED_FAMILIES = metadata.SEED_BENCHMARKS
 
 
 def _seed_family(cls: Any) -> bool:

@@ -27,7 +27,14 @@ several lines), `swipe` (on an element),
 `enter`, `back`, `home`, `wait`, and `answer` (a literal text, or `read(locator)` /
 `read_all(locator)` / `count(locator)` / any `elements -> str` reader of the screen). When a
 step's target is not on the screen, the screen's scrollable list is scrolled down (then up, from its
-end) until it shows; each scroll is one more step of the episode.
+end) until it shows (where nothing scrolls, the screen is swiped up once: the home screen opens
+its app drawer); each scroll is one more step of the episode.
+
+Labels are written in English and hold under any locale: the agent reads the device's locale once
+per episode (`getprop persist.sys.locale`) and `localized(steps, locale)` lets each label locator
+(`by`, `text`, `description`, `contains`; never `resource_id`) also find the text the locale shows
+for it (`in_locale`: the simulated screens' own table, taskkit.sim.gui.localize, and the locale's
+digits). User data (names, titles) matches as written; readers (`read`, `count`) are not translated.
 
 `GuiReferenceAgent` (`taskkit.agents`, `--agent gui_reference`) plays a reference; `mistyped`
 and `without_last_step` are the near misses `taskkit.check` runs to prove the reference is
@@ -40,8 +47,13 @@ import re
 from typing import Callable, Sequence, Union
 
 from taskkit.device.services.ui import UIElement
+from taskkit.sim.gui import localize
 
 Elements = Sequence[UIElement]
+
+
+#: English label -> the other texts the device may show for it (its locale's translations).
+Translate = Callable[[str], tuple[str, ...]]
 
 
 class Locator:
@@ -49,6 +61,10 @@ class Locator:
 
     def matches(self, element: UIElement, elements: Elements) -> bool:
         raise NotImplementedError
+
+    def localized(self, translate: Translate) -> "Locator":
+        """This locator, its English labels also found as `translate` gives them (see `in_locale`)."""
+        return self
 
     def indices(self, elements: Elements) -> list[int]:
         """The positions (AndroidWorld's element indices) of every element found."""
@@ -64,15 +80,21 @@ class _Label(Locator):
 
     value: str
     field: str = "any"
+    also: tuple[str, ...] = ()  # the same label as the device's locale shows it (never a resource id)
 
     def matches(self, element: UIElement, elements: Elements) -> bool:
         rid = element.resource_name or ""
-        checks = {"text": element.text == self.value, "description": element.content_description == self.value,
+        labels = (self.value, *self.also)
+        checks = {"text": element.text in labels, "description": element.content_description in labels,
                   "resource_id": rid == self.value or rid.endswith(f":id/{self.value}"),
-                  "contains": self.value in (element.text or "")}
+                  "contains": any(label in (element.text or "") for label in labels)}
         if self.field == "contains":
             return checks["contains"]
         return checks[self.field] if self.field != "any" else checks["text"] or checks["description"] or checks["resource_id"]
+
+    def localized(self, translate: Translate) -> Locator:
+        also = () if self.field == "resource_id" else tuple(t for t in translate(self.value) if t != self.value)
+        return dataclasses.replace(self, also=also) if also else self
 
     def __str__(self) -> str:
         return repr(self.value) if self.field == "any" else f"{self.field}({self.value!r})"
@@ -101,6 +123,9 @@ class _InRowOf(Locator):
         rows = [e.bbox.center[1] for e in elements if e.bbox is not None and self.row.matches(e, elements)]
         return any(element.bbox.y_min <= y <= element.bbox.y_max for y in rows)
 
+    def localized(self, translate: Translate) -> Locator:
+        return _InRowOf(self.row.localized(translate), self.target.localized(translate))
+
     def __str__(self) -> str:
         return f"{self.target} in the row of {self.row}"
 
@@ -120,6 +145,9 @@ class _Below(Locator):
         after = [i for i in self.target.indices(elements) if anchors and i > anchors[0]]
         return after[:1]
 
+    def localized(self, translate: Translate) -> Locator:
+        return _Below(self.anchor.localized(translate), self.target.localized(translate))
+
     def __str__(self) -> str:
         return f"{self.target} below {self.anchor}"
 
@@ -131,6 +159,9 @@ class _Both(Locator):
 
     def matches(self, element: UIElement, elements: Elements) -> bool:
         return self.first.matches(element, elements) and self.second.matches(element, elements)
+
+    def localized(self, translate: Translate) -> Locator:
+        return _Both(self.first.localized(translate), self.second.localized(translate))
 
     def __str__(self) -> str:
         return f"{self.first} & {self.second}"
@@ -235,6 +266,10 @@ class Step:
         if self.action not in ACTIONS:
             raise ValueError(f"unknown GUI step {self.action!r}: use one of {', '.join(ACTIONS)}")
 
+    def localized(self, translate: Translate) -> "Step":
+        """This step, its target's English labels also found as the device's locale shows them."""
+        return self if self.target is None else dataclasses.replace(self, target=self.target.localized(translate))
+
     @property
     def types_a_value(self) -> bool:
         return self.action in ("type_text", "answer")
@@ -306,6 +341,32 @@ def answer(value: str | Reader) -> Step:
     if callable(value):
         return Step("answer", reader=value)
     return Step("answer", text=str(value))
+
+
+# ---------------------------------------------------------------------------------- locales
+def in_locale(locale: str) -> Translate:
+    """The translations a device set to `locale` (`getprop persist.sys.locale`) may show for an
+    English label: the simulated screens' own table (taskkit.sim.gui.localize), so a reference
+    written in English finds "확인" for "OK" under ko-KR, as a user who reads Korean would; and a
+    label's digits in the locale's own digits where it writes numbers with them (ar-EG).
+    User data (names, titles) matches as it is: the English label is always tried too."""
+    words = localize.label_translations(locale)
+    digits = localize.native_digits(locale)
+
+    def translate(label: str) -> tuple[str, ...]:
+        found = words.get(label, ())
+        if digits is not None:
+            found += tuple(dict.fromkeys(t.translate(digits) for t in (label, *found) if t.translate(digits) != t))
+        return found
+    return translate
+
+
+def localized(steps: Sequence[Step], locale: str | None) -> list[Step]:
+    """`steps` as played on a device set to `locale` (None or English: as they are)."""
+    if not locale or locale.replace("_", "-").split("-")[0] == "en":
+        return list(steps)
+    translate = in_locale(locale)
+    return [step.localized(translate) for step in steps]
 
 
 # ---------------------------------------------------------------------------------- near misses

@@ -1,9 +1,15 @@
 """Task metadata: difficulty, tags and the optimal step count, and AndroidWorld's published values.
 
 Every task declares `difficulty` (easy / medium / hard), `tags` and `optimal_steps` (the fewest
-GUI actions that solve it). A task under one of AndroidWorld's names that leaves one of them
-undeclared gets AndroidWorld's published value (android_world_tasks.json, taken from
-android_world/task_metadata.json); its published tags are always added to the declared ones.
+GUI actions that solve it: the seed benchmarks' "golden steps"). A task under one of
+AndroidWorld's names that leaves one of them undeclared gets AndroidWorld's published value
+(android_world_tasks.json, taken from android_world/task_metadata.json); its published tags are
+always added to the declared ones.
+
+Two tag forms are facets rather than plain tags: `level:N` (SPA-Bench's ladder level, a positive
+whole number) and `category:NAME` (the benchmark's task category). A task's source benchmark
+is the seed family it is tagged with (`bmoca`, `spa`, `androidlens`), else `android_world` for
+AndroidWorld's names, else `taskkit`.
 """
 from __future__ import annotations
 
@@ -14,6 +20,10 @@ from pathlib import Path
 from typing import Any
 
 DIFFICULTIES = ("easy", "medium", "hard")
+#: The seed benchmarks besides AndroidWorld whose tasks carry the benchmark's name as a tag.
+SEED_BENCHMARKS = ("bmoca", "spa", "androidlens")
+#: Tag prefixes that name a facet: `level:2`, `category:system`.
+FACETS = ("level", "category")
 ANDROID_WORLD_FILE = Path(__file__).with_name("android_world_tasks.json")
 
 
@@ -48,7 +58,44 @@ def problems(difficulty: Any, tags: Any, optimal_steps: Any) -> list[str]:
         found.append(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}")
     if isinstance(tags, str) or not all(isinstance(tag, str) and tag for tag in tags):
         found.append(f"tags must be a tuple of non-empty strings, got {tags!r}")
+    else:
+        found += _facet_problems(tags)
     if optimal_steps is not None and (isinstance(optimal_steps, bool) or not isinstance(optimal_steps, int)
                                       or optimal_steps < 1):
         found.append(f"optimal_steps must be a positive whole number, got {optimal_steps!r}")
     return found
+
+
+def difficulty_of_step_limit(step_limit: int) -> str:
+    """The difficulty of a task from a benchmark that publishes step limits, not difficulties
+    (B-MoCA): easy up to 8 steps, medium up to 13, hard beyond."""
+    return "easy" if step_limit <= 8 else "medium" if step_limit <= 13 else "hard"
+
+
+def _facet_problems(tags: tuple[str, ...]) -> list[str]:
+    found = []
+    for name in FACETS:
+        values = [tag.partition(":")[2] for tag in tags if tag.startswith(f"{name}:")]
+        if len(values) > 1:
+            found.append(f"tags name {name} more than once: {', '.join(values)}; keep one {name}:VALUE tag")
+        elif values and not values[0]:
+            found.append(f"tag {name}: has no value; write {name}:VALUE")
+        elif values and name == "level" and not (values[0].isdigit() and int(values[0]) > 0):
+            found.append(f"tag level:{values[0]} must be level:N with N a positive whole number")
+    return found
+
+
+def facet(tags: tuple[str, ...] | list[str], name: str) -> str | None:
+    """The value of the `name:VALUE` tag (`level`, `category`), or None."""
+    return next((tag.partition(":")[2] for tag in tags if tag.startswith(f"{name}:")), None)
+
+
+def plain_tags(tags: tuple[str, ...] | list[str]) -> list[str]:
+    """The tags that are not facets."""
+    return [tag for tag in tags if not any(tag.startswith(f"{name}:") for name in FACETS)]
+
+
+def benchmark(name: str, tags: tuple[str, ...] | list[str]) -> str:
+    """The benchmark a task comes from: its seed family tag, `android_world` or `taskkit`."""
+    family = next((b for b in SEED_BENCHMARKS if b in tags), None)
+    return family or ("android_world" if name in android_world() else "taskkit")

@@ -20,6 +20,8 @@ import math
 import statistics
 from typing import Any, Callable, Iterable, Mapping
 
+from taskkit import metadata
+
 #: How an episode ended, in the order the summary shows them.
 COMPLETE, INFEASIBLE, BUDGET, ERROR = "declared complete", "declared infeasible", "step budget spent", "error"
 TERMINATIONS = (COMPLETE, INFEASIBLE, BUDGET, ERROR)
@@ -152,15 +154,35 @@ def _config_field(field: str) -> Callable[[Row], Iterable[str]]:
     return lambda row: (str(row.device_config.get(field)),) if row.device_config else ()
 
 
+def _facet(row: Row, name: str) -> tuple[str, ...]:
+    value = metadata.facet(row.tags, name)
+    return (value,) if value else ()
+
+
 #: The groupings of the summary: name -> the keys of a row.
 GROUPINGS: dict[str, Callable[[Row], Iterable[str]]] = {
     "task": lambda row: (row.task,),
     "app": lambda row: row.apps or (NO_APP,),
     "difficulty": lambda row: (row.difficulty,) if row.difficulty else (),
-    "tag": lambda row: row.tags,
+    "benchmark": lambda row: (metadata.benchmark(row.task, row.tags),),
+    "level": lambda row: _facet(row, "level"),
+    "category": lambda row: _facet(row, "category"),
+    "tag": lambda row: metadata.plain_tags(row.tags),
     "device_config": lambda row: (str(row.device_config.get("name")),) if row.device_config else (),
     **{f"config_{field}": _config_field(field) for field in CONFIG_FIELDS},
 }
+
+
+#: The groupings the summary shows after the per-task table, in order.
+SUMMARY_GROUPINGS = ("app", "difficulty", "benchmark", "level", "category", "tag", "device_config",
+                     *(f"config_{field}" for field in CONFIG_FIELDS))
+
+
+def shown_groupings(data: Mapping[str, Any]) -> list[str]:
+    """The summary's groupings that have something to show in `compute`'s `data`: any with a
+    group, but the benchmark only when the run mixes benchmarks."""
+    return [name for name in SUMMARY_GROUPINGS
+            if data[f"per_{name}"] and (name != "benchmark" or len(data[f"per_{name}"]) > 1)]
 
 
 def pass_hat_k(results: list[Row]) -> dict[str, Any]:

@@ -101,7 +101,7 @@ def _metric_lines(data: dict[str, Any]) -> list[str]:
 
 
 def summary(results: Iterable[EpisodeResult]) -> str:
-    """Per task, app, difficulty and tag: episodes, success rate with its 95 % interval and mean
+    """Per task, app, difficulty, benchmark, level, category and tag: episodes, success rate with its 95 % interval and mean
     score over scored episodes, errors; then termination reasons, pass^k, step ratio, duration,
     agent usage and side effects."""
     data = summary_json(results)
@@ -109,10 +109,9 @@ def summary(results: Iterable[EpisodeResult]) -> str:
     headers = ["task", "episodes", "success", "95% CI", "mean score", *(["progress"] if progress else []), "errors"]
     task_rows = [_row(name, stats, progress) for name, stats in data["per_task"].items()] + [_row("ALL", data["all"], progress)]
     parts = [table(headers, task_rows)]
-    for grouping in ("app", "difficulty", "tag", "device_config", *(f"config_{f}" for f in metrics.CONFIG_FIELDS)):
-        groups = data[f"per_{grouping}"]
-        if groups:
-            parts += ["", table([grouping] + headers[1:], [_row(name, stats, progress) for name, stats in groups.items()])]
+    for grouping in metrics.shown_groupings(data):
+        rows = [_row(name, stats, progress) for name, stats in data[f"per_{grouping}"].items()]
+        parts += ["", table([grouping] + headers[1:], rows)]
     return "\n".join(parts + [""] + _metric_lines(data))
 
 

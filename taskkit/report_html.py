@@ -103,7 +103,7 @@ def context(out_dir: Path, rows: list[metrics.Row]) -> dict[str, Any]:
     return {
         "title": out_dir.resolve().name, "manifest": _manifest(out_dir), "data": data,
         "charts": [(title.replace("_", " "), chart)
-                   for title in ("app", "difficulty", "tag", "device_config", *(f"config_{f}" for f in metrics.CONFIG_FIELDS))
+                   for title in metrics.shown_groupings(data)
                    if (chart := _chart(data[f"per_{title}"])) is not None],
         "score_histogram": plots.histogram([r.score for r in rows if r.scored], plots.SCORE_EDGES, plots.SCORE_LABELS),
         "ratio_histogram": plots.histogram(ratios, plots.RATIO_EDGES, plots.RATIO_LABELS) if ratios else None,

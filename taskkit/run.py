@@ -23,7 +23,8 @@ from typing import Any
 
 from absl import flags
 
-from taskkit import agents, cli, config as device_config, pool, ray_pool, report, report_html, resume, runner, suite
+from taskkit import agents, cli, config as device_config, metadata, pool, ray_pool, report, report_html, resume, runner, suite
+from taskkit.task import step_budget
 from taskkit.config import apply as config_apply
 from taskkit.device import lock
 from taskkit.env import Env
@@ -87,14 +88,19 @@ cli.define_device_flags(FLAGS)
 
 
 def _list_tasks() -> None:
-    """One tab-separated row per task under a header: name, apps, difficulty, optimal steps, tags,
-    source, where it runs ("any", or why it needs a real device), and `gui` ("yes": it gives a GUI
-    reference, `--agent gui_reference` plays it; "-": it gives none)."""
-    print("name\tapps\tdifficulty\toptimal_steps\ttags\tsource\truns_on\tgui")
+    """One tab-separated row per task under a header: name, apps, difficulty, optimal steps (the
+    golden steps), tags, source, where it runs ("any", or why it needs a real device), `gui`
+    ("yes": it gives a GUI reference, `--agent gui_reference` plays it; "-": it gives none), then
+    the benchmark it comes from, its level and category (taskkit.metadata's facets; "-" when it
+    has none) and its step budget."""
+    print("name\tapps\tdifficulty\toptimal_steps\ttags\tsource\truns_on\tgui\tbenchmark\tlevel\tcategory\tmax_steps")
     for cls in cli.chosen_tasks(FLAGS):
         runs_on = f"real device only: {cls.real_device_only}" if cls.real_device_only else "any"
         print("\t".join((cls.name, ",".join(cls.app_names), cls.difficulty or "-", str(cls.optimal_steps or "-"),
-                         ",".join(cls.tags) or "-", cls.source, runs_on, "yes" if cls.has_gui_reference() else "-")))
+                         ",".join(metadata.plain_tags(cls.tags)) or "-", cls.source, runs_on,
+                         "yes" if cls.has_gui_reference() else "-", metadata.benchmark(cls.name, cls.tags),
+                         metadata.facet(cls.tags, "level") or "-", metadata.facet(cls.tags, "category") or "-",
+                         str(step_budget(cls.complexity)))))
 
 
 def _show_instance(name: str) -> None:

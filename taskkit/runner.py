@@ -223,8 +223,9 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instan
     if task.start_on_home_screen:  # as AndroidWorld's episode runner: a known first screen
         perform(env, Action("navigate_home"))
     reference = task.gui_reference() if agent.wants_gui_reference else None
+    locale = (env.device.props.get("persist.sys.locale") or None) if agent.wants_device_locale else None
     agent.reset(Episode(task.goal, task.max_steps, tuple(task.app_names), task.name, instance.instance_id,
-                        instance.seed, None if reference is None else tuple(reference)))
+                        instance.seed, None if reference is None else tuple(reference), locale))
     last_error: str | None = None
     while result.steps < task.max_steps:
         if STOP.is_set():  # asked to stop: end this episode here, cleanly (teardown follows)

@@ -74,6 +74,11 @@ class TaskDefinitionError(TaskkitError, TypeError):
     """A task class is malformed: bad schema, template, app name or complexity."""
 
 
+
+def step_budget(complexity: float) -> int:
+    """A task's step budget: 10 × its complexity (at least 1), as in AndroidWorld."""
+    return max(1, int(round(10 * float(complexity))))
+
 class TaskEval:
     """Base class of all tasks. See the module docstring for the lifecycle guarantees."""
 
@@ -168,7 +173,7 @@ class TaskEval:
     @property
     def max_steps(self) -> int:
         """The step budget: 10 × complexity, as in AndroidWorld."""
-        return max(1, int(round(10 * self.complexity)))
+        return step_budget(self.complexity)
 
     @property
     def initialized(self) -> bool:

@@ -24,6 +24,16 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 python3 -m pip install -q -e ".[test]"
+# The simulated devices of the tests write many small files (device.json, gui.json, databases):
+# on a RAM disk (tmpfs) the suite takes about half the time it takes on a disk. TMPDIR moves
+# pytest's tmp_path and every temporary directory the tests and their subprocesses make; only
+# when /dev/shm has 4 GiB free (the suite peaks near 1.5 GiB). TASKKIT_TEST_TMP=DIR chooses one.
+if [ -z "${TASKKIT_TEST_TMP:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] \
+   && [ "$(df -Pk /dev/shm | awk 'NR==2 {print $4}')" -ge 4194304 ]; then
+  TASKKIT_TEST_TMP=$(mktemp -d /dev/shm/taskkit-tests.XXXXXX)
+  trap 'rm -rf "$TASKKIT_TEST_TMP"' EXIT
+fi
+[ -z "${TASKKIT_TEST_TMP:-}" ] || export TMPDIR="$TASKKIT_TEST_TMP"
 # -n auto: one pytest worker per core (pytest-xdist); every test keeps to its own temporary
 # directories, simulated devices, ports (0: the kernel picks) and private adb servers.
 HYPOTHESIS_PROFILE=ci python3 -m pytest -q -p no:cacheprovider -n auto tests "$@"

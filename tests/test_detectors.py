@@ -40,6 +40,9 @@ def test_key_components_are_found_in_the_screens_text_case_aside(env) -> None:
     assert _score(key_components(["INTERNET", "androidwifi"]), env) == 1.0
     result = key_components(["Internet", "Bluetooth pairing"]).evaluate(env, None)
     assert result.score == 0.0 and "'Bluetooth pairing'" in result.reasons[0]
+    # lower-cased and concatenated, as SPA-Bench matches OCR text: spacing does not count, letters do
+    assert _score(key_components(["android wifi", "Inter\nnet"]), env) == 1.0
+    assert _score(key_components(["androidwify"]), env) == 0.0
 
 
 @pytest.mark.parametrize("build", [lambda: ui_element_matches({"colour": "x"}, checked=True),

@@ -128,6 +128,13 @@ def test_android_shared_preferences_xml_is_read_by_type() -> None:
         shared_prefs.parse("<list/>")
 
 
+def test_preferences_are_escaped_as_fast_xml_serializer_escapes() -> None:
+    value = 'Tom\'s "note" <b>&\tnew\nline'
+    text = shared_prefs.render({'say "hi"': shared_prefs.Pref("string", value)})
+    assert '<string name="say &quot;hi&quot;">Tom\'s &quot;note&quot; &lt;b&gt;&amp;&#9;new&#10;line</string>' in text
+    assert shared_prefs.parse(text) == {'say "hi"': shared_prefs.Pref("string", value)}
+
+
 def test_a_preference_is_compared_by_type(env) -> None:
     files = env.device.files
     files.write_text(PREFS, shared_prefs.render({

@@ -24,7 +24,7 @@ LAYERS: list[tuple[str, ...]] = [
      "taskkit.device.shell_protocol", "taskkit.device.errors"),
     ("taskkit.device", "taskkit.env"),  # transport and device services
     ("taskkit.sim",),  # the simulated device: a transport implementation
-    ("taskkit.apps",),
+    ("taskkit.apps", "taskkit.config"),  # app models, and device configs put on them
     ("taskkit.sim.gui",),  # screens rendered from the apps' stored state
     ("taskkit.validators",),
     ("taskkit.specs", "taskkit.task", "taskkit.gui_reference", "taskkit.metadata", "taskkit.composite", "taskkit.registry",
@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, ...]] = [
      "taskkit.compat"),
     ("taskkit.agents",),
     ("taskkit.actions", "taskkit.suite", "taskkit.runner", "taskkit.report", "taskkit.connect",
-     "taskkit.cli", "taskkit.config", "taskkit.families", "taskkit.trajectory", "taskkit.resume", "taskkit.pool",
+     "taskkit.cli", "taskkit.families", "taskkit.seed_coverage", "taskkit.trajectory", "taskkit.resume", "taskkit.pool",
      "taskkit.metrics", "taskkit.plots", "taskkit.report_html", "taskkit.side_effects",
      "taskkit.ray_pool", "taskkit.fidelity", "taskkit.gym", "taskkit.demos", "taskkit.static_eval"),
     ("taskkit.testing",),
@@ -62,9 +62,21 @@ MODULES = _modules()
 TASKS_LAYER = 6
 
 
+# Packages under apps/ that hold only tasks (no app model): cross-app tasks and the seed families'.
+TASK_PACKAGES = ("taskkit.apps.composite", "taskkit.apps.spa", "taskkit.apps.androidlens")
+
+
+def _is_task_module(module: str) -> bool:
+    """Built-in tasks live beside their app (apps/<app>/tasks.py, apps/<app>/bmoca*.py) but
+    belong to the task layer, as do the task-only packages."""
+    last = module.rsplit(".", 1)[-1]
+    return module.startswith("taskkit.apps.") and (
+        last == "tasks" or last.startswith("bmoca")
+        or any(module == p or module.startswith(p + ".") for p in TASK_PACKAGES))
+
+
 def _layer(module: str) -> int | None:
-    # Built-in tasks live beside their app (apps/<app>/tasks.py) but belong to the task layer.
-    if module.startswith("taskkit.apps.") and (module.endswith(".tasks") or module.startswith("taskkit.apps.composite")):
+    if _is_task_module(module):
         return TASKS_LAYER
     best: tuple[int, int] | None = None
     for index, prefixes in enumerate(LAYERS):

@@ -61,6 +61,22 @@ def test_groups_by_difficulty_and_tag_carry_wilson_intervals():
     assert "difficulty" in text and "\ntag " in text
 
 
+def test_seed_family_rows_group_by_benchmark_level_and_category():
+    rows = [data_row("SpaContactsL1", True, tags=["spa", "contacts", "level:1", "category:social"]),
+            data_row("SpaContactsL2", False, tags=["spa", "contacts", "level:2", "category:social"]),
+            data_row("ClockOpen", True, tags=["bmoca", "clock", "category:event"]),
+            data_row("SystemWifiTurnOn", True, tags=["system"])]
+    data = summary_json(rows)
+    assert {k: g["episodes"] for k, g in data["per_benchmark"].items()} == {"spa": 2, "bmoca": 1, "android_world": 1}
+    assert {k: g["successes"] for k, g in data["per_level"].items()} == {"1": 1, "2": 0}
+    assert {k: g["episodes"] for k, g in data["per_category"].items()} == {"social": 2, "event": 1}
+    assert "level:1" not in data["per_tag"] and data["per_tag"]["contacts"]["episodes"] == 2
+    text = summary(rows)
+    assert "\nbenchmark " in text and "\nlevel " in text and "\ncategory " in text
+    # one benchmark: no table that would only repeat ALL
+    assert "\nbenchmark " not in summary([data_row("SystemWifiTurnOn", True, tags=["system"])])
+
+
 def test_rows_without_the_newer_fields_still_have_metrics():
     old = {"task": "A", "instance_id": "A_0", "score": 1.0, "success": True, "steps": 2, "status": "complete"}
     data = summary_json([old])

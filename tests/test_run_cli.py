@@ -71,13 +71,17 @@ def test_list_tasks_and_user_task_module(tmp_path):
     listed = run("--list_tasks", "--task_module", str(module))
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
-    assert lines[0] == "name\tapps\tdifficulty\toptimal_steps\ttags\tsource\truns_on\tgui"
+    assert lines[0] == ("name\tapps\tdifficulty\toptimal_steps\ttags\tsource\truns_on\tgui\tbenchmark\tlevel\tcategory"
+                        "\tmax_steps")
     rows = {line.split("\t")[0]: line.split("\t")[1:] for line in lines[1:]}
     # AndroidWorld's published difficulty, optimal steps and tags, and the task's own tag
     assert rows["ExpenseAddSingle"][:6] == ["pro expense", "easy", "6", "data_entry,expense,parameterized,search",
                                             "taskkit.apps.expense.tasks", "any"]
     assert rows["TurnOnBluetoothPlease"][:4] == ["settings", "-", "-", "-"]
-    assert (rows["ClockTimerEntry"][-1], rows["TurnOnBluetoothPlease"][-1]) == ("yes", "-")  # a GUI reference or not
+    assert (rows["ClockTimerEntry"][6], rows["TurnOnBluetoothPlease"][6]) == ("yes", "-")  # a GUI reference or not
+    # the benchmark, level, category and step budget
+    assert rows["ExpenseAddSingle"][7:] == ["android_world", "-", "-", "12"]  # AndroidWorld's complexity 1.2
+    assert rows["TurnOnBluetoothPlease"][7:] == ["taskkit", "-", "-", "10"]
     ran = run("--tasks", "TurnOnBluetoothPlease", "--task_module", str(module))
     assert ran.returncode == 0, ran.stderr
     assert "TurnOnBluetoothPlease" in ran.stdout and "100.0%" in ran.stdout

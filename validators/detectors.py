@@ -99,15 +99,22 @@ class KeyComponents(Stateless):
         shown = "".join(f"{e.text or ''}{e.content_description or ''}" for e in env.device.ui.screen().elements)
         if self.ocr:  # also the words drawn as pixels (a photo of a receipt, a canvas)
             shown += " " + ocr.screen_words(env.device.ui.screenshot())
-        missing = [item for item in self.items if item.lower() not in shown.lower()]
+        missing = [item for item in self.items if _folded(item) not in _folded(shown)]
         if not missing:
             return CheckResult(1.0)
         return CheckResult(0.0, (f"the screen does not show {', '.join(repr(m) for m in missing)}",))
 
 
+def _folded(text: str) -> str:
+    """Text as SPA-Bench matches it: lower-cased and concatenated (whitespace dropped, so a line
+    the screen wraps or a doubled space does not matter)."""
+    return "".join(text.lower().split())
+
+
 def key_components(items: Iterable[str], ocr: bool = False) -> KeyComponents:
-    """SPA-Bench's key components: the screen's visible text contains every item (case aside);
-    with `ocr`, the text tesseract reads in the screenshot counts too (Debian's tesseract-ocr)."""
+    """SPA-Bench's key components (its Appendix D.1): the screen's visible text contains every
+    item, both lower-cased and concatenated (whitespace dropped); with `ocr`, the text tesseract
+    reads in the screenshot counts too (Debian's tesseract-ocr)."""
     listed = tuple(items)
     if not listed:
         raise ValueError("key_components needs at least one item")

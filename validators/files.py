@@ -38,7 +38,7 @@ class FileContent(Stateless):
     def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         try:
             text = env.device.files.read_text(self.path)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # not there, or a file where a folder of its path should be
             return CheckResult(0.0, (f"file {self.path} does not exist",))
         if (fuzzy_match(text, self.expected, self.threshold) if self.fuzzy else text.strip() == self.expected.strip()):
             return CheckResult(1.0)

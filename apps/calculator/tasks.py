@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from taskkit import metadata
 from taskkit.apps import calculator
 from taskkit.apps.calculator import formula as calc
 from taskkit.env import TaskEnv
@@ -27,10 +28,6 @@ from taskkit.validators import Validator, ui_element_matches
 ID = f"{calculator.PACKAGE}:id/"
 
 
-def _difficulty(step_limit: int) -> str:
-    return "easy" if step_limit <= 8 else "medium" if step_limit <= 13 else "hard"
-
-
 class _CalculatorTask(TaskEval, register=False):
     """A B-MoCA calculator task: the keys of `formula()` typed on a fresh Calculator, judged by
     its detector."""
@@ -38,12 +35,12 @@ class _CalculatorTask(TaskEval, register=False):
     abstract = True
     app_names = ("calculator",)
     step_limit = 10
-    tags = ("bmoca", "calculator")
+    tags = ("bmoca", "calculator", "category:utility")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if "step_limit" in cls.__dict__:
             cls.complexity = cls.step_limit / 10
-            cls.difficulty = _difficulty(cls.step_limit)
+            cls.difficulty = metadata.difficulty_of_step_limit(cls.step_limit)
         super().__init_subclass__(**kwargs)
 
     def formula(self) -> str:

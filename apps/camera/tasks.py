@@ -54,3 +54,7 @@ class CameraTakeVideo(_CaptureTask):
     template = "Take one video."
     folders, extensions, action = camera.VIDEO_DIRS, camera.VIDEO_EXTENSIONS, camera.VIDEO_CAMERA
     presses = 2  # the camera key starts, then stops, a recording
+
+
+# B-MoCA's tasks on this app (apps/camera/bmoca.py) register with this module.
+from taskkit.apps.camera import bmoca  # noqa: E402,F401

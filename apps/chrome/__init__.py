@@ -399,9 +399,16 @@ def parse_page(text: str) -> tuple[str, int] | None:
 
 
 def reset(device: Device) -> None:
-    """No task page left in Download."""
+    """No task page left in Download; one tab open."""
     device.files.remove(TASK_FILE)
+    device.files.remove(TABS_FILE)
 
 
-APP = App(name="chrome", package=PACKAGE, aliases=("google chrome",), data_paths=(TASK_FILE,),
+# How many tabs are open: Chrome keeps its tabs across a restart (TabPersistentStore's
+# app_tabs/0/tab_state0, a binary file); this one-number file is taskkit's stand-in for it,
+# absent while only the first tab is open.
+TABS_FILE = f"/data/data/{PACKAGE}/files/taskkit_tab_count"
+
+
+APP = App(name="chrome", package=PACKAGE, aliases=("google chrome",), data_paths=(TASK_FILE, TABS_FILE),
           reset=reset)

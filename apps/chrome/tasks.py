@@ -158,3 +158,7 @@ class BrowserDraw(_BrowserTask):
         for colour, direction in zip(chrome.target_colours(self.params["browser_task_seed"]), ("right", "down", "left")):
             steps += [tap(chrome.COLOUR_NAMES[colour]), swipe(chrome.CANVAS_LABEL, direction)]
         return steps + [tap("Submit")]
+
+
+# B-MoCA's tasks on this app (apps/chrome/bmoca.py) register with this module.
+from taskkit.apps.chrome import bmoca  # noqa: E402,F401

@@ -62,6 +62,7 @@ INSTANCES = DATABASE.table("alarm_instances", "_id")
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 WEEKDAYS = 0x1F  # Monday to Friday: 31
 WEEKEND = 0x60  # Saturday and Sunday: 96
+MIDWEEK = 0x0F  # Monday to Thursday: 15, B-MoCA's "every midweek"
 EVERY_DAY = 0x7F
 # The repeat chips as an en-US device shows them (Weekdays.Order.SUN_TO_SAT), as weekday() indexes.
 CHIP_ORDER = (6, 0, 1, 2, 3, 4, 5)

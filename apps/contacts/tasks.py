@@ -129,3 +129,7 @@ class ContactsNewContactDraft(TaskEval):
         return [open_app("contacts"), tap("Create new contact"), type_text("First name", self.params["first"]),
                 type_text("Last name", self.params["last"]), type_text("Phone", self.params["phone"]), tap("spinner"),
                 tap(self.params["phone_label"])]
+
+
+# B-MoCA's tasks on this app (apps/contacts/bmoca.py) register with this module.
+from taskkit.apps.contacts import bmoca  # noqa: E402,F401

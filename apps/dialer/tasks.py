@@ -8,8 +8,10 @@ ended, by the state taskkit prefers: an outgoing row (type 2) for the number in 
 B-MoCA's table names the ids under `com.android.dialer` (AOSP's dialer; its `incall_end_cal` is
 a typo of `incall_end_call`); the modelled Google Dialer carries the same ids under its own
 package, so ids are matched by name. Numbers are drawn from the instance's seed in the table's
-three shapes: five or six digits ("call 11489"), seven ("call 223-4458"), ten ("call
-301-713-0622"), never an emergency number and never starting with 0 or 1.
+shapes: five or six digits ("call 11489"), seven ("call 223-4458"), never an emergency number
+and never starting with 0 or 1; B-MoCA's eight- and nine-digit instances ("call 2000-0202") are
+PhoneCallLocalNumber's params, its ten-digit ones the named services of PhoneCallNamedNumber
+("call the white house (202-456-1111)").
 
 `optimal_steps` is the GUI reference's count of actions on the shortest draw: B-MoCA publishes
 step limits, not golden steps.
@@ -31,7 +33,7 @@ class _CallTask(TaskEval, register=False):
 
     abstract = True
     app_names = ("dialer",)
-    tags = ("bmoca", "phone")
+    tags = ("bmoca", "phone", "category:communication")
 
     def number(self) -> str:
         """The number as the instruction writes it ("223-4458")."""
@@ -73,7 +75,7 @@ class _CallNumber(_CallTask):
 
     abstract = True
     digits: tuple[int, ...] = (7,)
-    schema = {"type": "object", "properties": {"number": {"type": "string", "pattern": r"^[2-9][0-9-]{4,11}$"}},
+    schema = {"type": "object", "properties": {"number": {"type": "string", "pattern": r"^[1-9][0-9-]{4,11}$"}},
               "required": ["number"]}
 
     @classmethod
@@ -110,9 +112,29 @@ class PhoneCallLocalNumber(_CallNumber):
     difficulty = "medium"
 
 
-class PhoneCallTenDigitNumber(_CallNumber):
+
+# B-MoCA's named numbers (US federal services' public lines), as its instructions write them.
+NAMED_NUMBERS = {"the national weather service": "301-713-0622", "the social security administration": "800-772-1213",
+                 "the US national contact center": "800-333-4636", "the white house": "202-456-1111"}
+
+
+class PhoneCallNamedNumber(_CallNumber):
+    """B-MoCA's "call the white house (202-456-1111)" (its representative Call task) and its three
+    siblings: one of its named services, called by the number the instruction gives."""
+
     optimal_steps = 13
-    template = "call {{ number }}"
-    complexity = 1.4  # B-MoCA's step limit for "call the national weather service (301-713-0622)"
-    difficulty = "medium"
-    digits = (10,)
+    template = "call {{ name }} ({{ number }})"
+    complexity = 1.7  # B-MoCA's step limit for "call the white house (202-456-1111)", the largest of the four
+    difficulty = "hard"
+    schema = {"type": "object", "properties": {"name": {"type": "string", "enum": list(NAMED_NUMBERS)},
+                                               "number": {"type": "string", "enum": list(NAMED_NUMBERS.values())}},
+              "required": ["name", "number"]}
+
+    @classmethod
+    def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
+        name = rng.choice(sorted(NAMED_NUMBERS))
+        return {"name": name, "number": NAMED_NUMBERS[name]}
+
+
+# B-MoCA's tasks on this app (apps/dialer/bmoca.py) register with this module.
+from taskkit.apps.dialer import bmoca  # noqa: E402,F401

@@ -133,3 +133,7 @@ class FilesMoveFile(TaskEval):
         """Select the file, Move to… (overflow menu); the picker opens on the storage root: the destination, Move."""
         return [open_app("files"), tap(self.params["source_folder"]), long_press(self.params["file_name"]),
                 tap("More options"), tap("Move to\u2026"), tap(self.params["destination_folder"]), tap("Move")]
+
+
+# B-MoCA's tasks on this app (apps/files/bmoca.py) register with this module.
+from taskkit.apps.files import bmoca  # noqa: E402,F401

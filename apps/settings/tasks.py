@@ -176,3 +176,7 @@ class OpenAppTaskEval(TaskEval):
     def gui_reference(self) -> list[Step]:
         """Tap the app's icon on the home screen."""
         return [home(), tap(LAUNCHER_LABELS[self.params["app_name"]])]
+
+
+# B-MoCA's Settings tasks and its Clock (*) cross-app tasks register with this module.
+from taskkit.apps.settings import bmoca, bmoca_cross  # noqa: E402,F401

@@ -138,6 +138,9 @@ class Episode:
     #: The task's GUI reference (taskkit.gui_reference steps), given only to an agent whose class
     #: sets `wants_gui_reference` (`gui_reference`); None otherwise or when the task has none.
     gui_reference: tuple[Any, ...] | None = None
+    #: The device's locale (`getprop persist.sys.locale`, read once per episode), given only to an
+    #: agent whose class sets `wants_device_locale`; None otherwise or when the device has none.
+    locale: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -201,6 +204,7 @@ class Agent(abc.ABC):
     wants_ui_elements: ClassVar[bool] = True
     wants_screenshot: ClassVar[bool] = False
     wants_gui_reference: ClassVar[bool] = False
+    wants_device_locale: ClassVar[bool] = False
 
     def reset(self, episode: Episode) -> None:
         self.episode = episode

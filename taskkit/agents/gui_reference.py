@@ -11,7 +11,8 @@ from typing import Callable, Sequence
 
 from taskkit.agents.base import Action, Agent, Episode, Observation
 from taskkit.errors import TaskkitError
-from taskkit.gui_reference import Step, mistype
+from taskkit.device.services.ui import BoundingBox, UIElement
+from taskkit.gui_reference import Locator, Step, localized, mistype
 
 Variant = Callable[[Sequence[Step]], Sequence[Step] | None]
 
@@ -21,12 +22,14 @@ class NoGuiReference(TaskkitError, LookupError):
 
 
 class GuiReferenceAgent(Agent):
-    """Follows the steps in order, scrolling the screen's list while a target is not shown;
+    """Follows the steps in order (their labels also in the device's locale: `gui_reference.localized`),
+    scrolling the screen's list while a target is not shown;
     after the last step it declares the goal complete. A step it cannot take (its target never
     shows, the last action failed) ends the episode as infeasible, with `problem` saying why."""
 
     name = "gui_reference"
     wants_gui_reference = True
+    wants_device_locale = True  # its English labels are also found as the device's locale shows them
 
     def __init__(self, variant: Variant | None = None, max_scrolls: int = 10):
         self.variant, self.max_scrolls = variant, max_scrolls
@@ -38,8 +41,9 @@ class GuiReferenceAgent(Agent):
         if episode.gui_reference is None:
             raise NoGuiReference(f"{episode.task_name} has no GUI reference (define gui_reference())")
         steps = self.variant(episode.gui_reference) if self.variant else episode.gui_reference
-        self.steps: list[Step] = list(steps or ())
+        self.steps: list[Step] = localized(steps or (), episode.locale)
         self.at, self.scrolls, self.direction, self.seen = 0, 0, "down", ()
+        self.memory, self.scrolled = ListMemory(), None
         self.problem = None
         self.instruction = ""
 
@@ -50,6 +54,12 @@ class GuiReferenceAgent(Agent):
         return action
 
     def _next(self, observation: Observation) -> Action:
+        self.memory.observe(observation, self.scrolled)
+        action = self._choose(observation)
+        self.scrolled = action.direction if action.action_type == "scroll" and action.index is not None else None
+        return action
+
+    def _choose(self, observation: Observation) -> Action:
         if observation.last_action_error is not None:
             return self._give_up(f"step {self.at}: {observation.last_action_error}")
         if self.at >= len(self.steps):
@@ -97,15 +107,62 @@ class GuiReferenceAgent(Agent):
         return Action("input_text", index=index, text=typed, clear_text=step.clear or None)
 
     def _scroll(self, step: Step, observation: Observation) -> Action:
-        """Scroll the screen's (last) scrollable list towards the target: down, then up from the end."""
+        """Scroll the screen's (last) scrollable list towards the target: down, then up from the end.
+        Where nothing scrolls, swipe up on the screen once, as a user looks for more (the home
+        screen opens its app drawer: a config's icon layout may leave the app out of the home)."""
         lists = [i for i, e in enumerate(observation.ui_elements) if e.is_scrollable]
-        if not lists or self.scrolls >= self.max_scrolls:
+        if self.scrolls >= self.max_scrolls or (not lists and self.scrolls):
             raise LookupError(f"{step.target} is not on the screen:\n{observation.describe_elements()}")
         seen = tuple(e.text for e in observation.ui_elements)
-        if self.scrolls and seen == self.seen:  # the end of the list: look the other way
+        if not self.scrolls:  # where the list showed the target before (a user remembers), else down
+            self.direction = self.memory.direction_to(step.target) or "down"
+        elif seen == self.seen:  # the end of the list: look the other way
             self.direction = "up" if self.direction == "down" else "down"
         self.scrolls, self.seen = self.scrolls + 1, seen
-        return Action("scroll", direction=self.direction, index=lists[-1])
+        return Action("scroll", direction=self.direction, index=lists[-1] if lists else None)
+
+
+class ListMemory:
+    """What the screen's scrolling list showed at each position the agent scrolled it to (counted
+    in scrolls from where it was first seen), so a target scrolled past before is looked for in
+    its direction. Forgotten when another list shows, or the list in view no longer shows what
+    was seen at its position (an app that reset it)."""
+
+    def __init__(self) -> None:
+        self.key: tuple | None = None
+        self.position = 0
+        self.shown: dict[int, tuple[tuple[str | None, ...], tuple[UIElement, ...]]] = {}
+
+    def observe(self, observation: Observation, scrolled: str | None) -> None:
+        """Take in the screen after an action (`scrolled`: the direction of a scroll of the list)."""
+        elements = observation.ui_elements
+        lists = [e for e in elements if e.is_scrollable and e.bbox is not None]
+        if not lists:
+            self.key, self.shown = None, {}
+            return
+        box = lists[-1].bbox
+        rows = tuple(e.text for e in elements if e is not lists[-1] and e.bbox is not None and _inside(e.bbox, box))
+        key = (observation.foreground, lists[-1].resource_name, box)
+        before = self.shown.get(self.position, (None,))[0]
+        if key != self.key:
+            self.key, self.position, self.shown = key, 0, {}
+        elif scrolled is not None:
+            self.position += (1 if scrolled == "down" else -1) if rows != before else 0
+        elif rows != before:
+            self.position, self.shown = 0, {}
+        self.shown[self.position] = (rows, elements)
+
+    def direction_to(self, target: Locator) -> str | None:
+        """The direction (down or up) of the nearest position where `target` showed; None if it never did."""
+        seen = [p for p, (_, elements) in self.shown.items() if p != self.position and target.indices(elements)]
+        if not seen:
+            return None
+        return "down" if min(seen, key=lambda p: abs(p - self.position)) > self.position else "up"
+
+
+def _inside(inner: BoundingBox, outer: BoundingBox) -> bool:
+    return (outer.x_min <= inner.x_min and inner.x_max <= outer.x_max
+            and outer.y_min <= inner.y_min and inner.y_max <= outer.y_max)
 
 
 _KEY_INSTRUCTIONS = {"keyboard_enter": "Press Enter", "navigate_back": "Go back",

@@ -109,6 +109,12 @@ def _set_locale(tag: str) -> list[str]:
             "sleep 1; i=$((i+1)); done"]
 
 
+def locale_commands(tag: str) -> list[str]:
+    """The commands that set the locale alone, as `commands` does (a task that runs under its own
+    locale: SPA-Bench's Chinese ladders, taskkit.apps.spa)."""
+    return _set_locale(tag)
+
+
 def verify(device: Device, config: DeviceConfig) -> None:
     """Read every value back; ConfigNotApplied names the first that differs."""
     now = read(device)

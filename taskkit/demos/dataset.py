@@ -67,7 +67,7 @@ def _episode(row: dict[str, Any]) -> dict[str, Any]:
 def _steps(root: Path, episode: dict[str, Any]) -> list[dict[str, Any]]:
     """The step records of a kept episode, with their instructions from the replayed reference."""
     agent = GuiReferenceAgent()
-    agent.reset(records.agent_episode(episode, wants_gui_reference=True))
+    agent.reset(records.agent_episode(episode, wants_gui_reference=True, wants_device_locale=True))
     steps, last_error = [], None
     for line in _read_jsonl(root / RUN / episode["trajectory"]):
         if line.get("action") is None:

@@ -37,12 +37,14 @@ def png_size(path: str | Path) -> tuple[int, int]:
     return width, height
 
 
-def observation(record: dict[str, Any], text: str, max_steps: int, last_action_error: str | None = None,
-                screenshot: bytes | None = None) -> Observation:
+def observation(record: dict[str, Any], goal: str, max_steps: int, last_action_error: str | None = None,
+                screenshot: bytes | None = None, instruction: str | None = None) -> Observation:
     """What the agent saw at a recorded step (`record`: a dataset step or a trajectory line with
-    `screen_size`), with `text` as its goal (the task's goal or the step's low-level instruction)."""
+    `screen_size`): the task's goal and, under `--instructions low`, the step's low-level
+    instruction beside it, as the runner shows them."""
     size = record.get("screen_size")
-    return Observation(goal=text, step=record["step"], max_steps=max_steps, foreground=record.get("foreground"),
+    return Observation(goal=goal, instruction=instruction, step=record["step"], max_steps=max_steps,
+                       foreground=record.get("foreground"),
                        ui_elements=tuple(element_from_dict(e) for e in record.get("elements") or ()),
                        screenshot=screenshot, last_action_error=last_action_error,
                        screen_error=record.get("screen_error"), screen_size=None if size is None else tuple(size))
@@ -68,14 +70,16 @@ def action_forms(action: Action, elements: Sequence[UIElement],
     return {**base, "x": pixel[0], "y": pixel[1]}, {**base, "x": x, "y": y, "normalized": True}
 
 
-def agent_episode(episode: dict[str, Any], wants_gui_reference: bool) -> Episode:
+def agent_episode(episode: dict[str, Any], wants_gui_reference: bool, wants_device_locale: bool = False) -> Episode:
     """What an agent is told when a recorded episode (an `episodes.jsonl` record) starts, as the
     runner tells it: the task is re-created from the recorded params and seed (its class must be
-    registered), and gives its GUI reference to an agent that wants one (`gui_reference`)."""
+    registered), and gives its GUI reference to an agent that wants one (`gui_reference`), and the
+    recorded config's locale to one that wants the device's locale."""
     reference = None
     if wants_gui_reference:
         task = registry.get(episode["task"]).with_params(episode["params"], episode["seed"])
         steps = task.gui_reference()
         reference = None if steps is None else tuple(steps)
+    locale = (episode.get("device_config") or {}).get("locale") if wants_device_locale else None
     return Episode(episode["goal"], episode["max_steps"], tuple(episode["apps"]), episode["task"],
-                   episode["episode_id"], episode["seed"], reference)
+                   episode["episode_id"], episode["seed"], reference, locale)

@@ -217,6 +217,7 @@ CATALOG: tuple[Package, ...] = (
          data_dirs=("shared_prefs", "files"),
          apk="/system/priv-app/DocumentsUIGoogle/DocumentsUIGoogle.apk"),
     _app("com.android.chrome", "Chrome", 559913233, "com.google.android.apps.chrome.Main", system=True,
+         activities=("org.chromium.chrome.browser.history.HistoryActivity",),
          filters=(IntentFilter("android.intent.action.VIEW", "com.google.android.apps.chrome.Main",
                                schemes=("http", "https")),),
          data_dirs=("databases", "shared_prefs", "files", "app_chrome"),

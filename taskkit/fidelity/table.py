@@ -42,6 +42,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from taskkit.apps import media
 from taskkit.errors import TaskkitError
 from taskkit.sim.gui.source import APPCOMPAT, FRAMEWORK, MATERIAL, Source
 
@@ -251,7 +252,7 @@ def read_dump(xml: str, task: str, seen: dict[str, Seen], data: set[str]) -> Non
 
 def device_data(fs_root: Path, params: Any) -> set[str]:
     """The user data a screen may show: the task's parameters, the text values of every database
-    of the device and the name (and stem) of every file on it."""
+    of the device, the tags of its songs and the name (and stem) of every file on it."""
     found: set[str] = set()
     _flatten(params, found)
     for folder, dirs, files in os.walk(fs_root):
@@ -260,6 +261,9 @@ def device_data(fs_root: Path, params: Any) -> set[str]:
         for name in files:
             if name.endswith(".db"):
                 found.update(_db_texts(Path(folder) / name))
+            elif name.endswith(".mp3"):  # a song's tags, as the music apps list them
+                tags = media.mp3_tags((Path(folder) / name).read_bytes())
+                found.update((tags.title, tags.artist, tags.album) if tags else ())
     return {value for value in found if len(value.strip()) >= 2}
 
 

@@ -74,9 +74,12 @@ class _Watcher(GuiReferenceAgent):
 
 
 def referenced_tasks() -> list[str]:
-    """The built-in tasks that give a GUI reference and run on the simulated device, by name."""
+    """The built-in tasks that give a GUI reference and run on the simulated device in its own
+    locale (en-US), by name: the screens are compared with the apps' default strings, so a task
+    that puts the device in another language (tagged `lang:…`, SPA's Chinese variants) is left out."""
     loading.load_builtin()
-    return sorted(cls.name for cls in registry.all_tasks() if cls.has_gui_reference() and not cls.real_device_only)
+    return sorted(cls.name for cls in registry.all_tasks() if cls.has_gui_reference() and not cls.real_device_only
+                  and not any(tag.startswith("lang:") for tag in cls.tags))
 
 
 def walk(on_step: OnStep, tasks: list[str] | None = None, seed: int = 0) -> Iterator[str]:

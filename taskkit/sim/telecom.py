@@ -9,7 +9,11 @@ CallLogManager adds when a call disconnects (CallLog.Calls: number, date = when 
 duration in seconds, type 2 = OUTGOING_TYPE, new = 1) through the call-log provider
 (`content://call_log/calls`, calllog.db of com.android.providers.contacts). The call in progress
 is the service's, kept in device.json: force-stopping the dialer does not end it (its in-call
-screen shows it again), `input keyevent ENDCALL` and the End call button do.
+screen shows it again), `input keyevent ENDCALL` and the End call button do. When it ends,
+InCallController (the in-call UI's binder) logs `Log.i(this, "onCallRemoved: %s", call)`
+(src/com/android/server/telecom/InCallController.java): "InCallController: onCallRemoved: [Call
+id=TC@N, state=DISCONNECTED]", Call.toString shortened to its id (CallsManager's "TC@" + a counter)
+and state.
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ OUTGOING_TYPE = 2  # CallLog.Calls.OUTGOING_TYPE
 EMERGENCY_NUMBERS = ("112", "911")
 _TELECOM_TID = 1571  # a fixed thread id of system_server's Telecom handler thread (taskkit's)
 _CALL = "telecom_call"  # device.json: the call in progress
+_COUNT = "telecom_call_count"  # device.json: calls placed since the image was made (their ids)
 
 
 def dialable(number: str) -> str:
@@ -51,7 +56,9 @@ def place_call(state: SimState, number: str) -> None:
     if is_emergency(number):
         append_log(state, "I", TAG, "CreateConnectionProcessor: Emergency number detected",
                    pid=SYSTEM_SERVER_PID, tid=_TELECOM_TID)
-    state.config[_CALL] = {"number": dialable(number), "placed": state.clock_epoch * 1000}
+    count = int(state.config.get(_COUNT) or 0) + 1
+    state.config[_COUNT] = count
+    state.config[_CALL] = {"number": dialable(number), "placed": state.clock_epoch * 1000, "id": f"TC@{count}"}
     state.save()
 
 
@@ -66,3 +73,5 @@ def end_call(state: SimState) -> None:
                                         "new": 1, "countryiso": "US"}, providers.Caller("android"))
     state.config[_CALL] = None
     state.save()
+    removed = f"[Call id={call.get('id', 'TC@1')}, state=DISCONNECTED]"
+    append_log(state, "I", TAG, f"InCallController: onCallRemoved: {removed}", pid=SYSTEM_SERVER_PID, tid=_TELECOM_TID)

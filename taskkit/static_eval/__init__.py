@@ -2,9 +2,9 @@
 to an agent and its action compared with the recorded one — type match (TM) and action match
 (AMS), as AndroidLens reports them — per task, app and step index, and overall.
 
-No device is used. The agent sees what it saw in the recorded run: the goal (or, with
-`instructions="low"`, the step's low-level instruction, the goal where the step has none), the
-numbered elements, the foreground, the screen's size, the screenshot read from the dataset when
+No device is used. The agent sees what it saw in the recorded run: the goal (and, with
+`instructions="low"`, the step's low-level instruction beside it, as the runner's `--instructions
+low` shows it: `Observation.instruction`), the numbered elements, the foreground, the screen's size, the screenshot read from the dataset when
 the agent asks for one, and the recorded error of the step before. Each step is fed in order
 after the recorded steps before it (the agent's own earlier predictions are not carried out).
 
@@ -75,12 +75,12 @@ def evaluate(directory: str | Path, agent: Agent, instructions: str = "high",
     outcomes = []
     for episode_id, steps in itertools.groupby(load(root), key=lambda step: step["episode_id"]):
         episode = episodes[episode_id]
-        agent.reset(agent_episode(episode, agent.wants_gui_reference))
+        agent.reset(agent_episode(episode, agent.wants_gui_reference, agent.wants_device_locale))
         last_error = None
         for step in steps:
-            text = (step["instruction"] or episode["goal"]) if instructions == "low" else episode["goal"]
+            instruction = step["instruction"] if instructions == "low" else None
             shot = (root / step["screenshot"]).read_bytes() if agent.wants_screenshot else None
-            seen = observation(step, text, episode["max_steps"], last_error, shot)
+            seen = observation(step, episode["goal"], episode["max_steps"], last_error, shot, instruction)
             predicted, error = _predict(agent, seen if agent.wants_ui_elements else
                                         dataclasses.replace(seen, ui_elements=()))
             outcome = _outcome(step, predicted, error, seen.ui_elements)

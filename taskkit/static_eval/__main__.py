@@ -29,7 +29,8 @@ for _name in SHARED:
 FLAGS.set_default("agent", None)  # required here: the oracle is a run mode, not an agent
 flags.DEFINE_string("dataset", None, "A dataset written by python -m taskkit.demos.", flag_values=FLAGS)
 flags.DEFINE_enum("instructions", "high", list(runner.INSTRUCTION_LEVELS), "What the agent is told: the episode's goal "
-                  "(high) or each step's low-level instruction (low).", flag_values=FLAGS)
+                  "(high), or the goal and each step's low-level instruction beside it (low), as the runner's "
+                  "--instructions tells it.", flag_values=FLAGS)
 flags.DEFINE_string("output", None, "Also write the figures as JSON to this file.", flag_values=FLAGS)
 
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from taskkit.connect import sim_device
-from taskkit import loading, registry
+from taskkit import loading, metadata, registry
 from taskkit.composite import CompositeTask
 from taskkit.device.state import state_digest
 from taskkit.env import Env
@@ -30,12 +30,18 @@ def shared_env(tmp_path_factory):
     device.close()
 
 
+def _examples(cls) -> int:
+    """Seeds per task: six, three for the seed benchmarks' families, whose tasks come many to a
+    kind (SPA's ladders, B-MoCA's one-screen tasks) and whose kinds are tested in tests/apps/."""
+    return 3 if metadata.benchmark(cls.name, cls.tags) in metadata.SEED_BENCHMARKS else 6
+
+
 @pytest.mark.parametrize("name", TASKS)
 def test_lifecycle_over_many_seeds(name, shared_env):
     cls = registry.get(name)
     env = shared_env
 
-    @settings(max_examples=6)
+    @settings(max_examples=_examples(cls))
     @given(seed=seeds)
     def run(seed):
         task = cls.from_seed(seed)

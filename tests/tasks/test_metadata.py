@@ -45,6 +45,9 @@ def test_tasks_under_android_worlds_names_carry_its_published_values(builtin) ->
     ({"difficulty": "trivial"}, "difficulty must be one of easy, medium, hard, got 'trivial'"),
     ({"optimal_steps": 0}, "optimal_steps must be a positive whole number, got 0"),
     ({"tags": "system"}, "tags must be a tuple of non-empty strings"),
+    ({"tags": ("spa", "level:two")}, "tag level:two must be level:N with N a positive whole number"),
+    ({"tags": ("spa", "level:1", "level:2")}, "tags name level more than once: 1, 2"),
+    ({"tags": ("bmoca", "category:")}, "tag category: has no value"),
 ])
 def test_malformed_metadata_is_refused_when_the_class_is_defined(attrs, message) -> None:
     with pytest.raises(TaskDefinitionError, match=message):
@@ -74,3 +77,12 @@ def test_result_rows_carry_the_metadata(tmp_path: Path) -> None:
     assert (rows["SystemDarkModeOn"]["difficulty"], rows["SystemDarkModeOn"]["optimal_steps"]) == ("easy", 2)
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["per_difficulty"]["easy"]["episodes"] == 2
+
+
+def test_facets_and_the_source_benchmark_come_from_the_tags() -> None:
+    tags = ("spa", "contacts", "level:2", "category:information-management")
+    assert (metadata.facet(tags, "level"), metadata.facet(tags, "category")) == ("2", "information-management")
+    assert metadata.plain_tags(tags) == ["spa", "contacts"] and metadata.facet(("x",), "level") is None
+    assert metadata.benchmark("Anything", tags) == "spa"
+    assert metadata.benchmark("ExpenseAddSingle", ("expense",)) == "android_world"
+    assert metadata.benchmark("MyOwnTask", ("expense",)) == "taskkit"

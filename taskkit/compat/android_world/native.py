@@ -28,7 +28,7 @@ from google.protobuf import message, text_format
 from taskkit import apps, registry
 from taskkit.compat.android_world.env import interface
 from taskkit.rng import TaskRng
-from taskkit.task import TaskEval
+from taskkit.task import TaskEval, step_budget
 from taskkit.validators.base import CheckResult
 
 FAMILIES = ("android_world", "information_retrieval")
@@ -93,7 +93,7 @@ class NativeTask(TaskEval, register=False):
 
     @property
     def max_steps(self) -> int:
-        return max(1, int(round(10 * float(self.task.complexity))))
+        return step_budget(self.task.complexity)
 
     def apps(self) -> list[apps.App]:
         """The apps AndroidWorld names for the task that taskkit models (restore points cover these)."""

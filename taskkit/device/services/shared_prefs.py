@@ -14,7 +14,6 @@ import dataclasses
 import posixpath
 import xml.etree.ElementTree as ElementTree
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from taskkit.errors import TaskkitError
 
@@ -76,16 +75,27 @@ def parse(text: str) -> dict[str, Pref]:
     return entries
 
 
+# FastXmlSerializer's ESCAPE_TABLE (frameworks/base core/java/com/android/internal/util/
+# FastXmlSerializer.java, Android 10-13), used for attribute values and text alike: the control
+# characters as numeric references, `"` `&` `<` `>` by name; `'` and everything else as is.
+_ESCAPES = {**{code: f"&#{code};" for code in range(32)}, ord('"'): "&quot;", ord("&"): "&amp;",
+            ord("<"): "&lt;", ord(">"): "&gt;"}
+
+
+def _escape(text: str) -> str:
+    return text.translate(_ESCAPES)
+
+
 def _element(name: str, pref: Pref) -> str:
-    key = quoteattr(name)
+    key = f'"{_escape(name)}"'
     if pref.kind == "string":
-        return f"    <string name={key}>{escape(str(pref.value))}</string>\n"
+        return f"    <string name={key}>{_escape(str(pref.value))}</string>\n"
     if pref.kind == "set":
-        items = "".join(f"        <string>{escape(item)}</string>\n" for item in sorted(pref.value))
+        items = "".join(f"        <string>{_escape(item)}</string>\n" for item in sorted(pref.value))
         return f"    <set name={key}>\n{items}    </set>\n" if items else f"    <set name={key} />\n"
     value = ("true" if pref.value else "false") if pref.kind == "boolean" else repr(pref.value) \
         if pref.kind == "float" else str(int(pref.value))
-    return f"    <{pref.kind} name={key} value={quoteattr(value)} />\n"
+    return f'    <{pref.kind} name={key} value="{value}" />\n'
 
 
 def render(entries: dict[str, Pref]) -> str:

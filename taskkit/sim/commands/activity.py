@@ -325,6 +325,51 @@ def log_start(state: SimState, intent: Intent, package: str, cls: str, uid: int)
     resolved = dataclasses.replace(intent, component=(package, cls))
     append_log(state, "I", ATM_TAG, f"START u0 {{{resolved.short_string()}}} from uid {uid}",
                pid=SYSTEM_SERVER_PID, tid=_ATM_TID)
+    if package != LAUNCHER.name and not any(t["package"] == package for t in _tasks(state)):
+        log_process_start(state, package, cls)  # no task: its process is not running
+        log_created(state, package, cls)  # a new task: its activity is created
+
+
+SETTINGS_PACKAGE = "com.android.settings"
+# apps whose manifest shares a system uid (android:sharedUserId): Settings is android.uid.system
+SHARED_UIDS = {SETTINGS_PACKAGE: 1000}
+FIRST_APPLICATION_UID = 10000  # android.os.Process.FIRST_APPLICATION_UID
+
+
+def process_uid(package: str) -> int:
+    """The uid `package`'s process runs as: its shared system uid, else its catalog uid."""
+    found = catalog.get(package)
+    return SHARED_UIDS.get(package, found.uid if found is not None else FIRST_APPLICATION_UID)
+
+
+def format_uid(uid: int) -> str:
+    """UserHandle.formatUid for user 0: a system uid as its number (1000), an app's as u0aN."""
+    return str(uid) if uid < FIRST_APPLICATION_UID else f"u0a{uid - FIRST_APPLICATION_UID}"
+
+
+# what an app logs when its launcher activity is created (onCreate, in a new task): (level, tag, message)
+CREATE_LINES = {
+    # AOSP Dialer's MainActivity.onCreate: LogUtil.enterBlock("MainActivity.onCreate") → I "Dialer"
+    # "MainActivity.onCreate - enter" (java/com/android/dialer/common/LogUtil.java, SEPARATOR " - ")
+    "com.google.android.dialer": ("I", "Dialer", "MainActivity.onCreate - enter"),
+}
+
+
+def log_created(state: SimState, package: str, cls: str) -> None:
+    """The line `package` logs (CREATE_LINES) when its launcher activity `cls` is created."""
+    line, found = CREATE_LINES.get(package), catalog.get(package)
+    launcher = found.full_class(found.launch_activity) if found is not None and found.launch_activity else None
+    if line is not None and launcher == cls:
+        append_log(state, line[0], line[1], line[2], pid=app_pid(package))
+
+
+def log_process_start(state: SimState, package: str, cls: str) -> None:
+    """ProcessList.handleProcessStartedLocked's line for an app process started for an activity
+    (Android 13: `Start proc PID:PROCESS/UID for pre-top-activity {PKG/CLASS}`, I ActivityManager);
+    the process is named after the package, the uid formatted by `format_uid`."""
+    append_log(state, "I", "ActivityManager",
+               f"Start proc {app_pid(package)}:{package}/{format_uid(process_uid(package))} "
+               f"for pre-top-activity {{{package}/{cls}}}", pid=SYSTEM_SERVER_PID)
 
 
 def start_activity(state: SimState, intent: Intent, package: str, cls: str, uid: int) -> None:

@@ -3,6 +3,11 @@ one `alarm_instances` row per enabled alarm, and writes the log lines Android wr
 
 The lines, in `logcat -v threadtime` (docs/sim-device.md, "logcat", lists their sources):
 - `AlarmClock` D `Events: [Alarm] [Show Tab] [Tap]` when a tab is tapped (`tab_shown`);
+- `AlarmClock` D `Events: [Stopwatch] [Start] [DeskClock]` (`[Pause]`, `[Reset]`) when the
+  stopwatch starts, pauses or resets (`stopwatch_event`: StopwatchFragment.doStart, doPause,
+  doReset through LogEventTracker, "[%s] [%s] [%s]" of the category, action and label strings);
+- `AlarmClock` D `Removed alarm N` when an alarm is deleted: Google Clock's line as B-MoCA v1's
+  "delete alarm at 9 am" detector reads it (`Removed alarm`; the id after it is taskkit's);
 - `AlarmClock` D `Created new alarm instance` when an enabled alarm gets its next instance;
 - `ConditionProviders.SCP` D `evaluateSubscriptionLocked cal=…, now=…, nextUserAlarmTime=…`
   from system_server when the next alarm changes (ScheduleConditionProvider re-evaluates its
@@ -58,6 +63,11 @@ def _log(state: SimState, message: str) -> None:
 def tab_shown(state: SimState, tab: str) -> None:
     """A tab tapped: Google Clock's event line (`Events: [Alarm] [Show Tab] [Tap]`)."""
     _log(state, f"Events: [{tab}] [Show Tab] [Tap]")
+
+
+def stopwatch_event(state: SimState, action: str) -> None:
+    """The stopwatch started or paused from its screen (`Start`, `Pause`)."""
+    _log(state, f"Events: [Stopwatch] [{action}] [DeskClock]")
 
 
 def alarm_rows(state: SimState) -> list[dict[str, Any]]:
@@ -123,6 +133,7 @@ def delete_alarm(state: SimState, alarm_id: int) -> None:
     """Delete an alarm and its instances."""
     before = _next_alarm(state)
     _run(state, "DELETE FROM alarm_templates WHERE _id = ?", (alarm_id,))
+    _log(state, f"Removed alarm {alarm_id}")
     _reschedule(state, alarm_id, before)
 
 

@@ -165,6 +165,7 @@ BY_DESC: dict[str, str] = {
     "Airplane mode.": "airplanemode_active", "Phone signal full.": "signal_cellular_4_bar",
     "Back": "arrow_back_ios", "Home": "radio_button_unchecked", "Overview": "crop_square",
     "Add alarm": "add", "Expand alarm": "expand_more", "Collapse alarm": "expand_less",
+    "Show roots": "menu", "Edit contact": "edit",
 }
 
 # A checkable control's glyph: (unchecked, checked).

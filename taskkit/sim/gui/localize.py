@@ -20,6 +20,7 @@ import dataclasses
 import functools
 import json
 from pathlib import Path
+from typing import Iterator
 
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.widgets import is_dialog_title
@@ -49,24 +50,61 @@ def _keys(locale: str) -> list[str]:
     return keys
 
 
+def _entries(locale: str) -> Iterator[tuple[str, str, str]]:
+    """(English label, module or "", this locale's text) for every entry the locale has."""
+    keys = _keys(locale)
+    for english, entry in _table().items():
+        value = next((entry[k] for k in keys if isinstance(entry.get(k), str) and entry[k]), None)
+        if value is not None:
+            label, _, where = english.partition("@")
+            yield label, where, value
+
+
 @functools.lru_cache(maxsize=64)
 def translations(locale: str, package: str = "") -> dict[str, str]:
     """English text -> this locale's text as `package` shows it (empty for English or a language
     with none). A label two modules translate differently ("Dark theme" in Settings and in the
     System UI shade) has a second entry keyed "<label>@<module>", which wins in that module."""
-    keys = _keys(locale)
     module = package.rsplit(".", 1)[-1]
     found, own = {}, {}
-    for english, entry in _table().items():
-        value = next((entry[k] for k in keys if isinstance(entry.get(k), str) and entry[k]), None)
-        if value is None:
-            continue
-        label, _, where = english.partition("@")
+    for label, where, value in _entries(locale):
         if not where:
             found[label] = value
         elif where == module:
             own[label] = value
     return found | own
+
+
+@functools.lru_cache(maxsize=16)
+def label_translations(locale: str) -> dict[str, tuple[str, ...]]:
+    """English label -> every text this locale shows for it, whatever the module (what a GUI
+    reference's label may find on any screen: taskkit.gui_reference.in_locale)."""
+    found: dict[str, tuple[str, ...]] = {}
+    if locale.replace("_", "-").split("-")[0] == "en":
+        return found
+    for label, _, value in _entries(locale):
+        if value not in found.get(label, ()):
+            found[label] = (*found.get(label, ()), value)
+    return found
+
+
+_ARABIC_INDIC, _EXTENDED_ARABIC_INDIC = "\u0660\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669", \
+    "\u06f0\u06f1\u06f2\u06f3\u06f4\u06f5\u06f6\u06f7\u06f8\u06f9"
+#: The locales whose default numbering system (CLDR, as ICU ships it: NumberElements/default)
+#: is not Latin digits; Arabic's own regions that default to Latin are listed apart.
+_NATIVE_DIGITS = {"ar": _ARABIC_INDIC, "fa": _EXTENDED_ARABIC_INDIC, "ur-IN": _EXTENDED_ARABIC_INDIC}
+_LATIN_DIGIT_REGIONS = {"ar": ("AE", "DZ", "EH", "LY", "MA", "TN")}
+
+
+def native_digits(locale: str) -> dict[int, str] | None:
+    """A `str.translate` table from 0-9 to the locale's default digits (ar-EG: Arabic-Indic), or
+    None where it writes Latin digits (en, ko, ur-PK, ar-AE)."""
+    parts = locale.replace("_", "-").split("-")
+    region = next((p.upper() for p in parts[1:] if len(p) == 2), "")
+    if region in _LATIN_DIGIT_REGIONS.get(parts[0], ()):
+        return None
+    digits = _NATIVE_DIGITS.get(f"{parts[0]}-{region}") or _NATIVE_DIGITS.get(parts[0])
+    return None if digits is None else str.maketrans("0123456789", digits)
 
 
 def is_rtl(locale: str) -> bool:

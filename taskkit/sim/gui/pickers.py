@@ -411,13 +411,15 @@ def _face(ui: Session, frame: Frame, box: Box, look: TimeLook, h24: bool) -> Nod
     x1, y1, x2, y2 = box
     cx, cy = (x1 + x2) // 2, (y1 + y2) // 2
     radius = min(x2 - x1, y2 - y1) // 2 - m.dp(20)
-    size = m.dp(40)
     nodes, hand = [], (cx, cy)
     for value, label in face_numbers(minutes, h24, look):
         ring = radius * (0.62 if h24 and not minutes and (value == 0 or value > 12) else 1.0)
         position = (value / 5 if minutes else value % 12)
         angle = math.radians(position * 30 - 90)
         x, y = cx + int(ring * math.cos(angle)), cy + int(ring * math.sin(angle))
+        # neighbours 30° apart on a small face (high density) must not overlap: a tap on one's
+        # centre would land on the next (their centres are >= chord / sqrt 2 apart on each axis)
+        size = min(m.dp(40), int(1.4 * 2 * ring * math.sin(math.radians(15))))
         if minutes:
             picked = value == minute
             desc = look.minute_desc(label)

@@ -9,7 +9,6 @@ frame is closed, as an activity's state goes when it finishes.
 """
 from __future__ import annotations
 
-import copy
 import json
 import os
 from typing import Any
@@ -22,6 +21,11 @@ FILE_NAME = "gui.json"
 def _empty() -> dict[str, Any]:
     return {"next_id": 1, "apps": {}, "focus": None, "selected": None, "text_toolbar": None, "drafts": {}, "scroll": {},
             "shade": False, "intents": {}}
+
+
+def _text(data: dict[str, Any]) -> str:
+    """gui.json's text for `data` (what `save` compares: cheaper than keeping a deep copy)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 class Store:
@@ -40,7 +44,7 @@ class Store:
                     self.data[key] = loaded[key]
             if isinstance(loaded.get("intent_seq"), int):
                 self.data["intent_seq"] = loaded["intent_seq"]
-        self._saved = copy.deepcopy(self.data)
+        self._saved = _text(self.data)
 
     def new_id(self) -> int:
         """A frame id never used before on this device."""
@@ -62,9 +66,10 @@ class Store:
 
     def save(self) -> None:
         """Write gui.json (atomically) when something changed."""
-        if self.data == self._saved:
+        text = _text(self.data)
+        if text == self._saved:
             return
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.data, sort_keys=True, separators=(",", ":")))
+        tmp.write_text(text)
         os.replace(tmp, self.path)
-        self._saved = copy.deepcopy(self.data)
+        self._saved = text

@@ -157,18 +157,19 @@ class Row:
 
 
 def scroll_list(ui: Session, frame: Frame, name: str, box: Box, rows: list[Row], *, rid: str = "",
-                class_name: str = RECYCLER_VIEW, from_end: bool = False) -> Node:
+                class_name: str = RECYCLER_VIEW, from_end: bool = False, start: int = 0) -> Node:
     """A vertical list in `box`: the rows in view, scrollable when they do not all fit.
 
     `from_end` stacks the rows from the bottom and starts scrolled to the end (a message
-    thread, RecyclerView's stackFromEnd); the offset is kept per frame.
+    thread, RecyclerView's stackFromEnd); otherwise it starts scrolled by `start` px (an app
+    that scrolls to a row it shows); the offset is kept per frame.
     Only the rows in view are built.
     """
     x1, top, x2, bottom = box
     total = sum(row.height for row in rows)
     limit = max(0, total - (bottom - top))
     stored = ui.scroll(frame, name)
-    offset = min(limit, max(0, limit if stored is None and from_end else stored or 0))
+    offset = min(limit, max(0, (limit if from_end else start) if stored is None else stored))
     children, y = [], top - offset
     if from_end and total < bottom - top:
         y = bottom - total  # stacked from the end: a short thread sits at the bottom

@@ -34,10 +34,18 @@ _WORD = re.compile(r"[0-9A-Za-z]+")
 
 
 def sampled_tasks() -> list[str]:
+    """The first tasks of each single app, then the first task of each set of apps that brings an
+    app no single-app task showed (the long cross-app tasks add few screens and much time)."""
     by_apps: dict[tuple[str, ...], list[str]] = collections.defaultdict(list)
     for name in referenced_tasks():
         by_apps[tuple(registry.get(name).app_names)].append(name)
-    return sorted(name for names in by_apps.values() for name in names[:TASKS_PER_APPS])
+    chosen = [name for apps, names in by_apps.items() if len(apps) == 1 for name in names[:TASKS_PER_APPS]]
+    shown = {apps[0] for apps in by_apps if len(apps) == 1}
+    for apps, names in sorted(by_apps.items()):
+        if len(apps) > 1 and not set(apps) <= shown:
+            chosen.append(names[0])
+            shown |= set(apps)
+    return sorted(chosen)
 
 
 @functools.cache

@@ -85,7 +85,8 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
     bottom = m.content_bottom - m.dp(96)
     centre = m.width // 2
     if recording:
-        nodes.append(widgets.icon_button(ui, (centre + m.dp(48), bottom + m.dp(16), centre + m.dp(104), bottom + m.dp(72)),
+        start = min(centre + m.dp(48), m.width - m.dp(140))  # clear of btn_records_list on a narrow screen
+        nodes.append(widgets.icon_button(ui, (start, bottom + m.dp(16), start + m.dp(56), bottom + m.dp(72)),
                                          "", _stop(frame), f"{ID}btn_record_stop"))
     else:
         nodes.append(widgets.icon_button(ui, (centre - m.dp(40), bottom, centre + m.dp(40), bottom + m.dp(80)),

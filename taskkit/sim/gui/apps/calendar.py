@@ -655,11 +655,14 @@ def _event(ui: Session, frame: Frame) -> list[Node]:
                               action=lambda s: s.push("repetition", event=frame.id)))
     y += m.dp(56)
     if repeat:
+        # EventActivity.checkRepetitionRuleText: a weekly rule's days; a monthly or yearly one "The
+        # same day" (the_same_day, REPEAT_SAME_DAY); no rule row for a daily repetition
         rule = int(ui.draft(frame, "rule") or 0)
-        shown = _short_days(rule) if repeat % WEEKLY == 0 else "Same day"
+        rule_row = [("event_repetition_rule_label", "Repeat on", "event_repetition_rule",
+                     _short_days(rule) if repeat % WEEKLY == 0 else "The same day")] \
+            if repeat % WEEKLY == 0 or repeat % MONTHLY == 0 or repeat % YEARLY == 0 else []
         for label_rid, label_text, value_rid, value in (
-                ("event_repetition_rule_label", "Repeat on", "event_repetition_rule", shown),
-                ("event_repetition_limit_label", "Repeat", "event_repetition_limit", "Forever")):
+                *rule_row, ("event_repetition_limit_label", "Repeat", "event_repetition_limit", "Forever")):
             nodes += [widgets.text(ui, (m.dp(16), y, m.width // 2, y + m.dp(48)), label_text, f"{ID}{label_rid}"),
                       widgets.text(ui, (m.width // 2, y, m.width - m.dp(16), y + m.dp(48)), value, f"{ID}{value_rid}")]
             y += m.dp(56)

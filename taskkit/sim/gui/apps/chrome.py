@@ -11,10 +11,20 @@ pressed, the strokes drawn, the last verdict) is kept in the tab's frame in the 
 tap changes it exactly as the page's script would, and "Success!" shows exactly when the page
 would show it (the rules are taskkit.apps.chrome's, the same as the page's script).
 
+The tab switcher button is described by the number of open tabs as Chrome describes it ("1 open
+tab, tap to switch tabs", "2 open tabs, …", `accessibility_toolbar_btn_tabswitcher_toggle_default`);
+the menu button opens the app menu with "New tab" (a blank tab in front, one more tab counted)
+and "History", which starts org.chromium.chrome.browser.history.HistoryActivity as
+HistoryManagerUtils.showHistoryManager does on a phone (an explicit intent with the parent
+component extra, from Chrome's uid: ActivityTaskManager's START line, taskkit/sim/commands/
+activity.py `log_start`). The number of open tabs is kept in the app's data, as Chrome keeps
+its tabs across a restart (taskkit.apps.chrome.TABS_FILE).
+
 Simplified: no page of another kind is run — a page the simulator does not recognise shows its
 <title> and its text, a missing file Chrome's "Your file couldn’t be accessed"; no omnibox
-editing, tabs, menu or history; the page does not scroll; a tap on the canvas draws nothing (a
-drag draws a straight line from where the finger went down to where it came up).
+editing, tab switcher, other menu items or history entries (the History page is empty); the
+page does not scroll; a tap on the canvas draws nothing (a drag draws a straight line from where
+the finger went down to where it came up).
 """
 from __future__ import annotations
 
@@ -24,6 +34,7 @@ import re
 from typing import Any
 
 from taskkit.apps import chrome, files
+from taskkit.sim.commands.activity import Intent as StartIntent, log_start, process_uid
 from taskkit.sim.gui import appdata, openwith, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
 from taskkit.sim.gui.node import Box, Node
@@ -34,6 +45,8 @@ WEB_VIEW = "android.webkit.WebView"
 VIEW = "android.view.View"
 BUTTON = "android.widget.Button"
 NEW_TAB = "Search or type web address"
+HISTORY = "org.chromium.chrome.browser.history.HistoryActivity"
+PARENT_COMPONENT = "org.chromium.chrome.browser.parent_component"  # IntentHandler.EXTRA_PARENT_COMPONENT
 _WALL, _GOAL, _OPEN = (34, 34, 34), (76, 175, 80), (230, 230, 230)
 
 
@@ -204,6 +217,42 @@ _GAMES = {"maze": _maze, "multiply": _multiply, "draw": _draw}
 
 
 # --- the tab ----------------------------------------------------------------------------------
+def tab_switcher_description(tabs: int) -> str:
+    """The tab switcher button's description for `tabs` open tabs."""
+    return f"{tabs} open tab{'' if tabs == 1 else 's'}, tap to switch tabs"
+
+
+def open_tabs(ui: Session) -> int:
+    """How many tabs are open (taskkit.apps.chrome.TABS_FILE; 1 when it is absent or unreadable)."""
+    try:
+        return max(1, int(appdata.read_text(ui, chrome.TABS_FILE).strip() or 1))
+    except (OSError, ValueError):
+        return 1
+
+
+def _new_tab(ui: Session) -> None:
+    """A new blank tab in front of the tab shown (which stays open, not shown)."""
+    appdata.write_text(ui, chrome.TABS_FILE, f"{open_tabs(ui) + 1}\n")
+    ui.replace("tab", url="")
+
+
+def _menu(ui: Session, frame: Frame) -> list[Node]:
+    """The app menu (the rows modelled): New tab, History."""
+    return widgets.popup_menu(ui, [("New tab", _new_tab), ("History", _open_history)])
+
+
+def _open_history(ui: Session) -> None:
+    """HistoryManagerUtils.showHistoryManager on a phone: HistoryActivity, named, from Chrome."""
+    log_start(ui.state, StartIntent(extras={PARENT_COMPONENT: chrome.APP.activity}), chrome.PACKAGE, HISTORY,
+              process_uid(chrome.PACKAGE))
+    ui.push("history")
+
+
+def _history(ui: Session, frame: Frame) -> list[Node]:
+    nodes, _ = widgets.app_bar(ui, "History")
+    return nodes
+
+
 def _toolbar(ui: Session, url: str) -> tuple[Node, int]:
     m = ui.m
     top, bottom = m.status_bar, m.status_bar + m.dp(56)
@@ -213,10 +262,10 @@ def _toolbar(ui: Session, url: str) -> tuple[Node, int]:
              m.width - m.dp(96), bottom - m.dp(8)), children=[
             Node(widgets.EDIT_TEXT, text=url or NEW_TAB, resource_id=f"{ID}url_bar", bounds=(m.dp(64), top + m.dp(8),
                  m.width - m.dp(104), bottom - m.dp(8)), text_size=m.dp(16))]),
-        widgets.icon_button(ui, (m.width - m.dp(96), top, m.width - m.dp(48), bottom), "Switch or close tabs", None,
-                            f"{ID}tab_switcher_button"),
+        widgets.icon_button(ui, (m.width - m.dp(96), top, m.width - m.dp(48), bottom),
+                            tab_switcher_description(open_tabs(ui)), None, f"{ID}tab_switcher_button"),
         widgets.icon_button(ui, (m.width - m.dp(48), top, m.width, bottom), "Customize and control Google Chrome",
-                            None, f"{ID}menu_button"),
+                            lambda s: s.push("menu"), f"{ID}menu_button"),
     ]
     return Node("android.view.ViewGroup", resource_id=f"{ID}toolbar", bounds=(0, top, m.width, bottom),
                 children=children), bottom
@@ -257,6 +306,8 @@ def _opener(activity: str, intent: Intent | None) -> list[Opening] | None:
     return None
 
 
-APP = register(AppScreens(chrome.PACKAGE, {"tab": Screen(_tab)}, first="tab", opener=_opener, dark_theme=False))
+APP = register(AppScreens(chrome.PACKAGE, {"tab": Screen(_tab), "menu": Screen(_menu),
+                                           "history": Screen(_history, HISTORY)},
+                          first="tab", opener=_opener, dark_theme=False))
 openwith.register_viewer((".html", ".htm"), openwith.Viewer("Chrome", chrome.PACKAGE, chrome.APP.activity, "text/html",
                                                             files.document_uri))

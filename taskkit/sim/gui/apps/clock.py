@@ -17,7 +17,8 @@ chips `day_button_0` … `_6` ("S" … "S", described "Sunday" …, Sunday first
 opens Material's time picker (pickers.material_look), whose OK saves an enabled alarm and shows
 it expanded. Rows, instances and log lines are taskkit.sim.deskclock's. Simplified: the Clock
 tab is empty; one timer, no labels, +1 minute or laps list; the stopwatch's hundredths stay
-"00"; an alarm's label, ringtone and vibrate cannot be edited; the list does not scroll.
+"00"; an alarm's label, ringtone and vibrate cannot be edited. The list scrolls (at density 550 an
+expanded alarm's chips and Delete are below the fold), opening at the expanded alarm.
 """
 from __future__ import annotations
 
@@ -148,21 +149,29 @@ def _alarm_row(ui: Session, frame: Frame, alarm: dict, top: int, expanded: bool)
 
 
 def _alarm_tab(ui: Session, frame: Frame) -> list[Node]:
-    """AlarmClockFragment: the alarms by time (one expanded), or "No Alarms"; the Add alarm FAB."""
+    """AlarmClockFragment: the alarms by time (one expanded) in `alarms_recycler_view`, scrolling
+    when they do not fit, the expanded one scrolled into view (the fragment's scroll to the alarm
+    it expands: setSmoothScrollStableId); or "No Alarms"; the Add alarm FAB over it."""
     m = ui.m
-    rows = deskclock.alarm_rows(ui.state)
+    alarm_rows = deskclock.alarm_rows(ui.state)
     expanded = int(frame.args.get("expanded") or 0)
-    top, limit = m.status_bar + m.dp(64), m.content_bottom - m.dp(176)
+    box = (0, m.status_bar + m.dp(64), m.width, m.content_bottom - m.dp(176))
     nodes: list[Node] = []
-    if not rows:
+    if not alarm_rows:
+        top = box[1]
         nodes.append(widgets.text(ui, (m.dp(16), top + m.dp(120), m.width - m.dp(16), top + m.dp(152)), "No Alarms",
                                   f"{ID}alarms_empty_view", desc="No Alarms"))
-    for alarm in rows:
-        if top >= limit:
-            break
-        row, top = _alarm_row(ui, frame, alarm, top, int(alarm["_id"]) == expanded)
-        nodes.append(Node("android.view.ViewGroup", bounds=(0, row[0].bounds[1] - m.dp(8), m.width, min(top, limit)),
-                          children=row))
+    rows, start, y = [], 0, 0
+    for alarm in alarm_rows:
+        opened = int(alarm["_id"]) == expanded
+        height = _alarm_row(ui, frame, alarm, 0, opened)[1]
+        if opened:  # the least scroll that shows it whole (or its top, when taller than the list)
+            start = max(0, min(y, y + height - (box[3] - box[1])))
+        rows.append(widgets.Row(height, lambda b, a=alarm, o=opened: Node(
+            "android.view.ViewGroup", bounds=b, children=_alarm_row(ui, frame, a, b[1], o)[0])))
+        y += height
+    if rows:
+        nodes.append(widgets.scroll_list(ui, frame, "alarms", box, rows, rid=f"{ID}alarms_recycler_view", start=start))
     now = local_time(ui.state)
     keep = _stopwatch(frame)
     nodes.append(_fab(ui, lambda s: s.push("alarm_time", alarm=0, **pickers.time_args(now.hour, now.minute), **keep),
@@ -197,11 +206,14 @@ def _timer(ui: Session, frame: Frame) -> list[Node]:
                           f"{ID}timer_setup_time", desc=timer_description(hours, minutes, seconds), size_dp=44)]
     keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "", "0", "delete"]
     size, pad_top = m.width // 3, top + m.dp(96)
+    # 88 dp rows, shrunk to fit above the Start button on a short screen (a high density): the
+    # keypad stays on the screen, as an app laid out for small screens keeps it
+    height = min(m.dp(88), (m.content_bottom - m.dp(176) - pad_top) // 4)
     for index, key in enumerate(keys):
         if not key:
             continue
         row, column = divmod(index, 3)
-        box = (column * size, pad_top + row * m.dp(88), (column + 1) * size, pad_top + (row + 1) * m.dp(88))
+        box = (column * size, pad_top + row * height, (column + 1) * size, pad_top + (row + 1) * height)
         if key == "delete":
             nodes.append(widgets.button(ui, box, "\u232b", _press(frame, key), f"{ID}timer_setup_delete", desc="Delete"))
         else:
@@ -240,15 +252,24 @@ def _beside(ui: Session, side: int) -> tuple[int, int, int, int]:
 
 
 def _started(frame: Frame, elapsed: int):
-    return lambda ui: ui.replace("main", tab="Stopwatch", since=appdata.now_ms(ui), elapsed=elapsed)
+    def start(ui: Session) -> None:
+        deskclock.stopwatch_event(ui.state, "Start")
+        ui.replace("main", tab="Stopwatch", since=appdata.now_ms(ui), elapsed=elapsed)
+    return start
 
 
 def _paused(frame: Frame, elapsed: int):
-    return lambda ui: ui.replace("main", tab="Stopwatch", elapsed=elapsed)
+    def pause(ui: Session) -> None:
+        deskclock.stopwatch_event(ui.state, "Pause")
+        ui.replace("main", tab="Stopwatch", elapsed=elapsed)
+    return pause
 
 
 def _reset(frame: Frame):
-    return lambda ui: ui.replace("main", tab="Stopwatch")
+    def reset(ui: Session) -> None:
+        deskclock.stopwatch_event(ui.state, "Reset")
+        ui.replace("main", tab="Stopwatch")
+    return reset
 
 
 def _tab(frame: Frame) -> str:

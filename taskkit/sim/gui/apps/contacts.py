@@ -12,8 +12,16 @@ Save writes what the Contacts app writes through ContactsContract: a local raw c
 structured-name row (given and family name; the provider joins the display name) and a mobile
 phone row. Saving an empty form saves nothing. `am start -a android.intent.action.INSERT -t
 vnd.android.cursor.dir/contact [--es name NAME] [--es phone NUMBER]` opens the editor filled in
-(ContactsContract.Intents.Insert). Simplified: one phone field, no account picker, photo,
-custom label or "More fields"; the search box is not a search.
+(ContactsContract.Intents.Insert). The list's "Create new contact" starts the editor as
+DefaultContactBrowseListFragment does, `ACTION_INSERT` on Contacts.CONTENT_URI with the app's
+own package (ImplicitIntentsUtil.startActivityInApp); a contact's "Edit contact"
+(QuickContactActivity's `menu_edit`, string `menu_editContact`) starts it as
+EditorIntents.createEditContactIntent does, `ACTION_EDIT` on the contact's lookup URI with
+ContactEditorActivity named; both log ActivityTaskManager's START line from the app's uid
+(taskkit/sim/commands/activity.py `log_start`). Simplified: one phone field, no account
+picker, photo, custom label or "More fields"; the search box is not a search; the edit page
+("Edit contact", `contact_editor_title_existing_contact`) shows the contact's name and first
+phone, and its Save closes it without writing (editing a contact is not modelled).
 """
 from __future__ import annotations
 
@@ -21,6 +29,7 @@ from typing import Any
 
 from taskkit.apps.contacts import DATA_URI, NAME_MIMETYPE, PACKAGE, PHONE_LABELS, PHONE_MIMETYPE, RAW_CONTACTS_URI
 from taskkit.sim import providers
+from taskkit.sim.commands.activity import Intent as StartIntent, log_start, process_uid
 from taskkit.sim.gui import widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
 from taskkit.sim.gui.node import Node
@@ -32,6 +41,7 @@ DETAILS = "com.android.contacts.quickcontact.QuickContactActivity"
 CONTACTS_URI = "content://com.android.contacts/contacts"
 PHONES_URI = "content://com.android.contacts/data/phones"
 _FIELDS = (("first", "First name"), ("last", "Last name"), ("phone", "Phone"))
+INSERT_ACTION, EDIT_ACTION = "android.intent.action.INSERT", "android.intent.action.EDIT"
 
 
 # --- data ---------------------------------------------------------------------------------------
@@ -50,7 +60,7 @@ def _save(frame: Frame):
     """The editor's Save: the raw contact, its name and phone rows, then its details."""
     def act(ui: Session) -> None:
         first, last, phone = (ui.draft(frame, name).strip() for name, _ in _FIELDS)
-        if not (first or last or phone):
+        if not (first or last or phone) or "contact" in frame.args:  # an edit page writes nothing
             ui.finish()
             return
         caller = providers.Caller(PACKAGE)
@@ -65,6 +75,27 @@ def _save(frame: Frame):
                              caller)
         row = providers.query(ui.state, f"{RAW_CONTACTS_URI}/{raw_id}", ["contact_id"]).rows
         ui.replace("details", contact=int(row[0][0]) if row and row[0][0] is not None else 0)
+    return act
+
+
+def _start_editor(ui: Session, action: str, data: str, drafts: dict[str, str] | None = None, **args: Any) -> None:
+    """Start ContactEditorActivity with `action` on `data` (its START line) and open the editor."""
+    explicit = action == EDIT_ACTION  # EditorIntents names the class; INSERT goes by the app's package
+    log_start(ui.state, StartIntent(action, data=data, package=None if explicit else PACKAGE),
+              PACKAGE, EDITOR, process_uid(PACKAGE))
+    ui.push("editor", focus="first", drafts=drafts, **args)
+
+
+def _edit(contact: int):
+    """A contact's "Edit contact": the editor on its lookup URI, filled with its name and first phone."""
+    def act(ui: Session) -> None:
+        found = providers.query(ui.state, f"{CONTACTS_URI}/{contact}", ["lookup"]).rows
+        lookup = str(found[0][0]) if found and found[0][0] else ""
+        names = providers.query(ui.state, DATA_URI, ["data2", "data3"],
+                                f"contact_id = {int(contact)} AND mimetype = '{NAME_MIMETYPE}'").rows
+        values = (*(names[0] if names else ("", "")), next(iter(phones(ui, contact)), ""))
+        drafts = {name: str(v) for (name, _), v in zip(_FIELDS, values) if v}
+        _start_editor(ui, EDIT_ACTION, f"{CONTACTS_URI}/lookup/{lookup}/{contact}", drafts, contact=contact)
     return act
 
 
@@ -97,8 +128,8 @@ def _list(ui: Session, frame: Frame) -> list[Node]:
                                          rid=f"{ID}contact_list"))
     else:
         nodes.append(widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)), "No contacts"))
-    nodes.append(widgets.fab(ui, lambda session: session.push("editor", focus="first"),
-                             f"{ID}floating_action_button", "Create new contact"))
+    create = lambda session: _start_editor(session, INSERT_ACTION, CONTACTS_URI)  # noqa: E731
+    nodes.append(widgets.fab(ui, create, f"{ID}floating_action_button", "Create new contact"))
     return nodes
 
 
@@ -106,7 +137,8 @@ def _details(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
     contact = int(frame.args.get("contact", 0))
     name = next((p["name"] for p in contacts(ui) if p["id"] == contact), "")
-    nodes, top = widgets.app_bar(ui, "")
+    edit = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Edit contact", _edit(contact), f"{ID}menu_edit")
+    nodes, top = widgets.app_bar(ui, "", actions=(edit,))
     nodes.append(widgets.text(ui, (m.dp(16), top, m.width - m.dp(16), top + m.dp(72)), name,
                               f"{ID}large_title", size_dp=28))
     rows = [widgets.Row(m.dp(72), lambda b, n=n: widgets.list_item(ui, b, n, "Mobile", action=lambda session: None,
@@ -121,7 +153,8 @@ def _details(ui: Session, frame: Frame) -> list[Node]:
 def _editor(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
     save = widgets.button(ui, (0, 0, m.dp(96), 0), "Save", _save(frame), f"{ID}editor_menu_save_button")
-    nodes, top = widgets.app_bar(ui, "Create new contact", actions=(save,))
+    title = "Edit contact" if "contact" in frame.args else "Create new contact"
+    nodes, top = widgets.app_bar(ui, title, actions=(save,))
     y = top + m.dp(16)
     for name, hint in _FIELDS:
         nodes.append(widgets.edit_text(ui, frame, name, (m.dp(72), y, m.width - m.dp(24), y + m.dp(56)), hint))

@@ -107,7 +107,7 @@ def _home(ui: Session, frame: Frame) -> list[Node]:
         long_action=lambda s, i=e[KEY]: s.push("delete", expense=int(i)),
         rid=f"{ID}cd_expense", title_rid=f"{ID}tv_name", subtitle_rid=f"{ID}tv_date",
         trailing_rid=f"{ID}tv_amount")) for e in expenses(ui)]
-    nodes.append(widgets.list_or_empty(ui, frame, top, rows, f"{ID}rv_expense", "No expense logs", f"{ID}tv_no_expense"))
+    nodes.append(widgets.list_or_empty(ui, frame, top, rows, f"{ID}rv_expense", "No Expense Logs", f"{ID}tv_no_expense_logs"))
     nodes.append(widgets.fab(ui, lambda s: s.push("entry", focus="name"), f"{ID}fb_main_add"))  # no content description in activ_main.xml
     return nodes
 

@@ -149,7 +149,13 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
     if tab == "Songs":
         def toggle(path: str):
             picked = [p for p in chosen if p != path] + ([] if path in chosen else [path])
-            return lambda s: s.replace("main", tab=tab, selected=picked)
+
+            def act(s: Session) -> None:  # the list keeps its place (the adapter redraws the row only)
+                offset = s.scroll(frame, tab)
+                s.replace("main", tab=tab, selected=picked)
+                if offset is not None:
+                    s.set_scroll(s.top()[2], tab, offset)
+            return act
         rows = [_song_row(ui, entry, toggle(entry["data"]) if chosen else
                           (lambda s, at=index: _set_queue(s, songs[at:] + songs[:at])),
                           select=None if chosen else toggle(entry["data"]), selected=entry["data"] in chosen)
