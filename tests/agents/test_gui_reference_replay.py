@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from taskkit import loading, registry
+from taskkit import loading, metadata, registry
 from taskkit.agents import load
 from taskkit.connect import sim_device
 from taskkit.env import Env
@@ -21,11 +21,16 @@ pytestmark = pytest.mark.adb
 
 
 def _one_per_app() -> list[str]:
+    """The first task of each set of apps; a seed family's multi-app set only when it brings an app
+    no set before it did (AndroidLens' long cross-app tasks would add time, not apps)."""
     loading.load_builtin()
     chosen: dict[tuple[str, ...], str] = {}
-    for cls in sorted(registry.all_tasks(), key=lambda c: c.name):
-        if cls.has_gui_reference() and not cls.real_device_only:
-            chosen.setdefault(cls.app_names, cls.name)
+    for cls in sorted(registry.all_tasks(), key=lambda c: (len(c.app_names), c.name)):
+        if cls.has_gui_reference() and not cls.real_device_only and cls.app_names not in chosen:
+            seen = {app for apps in chosen for app in apps}
+            seed_family = metadata.benchmark(cls.name, cls.tags) in metadata.SEED_BENCHMARKS
+            if len(cls.app_names) == 1 or not seed_family or not set(cls.app_names) <= seen:
+                chosen[cls.app_names] = cls.name
     return sorted(chosen.values())
 
 
