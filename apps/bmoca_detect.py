@@ -60,8 +60,7 @@ class BmocaAppTask(TaskEval, register=False):
     LOGCAT: ClassVar[tuple[str, str]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        cls.complexity = cls.step_limit / 10
-        cls.difficulty = metadata.difficulty_of_step_limit(cls.step_limit)
+        cls.complexity, cls.difficulty = metadata.from_step_limit(cls.step_limit)
         if "optimal_steps" not in cls.__dict__:
             cls.optimal_steps = 1 + len(cls.TAPS)
         super().__init_subclass__(**kwargs)

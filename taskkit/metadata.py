@@ -66,10 +66,11 @@ def problems(difficulty: Any, tags: Any, optimal_steps: Any) -> list[str]:
     return found
 
 
-def difficulty_of_step_limit(step_limit: int) -> str:
-    """The difficulty of a task from a benchmark that publishes step limits, not difficulties
-    (B-MoCA): easy up to 8 steps, medium up to 13, hard beyond."""
-    return "easy" if step_limit <= 8 else "medium" if step_limit <= 13 else "hard"
+def from_step_limit(step_limit: int) -> tuple[float, str]:
+    """(complexity, difficulty) of a task from a benchmark that publishes step limits, not
+    difficulties (B-MoCA): the limit is the step budget (complexity = limit / 10); easy up to 8
+    steps, medium up to 13, hard beyond."""
+    return step_limit / 10, "easy" if step_limit <= 8 else "medium" if step_limit <= 13 else "hard"
 
 
 def _facet_problems(tags: tuple[str, ...]) -> list[str]:

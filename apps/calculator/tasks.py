@@ -39,8 +39,7 @@ class _CalculatorTask(TaskEval, register=False):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if "step_limit" in cls.__dict__:
-            cls.complexity = cls.step_limit / 10
-            cls.difficulty = metadata.difficulty_of_step_limit(cls.step_limit)
+            cls.complexity, cls.difficulty = metadata.from_step_limit(cls.step_limit)
         super().__init_subclass__(**kwargs)
 
     def formula(self) -> str:

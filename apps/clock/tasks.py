@@ -159,6 +159,12 @@ def _scheduled(hour: int, minutes: int) -> Validator:
     return row_exists(alarms.INSTANCES, {"hour": hour, "minutes": minutes})
 
 
+def _random_time(rng: TaskRng) -> dict[str, Any]:
+    """An alarm time drawn from the seed: any hour, minutes by five (the clock face's), and its wording."""
+    hour, minutes = rng.randint(0, 23), rng.choice(range(0, 60, 5))
+    return {"hour": hour, "minutes": minutes, "time": alarms.spoken_time(hour, minutes)}
+
+
 class _AlarmTask(_ClockTask):
     """One of B-MoCA's alarm tasks (its family's tag)."""
 
@@ -174,8 +180,7 @@ class _CreateAlarm(_AlarmTask):
 
     @classmethod
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
-        hour, minutes = rng.randint(0, 23), rng.choice(range(0, 60, 5))
-        return {"hour": hour, "minutes": minutes, "time": alarms.spoken_time(hour, minutes)}
+        return _random_time(rng)
 
     def validator(self) -> Validator:
         hour, minutes = self.params["hour"], self.params["minutes"]
@@ -248,7 +253,7 @@ class ClockCreateTwoAlarms(_AlarmTask):
 
     @classmethod
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
-        return {**_CreateAlarm.generate_random_params.__func__(cls, rng), "direction": rng.choice(["before", "after"])}
+        return {**_random_time(rng), "direction": rng.choice(["before", "after"])}
 
     def _times(self) -> list[tuple[int, int]]:
         hour, minutes = self.params["hour"], self.params["minutes"]

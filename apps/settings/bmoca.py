@@ -84,8 +84,7 @@ class BmocaSettingsTask(TaskEval, register=False):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if "step_limit" in cls.__dict__:
-            cls.complexity = cls.step_limit / 10
-            cls.difficulty = metadata.difficulty_of_step_limit(cls.step_limit)
+            cls.complexity, cls.difficulty = metadata.from_step_limit(cls.step_limit)
         if "presses" in cls.__dict__:
             cls.optimal_steps = len(cls.presses) + 1
         super().__init_subclass__(**kwargs)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from taskkit import metadata
 from taskkit.apps import clock
 from taskkit.apps.clock import alarms
 from taskkit.apps.clock.tasks import ClockCreateAlarm, ClockCreateWeekendAlarm, ClockTurnOnAlarm
-from taskkit.apps.settings.bmoca import TAGS, VOLUMES, BmocaAirplaneModeOn, BmocaAlarmVolumeUp, BmocaSettingsTask
+from taskkit.apps.settings.bmoca import VOLUMES, BmocaAirplaneModeOn, BmocaAlarmVolumeUp, BmocaSettingsTask
 from taskkit.env import TaskEnv
 from taskkit.gui_reference import Step
 from taskkit.rng import TaskRng
@@ -40,8 +41,7 @@ class _CrossTask(TaskEval, register=False):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if "step_limit" in cls.__dict__:
-            cls.complexity = cls.step_limit / 10
-            cls.difficulty = "medium" if cls.step_limit <= 13 else "hard"
+            cls.complexity, cls.difficulty = metadata.from_step_limit(cls.step_limit)
             cls.optimal_steps = cls.clock_task.optimal_steps + cls.settings_task.optimal_steps  # both parts' steps
         super().__init_subclass__(**kwargs)
 

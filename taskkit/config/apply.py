@@ -97,22 +97,16 @@ def commands(config: DeviceConfig, current: dict[str, Any]) -> list[str]:
         run += [f"mkdir -p {shell_quote(LAUNCHER_DB.rsplit('/', 1)[0])}",
                 f"sqlite3 {shell_quote(LAUNCHER_DB)} {shell_quote(_favorites(config))}", f"am force-stop {LAUNCHER}"]
     if current.get("locale") != config.locale:
-        run += _set_locale(config.locale)
+        run += locale_commands(config.locale)
     return run
 
 
-def _set_locale(tag: str) -> list[str]:
+def locale_commands(tag: str) -> list[str]:
     """Set the locale and restart the framework, then wait (up to a minute) until the settings
     service answers again."""
     return [f"setprop persist.sys.locale {shell_quote(tag)}", "setprop ctl.restart zygote",
             "i=0; while [ $i -lt 60 ]; do settings get system font_scale >/dev/null 2>&1 && break; "
             "sleep 1; i=$((i+1)); done"]
-
-
-def locale_commands(tag: str) -> list[str]:
-    """The commands that set the locale alone, as `commands` does (a task that runs under its own
-    locale: SPA-Bench's Chinese ladders, taskkit.apps.spa)."""
-    return _set_locale(tag)
 
 
 def verify(device: Device, config: DeviceConfig) -> None:
@@ -166,7 +160,7 @@ def restore(device: Device, previous: dict[str, Any] | None = None) -> bool:
         run += [f"sqlite3 {shell_quote(LAUNCHER_DB)} {shell_quote('DROP TABLE IF EXISTS favorites; ' + previous['favorites'])}",
                 f"am force-stop {LAUNCHER}"]
     if previous.get("locale") and read(device)["locale"] != previous["locale"]:
-        run += _set_locale(previous["locale"])
+        run += locale_commands(previous["locale"])
     device.check(" && ".join(run) + f" && rm -f {shell_quote(RECORD)}")
     return True
 

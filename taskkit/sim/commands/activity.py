@@ -330,9 +330,8 @@ def log_start(state: SimState, intent: Intent, package: str, cls: str, uid: int)
         log_created(state, package, cls)  # a new task: its activity is created
 
 
-SETTINGS_PACKAGE = "com.android.settings"
 # apps whose manifest shares a system uid (android:sharedUserId): Settings is android.uid.system
-SHARED_UIDS = {SETTINGS_PACKAGE: 1000}
+SHARED_UIDS = {"com.android.settings": 1000}
 FIRST_APPLICATION_UID = 10000  # android.os.Process.FIRST_APPLICATION_UID
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Callable
 
 from taskkit.device.catalog import LAUNCHER, installed
-from taskkit.sim.commands.activity import log_start
+from taskkit.sim.commands.activity import log_start, process_uid
 from taskkit.sim.commands.activity import Intent as StartIntent
 from taskkit.sim.gui import emergency, syslog, toggles, volumes, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
@@ -61,7 +61,7 @@ _TOP_LEVEL = (("Network & internet", "Mobile, Wi\u2011Fi, hotspot", "network"),
 RowSpec = tuple[str, str, "Action | None", "bool | None"]  # title, summary, action, switch state
 
 
-SETTINGS_UID = 1000  # Settings runs as android.uid.system
+SETTINGS_UID = process_uid(PACKAGE)  # Settings runs as android.uid.system (1000)
 CLS = PACKAGE + "."  # the app's class names' prefix
 # each sub page's fragment (SubSettings' SettingsActivity.switchToFragment logs its name)
 FRAGMENTS = {"network": CLS + "network.NetworkDashboardFragment",
