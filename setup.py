@@ -9,6 +9,8 @@ setup(
     description="Author, self-test and run reproducible Android agent benchmark tasks.",
     long_description=open("README.md", encoding="utf-8").read(),
     long_description_content_type="text/markdown",
+    license="Apache-2.0",
+    license_files=["LICENSE", "NOTICE"],
     python_requires=">=3.10",
     # The card's top-level folders install under taskkit's namespace (taskkit.apps,
     # taskkit.validators, taskkit.task_protos), so that no installed name collides with another
@@ -19,7 +21,7 @@ setup(
     package_dir={f"taskkit.{folder}": folder for folder in NAMESPACED},
     package_data={"taskkit.task_protos": ["*.proto", "*.textproto"],
                   "taskkit": ["templates/*.j2", "android_world_tasks.json"], "taskkit.config": ["*.json"],
-                  "taskkit.sim.gui": ["translations.json"]},
+                  "taskkit.sim.gui": ["translations.json", "fonts/*"]},
     install_requires=[
         # Faker shapes generated task content (names, sentences): pinned exactly so that a
         # seed means the same tasks on every install.
@@ -51,7 +53,9 @@ setup(
         "android-world": ["immutabledict>=2", "opencv-python-headless>=4.8", "pydub>=0.25"],
         # "av" (FFmpeg) decodes the simulated media files in the tests, as a player would;
         # pytest-xdist runs the suite on every core.
-        "test": ["openai>=1.40", "ray>=2.9", "av>=12", "pytest-xdist>=3", "gymnasium>=1.0", "datasets>=2.14"],
+        # The API reference (docs/api): `sphinx-build -b html docs/api OUT`.
+        "docs": ["sphinx>=7"],
+        "test": ["openai>=1.40", "ray>=2.9", "av>=12", "pytest-xdist>=3", "gymnasium>=1.0", "datasets>=2.14", "sphinx>=7"],
     },
     entry_points={"pytest11": ["taskkit = taskkit.testing.plugin"]},
 )

@@ -6,18 +6,23 @@ B-MoCA's instruction is the template, its step limit the budget (complexity = li
 `optimal_steps` the GUI reference's action count. Most of these detectors read a line an app or
 a service logs when a screen opens, so `solve` drives the screens with `input tap`, as the
 Settings tasks do (apps/settings/bmoca.py), after opening the app with `monkey -p` (the
-launcher's intent). Every task starts with its app closed (TaskEval's setup force-stops every
-running app), so opening it starts its process and creates its activity.
+launcher's intent), finding each control as the GUI reference does under the device's locale
+(its English label or its translation, `gui_reference.localized`) and scrolling the list as the
+GUI reference scrolls it, so a solve holds under every device config. Every task starts with
+its app closed (TaskEval's setup force-stops every running app), so opening it starts its
+process and creates its activity.
 """
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
 from taskkit import metadata
+from taskkit.actions import commands_for
+from taskkit.agents.base import Action
 from taskkit.device.base import Device
 from taskkit.env import TaskEnv
 from taskkit.errors import TaskkitError
-from taskkit.gui_reference import Step, Target, locator, open_app, tap
+from taskkit.gui_reference import Locator, Step, Target, localized, open_app, tap
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, logcat_matches
 from taskkit.validators.base import Validator
@@ -25,15 +30,27 @@ from taskkit.validators.base import Validator
 _SCROLLS = 6  # a target not in view is looked for by scrolling the list this many times at most
 
 
+def _on_device(device: Device, target: Target) -> Locator:
+    """`target` as the device's screens show it: its English labels also found in the device's
+    locale (`gui_reference.localized`, the translation table the simulated screens draw from), as
+    the GUI reference finds them; resource ids as they are."""
+    return localized([tap(target)], device.props.get("persist.sys.locale") or None)[0].target
+
+
 def find_and_tap(device: Device, target: Target, fraction: float | None = None) -> None:
-    """Tap `target`, found on the live screen as the GUI reference finds it (scrolling the list
-    up to find it), at its centre or, for a slider, `fraction` of the way along it."""
+    """Tap `target`, found on the live screen as the GUI reference finds it under the device's
+    locale (scrolling the list up to find it), at its centre or, for a slider, `fraction` of the
+    way along it."""
+    found_by = _on_device(device, target)
     for _ in range(_SCROLLS):
-        elements = device.ui.screen().elements
-        found = locator(target).indices(elements)
+        screen = device.ui.screen()
+        elements = screen.elements
+        found = found_by.indices(elements)
         if found:
             break
-        device.check("input swipe 540 1700 540 700")
+        lists = [i for i, element in enumerate(elements) if element.is_scrollable]  # as the GUI reference scrolls
+        scroll = Action("scroll", index=lists[-1] if lists else None, direction="down")
+        device.check(" && ".join(commands_for(scroll, elements, screen.size)))
     else:
         raise TaskkitError(f"{target!r} is not on the screen")
     box = elements[found[-1]].bbox

@@ -3,7 +3,7 @@
 `Database(path, ddl)` is a database an app creates on its first run: its device path and the
 DDL (plus seed rows) that creates it. The app model owns it; the simulated device builds its
 image from it and spec type checks read the column types from it. `database.table(name, key)`
-gives a `Table`: columns typed from the DDL (inspected on the host with sqlite-utils), the
+gives a `Table`: columns typed from the DDL (inspected on the host: SQLite's `table_info`), the
 app's defaults for columns a row leaves unset, and every SQL statement taskkit runs against the
 table — select, insert, update, delete, duplicates, and the change-logging snapshot that
 validators diff — built here and nowhere else, each value through `sql_literal`.
@@ -20,9 +20,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import sqlite3
 from typing import Any, Callable, Mapping, Sequence, Union
 
-import sqlite_utils
 
 from taskkit.device.base import Device
 from taskkit.device.quoting import shell_quote, sql_identifier, sql_literal
@@ -341,7 +341,7 @@ class Database:
 
     def create(self, host_path: str) -> None:
         """Create the database as the app would on first run, in the host file `host_path`."""
-        db = sqlite_utils.Database(host_path)
+        db = sqlite3.connect(host_path)
         try:
             db.executescript(self.ddl)
         finally:
@@ -350,14 +350,18 @@ class Database:
 
 @functools.lru_cache(maxsize=None)
 def _ddl_columns(ddl: str, table: str) -> tuple[Column, ...]:
-    """The typed columns of `table` as `ddl` creates it (inspected by sqlite-utils in memory)."""
-    db = sqlite_utils.Database(memory=True)
+    """The typed columns of `table` as `ddl` creates it, from SQLite's own `table_info` in memory
+    (the query sqlite-utils' `Table.columns` runs: importing sqlite-utils would load pandas and
+    numpy wherever they are installed, for every process that imports an app model)."""
+    db = sqlite3.connect(":memory:")
     try:
         db.executescript(ddl)
-        if not db[table].exists():
+        if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone() is None:
             return ()
+        rows = db.execute("SELECT cid, name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)",
+                          (table,)).fetchall()
         # An INTEGER PRIMARY KEY is never NULL, whatever its NOT NULL says.
-        return tuple(Column(c.name, affinity(c.type), not c.notnull and not c.is_pk, c.default_value is not None)
-                     for c in db[table].columns)
+        return tuple(Column(name, affinity(kind), not notnull and not pk, default is not None)
+                     for _, name, kind, notnull, default, pk in rows)
     finally:
         db.close()

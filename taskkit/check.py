@@ -17,7 +17,7 @@ from typing import Any
 
 from absl import flags
 
-from taskkit import cli, config as device_config
+from taskkit import cli, config as device_config, report
 from taskkit.config import apply as config_apply
 from taskkit.agents.builtin import BASELINES
 from taskkit.runner import run_episode
@@ -79,14 +79,19 @@ def check(classes: list[Any], chosen: list[props.Property], seeds: Any, env: Env
     table = []
     host, port = cli.adb_server(FLAGS)
     options = {"adb_host": host, "adb_port": port} if cli.device_spec(FLAGS).startswith("adb") else {}
+    progress = report.Progress(len(classes) * len(chosen))  # on stderr: a unit per task and property
     with Session(env, cli.device_spec(FLAGS), near_misses=props.NEAR_MISS in chosen, device_options=options) as session:
         if props.DETERMINISTIC in chosen:
             ahead = planned_seeds(seeds)
             for cls in classes:
                 session.prefetch(cls, ahead)
         for cls in classes:
-            results = [run_property(prop, cls, session, seeds) for prop in chosen]
+            results = []
+            for prop in chosen:
+                results.append(run_property(prop, cls, session, seeds))
+                progress.advance(f"{cls.name} {prop.name}", not results[-1].failed, results[-1].failed)
             table.append(results)
+            progress.clear()
             print(_row(cls.name, results, width, chosen), flush=True)
     return table
 

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 
 from absl import flags
 
-from taskkit import connect, families, loading, registry
+from taskkit import connect, families, loading, outdir, registry, suite
 from taskkit.agents import AgentLoadError, AgentUnavailable, ReplayMismatch
 from taskkit.device.base import Device, DeviceError
 from taskkit.device import lock
@@ -43,9 +43,9 @@ class SpecErrors(UsageError):
 
 # Errors that are the user's input, not a bug and not the device: one line, exit 2.
 BAD_INPUT = (UsageError, registry.TaskLoadError, AgentLoadError, connect.DeviceSpecError, ParamError,
-             SpecError, lock.DeviceBusy, ReplayMismatch)
-# Infrastructure that failed (the device, the agent's endpoint): one line, exit 3.
-INFRASTRUCTURE_ERRORS = (DeviceError, AgentUnavailable)
+             SpecError, lock.DeviceBusy, lock.LockUnusable, ReplayMismatch, outdir.OutputDirError, suite.SuiteSizeError)
+# Infrastructure that failed (the device, the agent's endpoint, a write to the output dir): one line, exit 3.
+INFRASTRUCTURE_ERRORS = (DeviceError, AgentUnavailable, outdir.WriteFailed)
 
 
 def define_task_flags(values: flags.FlagValues) -> None:
@@ -171,6 +171,21 @@ def opened_device(values: flags.FlagValues, task_names: list[str]) -> Iterator[D
         yield device
 
 
+def _strings(value: Any) -> list[str]:
+    """The strings of a flag's value (a list flag's items)."""
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return [item for item in items if isinstance(item, str)]
+
+
+def refuse_nul(name: str, value: str) -> None:
+    """UsageError if `value` (of flag or argument `name`) holds a NUL byte: no path, serial or name
+    can (the OS refuses one with a ValueError deep in the run). `run_main` applies it to every
+    argument and flag value of every command, a --flagfile's too."""
+    if "\0" in value:
+        shown = repr(value) if len(value) <= 60 else repr(value[:60]) + "..."
+        raise UsageError(f"{name} {shown}: a NUL byte (\\x00) cannot be part of a path or a name; remove it")
+
+
 def run_main(prog: str, values: flags.FlagValues, main: Callable[[list[str]], int], argv: list[str],
              doc: str | None = None) -> int:
     """Parse `argv` into `values` and call `main`; every kind of bad input is one line, exit 2.
@@ -182,7 +197,14 @@ def run_main(prog: str, values: flags.FlagValues, main: Callable[[list[str]], in
         return 0
     values.unparse_flags()  # run() may be called again in one process (tests)
     try:
+        flag = "argument"
+        for argument in argv[1:]:  # before parsing: a --flagfile path with a NUL could not be opened
+            refuse_nul(argument.partition("=")[0] if argument.startswith("-") else flag, argument)
+            flag = argument if argument.startswith("--") and "=" not in argument else "argument"
         rest = values(argv)
+        for name in values:  # a --flagfile's values too
+            for value in _strings(values[name].value):
+                refuse_nul(f"--{name}", value)
         if len(rest) > 1:
             raise UsageError(f"unexpected argument(s) {' '.join(rest[1:])}; every option is a --flag")
         return main(rest)

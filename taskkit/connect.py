@@ -38,7 +38,10 @@ def sim_device(state_dir: "str | os.PathLike[str] | None" = None) -> "SimDevice"
 
 def open_device(spec: str, adb_host: str = "127.0.0.1", adb_port: int = 5037) -> Device:
     """`sim` → a fresh simulator in a temp dir; `sim:DIR` → the simulator stored in DIR;
-    `adb` → the only device of the adb server at adb_host:adb_port; `adb:SERIAL` → that device."""
+    `adb` → the only device of the adb server at adb_host:adb_port; `adb:SERIAL` → that device.
+
+    DeviceSpecError (bad input) if the spec names no device the server has; DeviceError (the
+    device failed) if the adb server cannot be reached."""
     kind, _, argument = spec.partition(":")
     if kind == "sim":
         from taskkit.sim.device import StateDirError
@@ -48,12 +51,14 @@ def open_device(spec: str, adb_host: str = "127.0.0.1", adb_port: int = 5037) ->
         except StateDirError as error:
             raise DeviceSpecError(f"--device {spec}: {error}") from None
     if kind == "adb":
-        from taskkit.device.adb import AdbDevice
+        from taskkit.device.adb import AdbDevice, DeviceSelectionError
 
         try:
             return AdbDevice(argument or None, host=adb_host, port=adb_port)
-        except DeviceError as error:
+        except DeviceSelectionError as error:  # the server has no such device (or several): bad input, exit 2
             raise DeviceSpecError(f"cannot open device {spec!r}: {error}") from error
+        except DeviceError as error:  # no adb server there, or it does not answer: the device failed, exit 3
+            raise DeviceError(f"cannot open device {spec!r}: {error}") from error
     raise DeviceSpecError(f"unknown device {spec!r}: use {DEVICE_SPECS}")
 
 

@@ -1,9 +1,12 @@
 """`Env`: what a task and an agent share during one episode; `TaskEnv`, the type tasks take."""
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from taskkit.device.base import Device
+
+if TYPE_CHECKING:
+    from taskkit.validators.detectors import ScreenLog
 
 
 class TaskEnv(Protocol):
@@ -40,6 +43,9 @@ class Env:
         #: the simulated device, which journals those writes). `taskkit.check` turns it off to see
         #: what a teardown would leave behind on a phone.
         self.undo_elsewhere = True
+        #: The screens this episode showed, for checks that read them (SPA's key components);
+        #: None: nothing kept. The runner and taskkit.gym set it after the task's set-up.
+        self.screens: ScreenLog | None = None
 
     @property
     def answer(self) -> str:
@@ -50,3 +56,4 @@ class Env:
 
     def new_episode(self) -> None:
         self.interaction_cache = ""
+        self.screens = None

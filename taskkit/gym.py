@@ -27,7 +27,9 @@
   without milestones: its score at the end), so an episode's return is its final progress.
   `terminated` when the agent declares `status` or, with `success_check="every_step"`, at the
   first step whose check passes; `truncated` when the step budget (10 × complexity) is spent.
-  `info` holds the task, instance id, step and, at the end, `score` (and `progress`).
+  `info` holds the task, instance id, step and, at the end, `score` (and `progress`; and for a
+  task judged by SPA's key components, which read the episode's screens from the last back as
+  the runner keeps them, `key_components_step`: the screen they matched on, 0 the first).
 * `close()` tears the open episode down (the restore point puts the device back) and closes a
   device the environment opened.
 """
@@ -41,7 +43,7 @@ from taskkit.agents.base import Action, Agent
 from taskkit.env import Env
 from taskkit.errors import TaskkitError
 from taskkit.task import TaskEval
-from taskkit.runner import EpisodeOptions, milestone_tracker, observe, take_step
+from taskkit.runner import EpisodeOptions, milestone_tracker, observe, screen_log, take_step
 
 try:
     import gymnasium
@@ -134,6 +136,7 @@ class PhoneEnv(gymnasium.Env):
         self.env.new_episode()
         self.task.initialize_state(self.env)
         self.tracker = milestone_tracker(self.env, self.task)
+        self.env.screens = screen_log(self.task, self.tracker)  # what SPA's key components read
         self.progress = 0.0
         if self.task.start_on_home_screen:
             actions.perform(self.env, Action("navigate_home"))
@@ -151,12 +154,15 @@ class PhoneEnv(gymnasium.Env):
         outcome = take_step(self.env, self.task, parsed, self._last, self.steps, self.options, self.tracker)
         terminated = parsed.ends_episode or outcome.succeeded
         truncated = not terminated and self.steps >= self.task.max_steps
+        # scored before the next observation is kept, so the final screen's index is the runner's
+        score = float(self.task.is_successful(self.env)) if terminated or truncated else 0.0
         observation = self._observe(outcome.error)
         info = self._info()
         reward = self._progress_gain() if self.reward_mode == "progress" and self.tracker is not None else 0.0
         if terminated or truncated:
-            score = float(self.task.is_successful(self.env))
             info["score"] = score
+            if self.env.screens is not None:
+                info["key_components_step"] = self.env.screens.matched
             if self.tracker is not None:
                 progress = self.tracker.finish(self.env, self.steps)
                 info["progress"] = progress

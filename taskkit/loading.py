@@ -8,6 +8,7 @@ each `--parallel` worker) compiles only the specs it uses.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
@@ -16,7 +17,7 @@ import sys
 import traceback
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from taskkit import apps, registry, specs, task_protos
 from taskkit.registry import TaskLoadError
@@ -66,8 +67,9 @@ def load_android_world(path: str) -> list[tuple[str, str, str]]:
     from taskkit.compat.android_world import checkout, native
 
     try:
-        checkout.use(path)
-        return native.register()
+        with _exit_refused("--android_world", path):
+            checkout.use(path)
+            return native.register()
     except checkout.CheckoutError as error:
         raise TaskLoadError(str(error)) from None
     except ModuleNotFoundError as error:
@@ -111,6 +113,18 @@ def load_module(spec: str, flag: str = "--task_module") -> ModuleType:
     """Import user code from a module name (`my.tasks`) or a file path (`tasks/mine.py`) and
     return the module; errors name `flag` (the option that gave `spec`)."""
     try:
+        return _import_user_module(spec, flag)
+    except TaskLoadError:
+        raise
+    except ModuleNotFoundError as error:
+        raise TaskLoadError(f"{flag} {spec}: {error}; give an importable module name or a .py path") from None
+    except Exception as error:  # the user's module failed while importing: say where
+        raise TaskLoadError(f"{flag} {spec}: {where(error)}{type(error).__name__}: {error}") from None
+
+
+def _import_user_module(spec: str, flag: str) -> ModuleType:
+    """Import `spec` (a module name or a file path) as `load_module` describes; the module may not exit."""
+    with _exit_refused(flag, spec):
         if spec.endswith(".py") or "/" in spec or "\\" in spec:
             path = Path(spec).resolve()
             if not path.is_file():
@@ -126,12 +140,18 @@ def load_module(spec: str, flag: str = "--task_module") -> ModuleType:
             module_spec.loader.exec_module(module)
             return module
         return importlib.import_module(spec)
-    except TaskLoadError:
-        raise
-    except ModuleNotFoundError as error:
-        raise TaskLoadError(f"{flag} {spec}: {error}; give an importable module name or a .py path") from None
-    except Exception as error:  # the user's module failed while importing: say where
-        raise TaskLoadError(f"{flag} {spec}: {where(error)}{type(error).__name__}: {error}") from None
+
+
+@contextlib.contextmanager
+def _exit_refused(flag: str, spec: str) -> Iterator[None]:
+    """User code taskkit imports may not end the process: its `sys.exit(code)` (SystemExit) is a
+    TaskLoadError naming `flag spec`, where it exited and the code it asked for. KeyboardInterrupt
+    is not caught: it stays an interrupt."""
+    try:
+        yield
+    except SystemExit as error:
+        raise TaskLoadError(f"{flag} {spec}: {where(error)}the module exited while being imported (sys.exit("
+                            f"{error.code!r})); code that taskkit loads must not exit the process") from None
 
 
 def where(error: BaseException) -> str:

@@ -17,7 +17,9 @@ import dataclasses
 import functools
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
+
+from taskkit import seed_coverage
 
 DIFFICULTIES = ("easy", "medium", "hard")
 #: The seed benchmarks besides AndroidWorld whose tasks carry the benchmark's name as a tag.
@@ -71,6 +73,28 @@ def from_step_limit(step_limit: int) -> tuple[float, str]:
     difficulties (B-MoCA): the limit is the step budget (complexity = limit / 10); easy up to 8
     steps, medium up to 13, hard beyond."""
     return step_limit / 10, "easy" if step_limit <= 8 else "medium" if step_limit <= 13 else "hard"
+
+
+def published_step_limit(name: str, params: Mapping[str, Any]) -> int | None:
+    """The step limit B-MoCA publishes for this very instance of task `name` (None: it publishes
+    none, and the class's budget holds). One task class stands for several published instances
+    ("call 2000-0202": 14, "call 123-4578": 13); taskkit/bmoca_tasks.json names each one's params,
+    and the instance whose params include an entry's takes its limit (the entry naming the most
+    params first)."""
+    for named, limit in _published_limits().get(name, ()):
+        if all(params.get(key) == value for key, value in named.items()):
+            return limit
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def _published_limits() -> dict[str, list[tuple[dict[str, Any], int]]]:
+    """Each covered B-MoCA task's published (params, step limit) pairs, the most specific first."""
+    found: dict[str, list[tuple[dict[str, Any], int]]] = {}
+    for entry in seed_coverage.bmoca():
+        if entry.task is not None:
+            found.setdefault(entry.task, []).append((entry.params, entry.step_limit))
+    return {task: sorted(pairs, key=lambda pair: -len(pair[0])) for task, pairs in found.items()}
 
 
 def _facet_problems(tags: tuple[str, ...]) -> list[str]:

@@ -122,17 +122,21 @@ def rows(results: Iterable[Any]) -> list[Row]:
 
 
 def group_stats(group: list[Row]) -> dict[str, Any]:
-    """Episodes, successes over the scored ones with the Wilson 95 % interval, mean score, errors,
-    and the mean milestone progress over the scored episodes of tasks with milestones."""
+    """Episodes; success over all of them, an error counted as a failure, with its Wilson 95 %
+    interval (the headline: errors never raise it), and the mean score likewise (an error scores
+    0); beside them the errors and the success among the episodes without one
+    (`success_rate_scored`); and the mean milestone progress over the scored episodes of tasks
+    with milestones."""
     scored = [r for r in group if r.scored]
     progressed = [r.progress for r in scored if r.progress is not None]
     successes = sum(r.success for r in scored)
-    low, high = wilson(successes, len(scored))
+    low, high = wilson(successes, len(group))
     return {
         "episodes": len(group), "scored": len(scored), "successes": successes,
-        "success_rate": successes / len(scored) if scored else None, "success_ci95": [low, high],
-        "mean_score": sum(r.score for r in scored) / len(scored) if scored else None,
+        "success_rate": successes / len(group) if group else None, "success_ci95": [low, high],
+        "mean_score": sum(r.score if r.scored else 0.0 for r in group) / len(group) if group else None,
         "errors": len(group) - len(scored),
+        "success_rate_scored": successes / len(scored) if scored else None,
         "mean_progress": sum(progressed) / len(progressed) if progressed else None,
     }
 
@@ -258,5 +262,6 @@ def compute(results: Iterable[Any]) -> dict[str, Any]:
         "mean_steps": statistics.fmean(r.steps for r in scored) if scored else None,
         "duration_s": {"total": sum(durations), "mean": statistics.fmean(durations) if durations else None},
         "usage": {"totals": totals, "tokens": tokens, "cost": cost},
-        "side_effects": {"episodes_checked": len(with_diff), "episodes_with": sum(bool(r.side_effects) for r in with_diff)},
+        "side_effects": {"episodes_checked": len(with_diff), "episodes_with": sum(bool(r.side_effects) for r in with_diff),
+                         "instances_with": [r.instance_id for r in with_diff if r.side_effects]},
     }

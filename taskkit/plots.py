@@ -34,12 +34,12 @@ class IntervalChart:
 
 
 def interval_chart(groups: Sequence[tuple[str, int, int, float, float]]) -> IntervalChart:
-    """Bars for `(label, successes, scored, low, high)` groups; a group with no scored episode
-    has no bar and its whole [0, 1] interval."""
+    """Bars for `(label, successes, trials, low, high)` groups (the report's trials: every episode,
+    an error counted as a failure); a group with no trial has no bar and its whole [0, 1] interval."""
     bars = []
-    for index, (label, successes, scored, low, high) in enumerate(groups):
-        rate = successes / scored if scored else 0.0
-        caption = (f"{successes}/{scored} · {rate:.0%} ({low:.0%}–{high:.0%})" if scored else "no scored episode")
+    for index, (label, successes, trials, low, high) in enumerate(groups):
+        rate = successes / trials if trials else 0.0
+        caption = (f"{successes}/{trials} · {rate:.0%} ({low:.0%}–{high:.0%})" if trials else "no episode")
         bars.append(IntervalBar(label, caption, PAD + index * ROW_HEIGHT, rate * BAR_WIDTH,
                                 LABEL_WIDTH + low * BAR_WIDTH, LABEL_WIDTH + high * BAR_WIDTH))
     return IntervalChart(tuple(bars), LABEL_WIDTH + BAR_WIDTH + 190, 2 * PAD + max(len(bars), 1) * ROW_HEIGHT)

@@ -6,12 +6,15 @@ run's metrics (`taskkit.metrics`) and a table of episodes linking each trajector
 screenshots by relative paths. Inline CSS and SVG only: no script, nothing fetched. Every value
 is escaped by Jinja2's autoescaping, so a goal or a reason cannot inject markup.
 
-Exit codes: 0 written, 2 bad input (one line: a missing directory, no results.jsonl, a damaged row).
+OUT_DIR must be a run's (it has a manifest.json); the report is written while holding the
+directory's lock, atomically and never through a link (taskkit.outdir).
+
+Exit codes: 0 written, 2 bad input (one line: a missing directory, no results.jsonl, a damaged
+row, no manifest, a directory in use by a run), 3 the report could not be written (a full disk).
 """
 from __future__ import annotations
 
 import json
-import os
 import sys
 import urllib.parse
 from pathlib import Path
@@ -19,12 +22,13 @@ from typing import Any
 
 import jinja2
 
-from taskkit import metrics, plots
+from taskkit import cli, metrics, outdir, plots
 from taskkit.errors import TaskkitError
 from taskkit.agents.recorded import DIRECTORY
+from taskkit.resume import MANIFEST, RESULTS, is_manifest
 
 PROG = "taskkit.report"
-RESULTS, MANIFEST, REPORT = "results.jsonl", "manifest.json", "report.html"
+REPORT = "report.html"
 USAGE = f"usage: python -m {PROG} OUT_DIR   (the --output_dir of a taskkit.run; writes OUT_DIR/{REPORT})"
 
 
@@ -92,7 +96,7 @@ def _screenshots(out_dir: Path, row: metrics.Row) -> list[tuple[str, str]]:
 def _chart(groups: dict[str, dict[str, Any]]) -> plots.IntervalChart | None:
     if not groups:
         return None
-    return plots.interval_chart([(name, stats["successes"], stats["scored"], *stats["success_ci95"])
+    return plots.interval_chart([(name, stats["successes"], stats["episodes"], *stats["success_ci95"])
                                  for name, stats in groups.items()])
 
 
@@ -122,17 +126,23 @@ def render(out_dir: Path, rows: list[metrics.Row]) -> str:
 
 
 def write(out_dir: str | Path) -> tuple[Path, list[str]]:
-    """Write OUT_DIR/report.html (atomically) and return its path and the loader's warnings."""
-    out_dir = Path(out_dir)
-    rows, warnings = load_rows(out_dir)
-    path = out_dir / REPORT
-    tmp = path.with_name(REPORT + ".tmp")
-    try:
-        tmp.write_text(render(out_dir, rows), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as error:
-        raise ReportError(f"{path}: {error.strerror or error}; is the directory writable?") from None
-    return path, warnings
+    """Write OUT_DIR/report.html and return its path and the loader's warnings. OUT_DIR must be
+    a run's (it has a manifest); it is locked while the report is written (taskkit.outdir)."""
+    rows, warnings = load_rows(Path(out_dir))  # a missing directory, no results, a damaged row: said first
+    with outdir.claim(out_dir, "", MANIFEST, is_manifest, "a taskkit.run output", existing_only=True) as directory:
+        return _save(directory, rows), warnings
+
+
+def write_into(directory: outdir.OutputDir) -> tuple[Path, list[str]]:
+    """Write report.html into a run directory this process has claimed (taskkit.run's own)."""
+    rows, warnings = load_rows(directory.path)
+    return _save(directory, rows), warnings
+
+
+def _save(directory: outdir.OutputDir, rows: list[metrics.Row]) -> Path:
+    """report.html, atomically and never through a link: a failed write leaves no temporary file
+    and raises outdir.WriteFailed."""
+    return directory.replace(REPORT, render(directory.path, rows))
 
 
 def run(argv: list[str]) -> int:
@@ -144,10 +154,14 @@ def run(argv: list[str]) -> int:
     try:
         if len(args) != 1 or args[0].startswith("-"):
             raise ReportError(f"expected one OUT_DIR, got {' '.join(args) or 'nothing'}; {USAGE}")
+        cli.refuse_nul("OUT_DIR", args[0])
         path, warnings = write(args[0])
-    except ReportError as error:
+    except (ReportError, outdir.OutputDirError, cli.UsageError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
+    except outdir.WriteFailed as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 3
     for warning in warnings:
         print(f"{PROG}: warning: {warning}", file=sys.stderr)
     print(f"report: {path}")

@@ -6,8 +6,10 @@ appends one JSON line per episode to results.jsonl as soon as it finishes. SIGIN
 end the current episode cleanly (teardown runs, its row is written) before the run stops.
 
 Exit codes: 0 the run finished, 2 bad input (one line; also a --strict_replay trajectory that
-does not fit), 3 the device or the agent's endpoint failed, 130 interrupted. A run stopped by 3
-(or by a replay that does not fit) keeps its rows: the same command resumes it.
+does not fit, an --output_dir that is neither new, empty nor a run's, or is in use by another
+run), 3 the device, the agent's endpoint or a write to --output_dir (a full disk) failed, 130
+interrupted. A run stopped by 3 (or by a replay that does not fit) keeps its rows: the same
+command resumes it. The output directory's rules are taskkit.outdir's.
 """
 from __future__ import annotations
 
@@ -18,18 +20,19 @@ import itertools
 import json
 import signal
 import sys
-from pathlib import Path
 from typing import Any
 
 from absl import flags
 
-from taskkit import agents, cli, config as device_config, metadata, pool, ray_pool, report, report_html, resume, runner, suite
+from taskkit import (agents, cli, config as device_config, metadata, outdir, pool, ray_pool, report, report_html, resume,
+                     runner, suite)
 from taskkit.task import step_budget
 from taskkit.config import apply as config_apply
 from taskkit.device import lock
 from taskkit.env import Env
 
 PROG = "taskkit.run"
+SUMMARY = "summary.json"
 FLAGS = flags.FlagValues()  # our own: importing this module never clashes with other flags
 flags.DEFINE_integer("seed", 30, "Run seed; each instance's seed derives from it as in AndroidWorld.", flag_values=FLAGS)
 flags.DEFINE_integer("n_task_combinations", 1, "Instances (parameter draws) per task.", flag_values=FLAGS)
@@ -66,9 +69,15 @@ flags.DEFINE_string("llm_api_key_env", "OPENAI_API_KEY", "--agent llm: the envir
                     flag_values=FLAGS)
 flags.DEFINE_bool("list_tasks", False, "Print the registered tasks (name, apps, difficulty, optimal steps, tags, "
                   "source, where each runs: any, or why it needs a real device, and gui: whether it gives a GUI "
-                  "reference) and exit.", flag_values=FLAGS)
+                  "reference) and exit; with --json, as JSON.", flag_values=FLAGS)
+flags.DEFINE_bool("json", False, "With --list_tasks: print the tasks as one JSON array of objects with the same "
+                  "fields (apps and tags lists, optimal_steps an int or null, gui a bool, level/category null when "
+                  "the task has none), for programs to read.", flag_values=FLAGS)
 flags.DEFINE_integer("parallel", 1, "Worker processes, each with its own fresh simulated device (with --device sim). "
                      "--device adb:S1,adb:S2 runs one worker per listed device.", flag_values=FLAGS)
+flags.DEFINE_integer("worker_memory_mb", pool.WORKER_MEMORY_MB, "The memory one --parallel worker is counted to take: "
+                     "no more workers start than the available memory (MemAvailable) holds at this much each.",
+                     flag_values=FLAGS)
 flags.DEFINE_enum("executor", "local", ["local", "ray"], "Where the workers run: local processes, or one Ray actor "
                   "per device (needs the ray extra: pip install 'taskkit[ray]').", flag_values=FLAGS)
 flags.DEFINE_string("ray_address", None, "--executor ray: the cluster to join (default: a local Ray instance started "
@@ -87,20 +96,45 @@ cli.define_task_flags(FLAGS)
 cli.define_device_flags(FLAGS)
 
 
+LISTED = ("name", "apps", "difficulty", "optimal_steps", "tags", "source", "runs_on", "gui", "benchmark", "level",
+          "category", "max_steps")
+"""The fields of `--list_tasks`, in column order."""
+
+
+def _task_facts(cls: Any) -> dict[str, Any]:
+    """What `--list_tasks` says of a task, with real types (`--json`): apps and tags lists,
+    optimal_steps an int or None, gui a bool, level/category None when the task has none."""
+    return {"name": cls.name, "apps": list(cls.app_names), "difficulty": cls.difficulty or None,
+            "optimal_steps": cls.optimal_steps, "tags": metadata.plain_tags(cls.tags), "source": cls.source,
+            "runs_on": f"real device only: {cls.real_device_only}" if cls.real_device_only else "any",
+            "gui": cls.has_gui_reference(), "benchmark": metadata.benchmark(cls.name, cls.tags),
+            "level": metadata.facet(cls.tags, "level"), "category": metadata.facet(cls.tags, "category"),
+            "max_steps": step_budget(cls.complexity)}
+
+
+def _cell(value: Any) -> str:
+    """A fact as a table cell: a list comma-joined, True "yes", nothing (None, empty, False) "-"."""
+    if value is True:
+        return "yes"
+    if value in (None, False, 0, "", []):
+        return "-"
+    return ",".join(value) if isinstance(value, list) else str(value)
+
+
 def _list_tasks() -> None:
-    """One tab-separated row per task under a header: name, apps, difficulty, optimal steps (the
-    golden steps), tags, source, where it runs ("any", or why it needs a real device), `gui`
-    ("yes": it gives a GUI reference, `--agent gui_reference` plays it; "-": it gives none), then
-    the benchmark it comes from, its level and category (taskkit.metadata's facets; "-" when it
-    has none) and its step budget."""
-    print("name\tapps\tdifficulty\toptimal_steps\ttags\tsource\truns_on\tgui\tbenchmark\tlevel\tcategory\tmax_steps")
-    for cls in cli.chosen_tasks(FLAGS):
-        runs_on = f"real device only: {cls.real_device_only}" if cls.real_device_only else "any"
-        print("\t".join((cls.name, ",".join(cls.app_names), cls.difficulty or "-", str(cls.optimal_steps or "-"),
-                         ",".join(metadata.plain_tags(cls.tags)) or "-", cls.source, runs_on,
-                         "yes" if cls.has_gui_reference() else "-", metadata.benchmark(cls.name, cls.tags),
-                         metadata.facet(cls.tags, "level") or "-", metadata.facet(cls.tags, "category") or "-",
-                         str(step_budget(cls.complexity)))))
+    """The registered tasks (those --tasks and --suite_family choose): with --json a JSON array of
+    `_task_facts`, else one tab-separated row per task under a header — name, apps, difficulty,
+    optimal steps (the golden steps), tags, source, where it runs ("any", or why it needs a real
+    device), `gui` ("yes": it gives a GUI reference, `--agent gui_reference` plays it; "-": it
+    gives none), then the benchmark it comes from, its level and category (taskkit.metadata's
+    facets; "-" when it has none) and its step budget."""
+    facts = [_task_facts(cls) for cls in cli.chosen_tasks(FLAGS)]
+    if FLAGS.json:
+        print("[\n" + ",\n".join(json.dumps(task, ensure_ascii=False) for task in facts) + "\n]")  # a task a line
+        return
+    print("\t".join(LISTED))
+    for task in facts:
+        print("\t".join(_cell(task[field]) for field in LISTED))
 
 
 def _show_instance(name: str) -> None:
@@ -124,24 +158,30 @@ def _stop_on_signals() -> None:
     signal.signal(signal.SIGTERM, stop)
 
 
-def _open_results(directory: str | None, instances: list[Any]) -> tuple["report.ResultsWriter | None", list[Any]]:
+def _open_results(directory: str | None, instances: suite.Suite) -> tuple["report.ResultsWriter | None", list[Any]]:
     """The results writer and the rows a resumed run already has (see taskkit.resume)."""
     if directory is None:
         return None, []
     options = {"fixed_task_seed": FLAGS.fixed_task_seed, "config_axis": FLAGS.config_axis,
                **dataclasses.asdict(_episode_options())}
-    manifest = resume.Manifest(FLAGS.seed, tuple(i.instance_id for i in instances), FLAGS.agent,
+    manifest = resume.Manifest(FLAGS.seed, instances.shape, FLAGS.agent,
                                cli.device_spec(FLAGS), taskkit_version(), options)
-    try:
-        done = resume.prepare(directory, manifest)
-        return report.ResultsWriter(directory), [runner.EpisodeResult(**row) for row in done]
-    except resume.ResumeMismatch as error:
-        raise cli.UsageError(str(error)) from None
-    except OSError as error:
-        raise cli.UsageError(f"--output_dir {directory}: {error.strerror or error}; give a writable directory") from None
-    except TypeError as error:  # a row written by another version of taskkit
-        raise cli.UsageError(f"--output_dir {directory}: {resume.RESULTS} has rows this taskkit cannot read "
-                             f"({error}); use a new --output_dir") from None
+    claimed = resume.claim(directory)  # locked until the writer is closed
+    with contextlib.ExitStack() as unless_opened:
+        unless_opened.callback(claimed.close)
+        try:
+            done, notices = resume.prepare(claimed, manifest)
+            rows = [runner.EpisodeResult(**row) for row in done]
+        except resume.ResumeMismatch as error:
+            raise cli.UsageError(str(error)) from None
+        except TypeError as error:  # a row written by another version of taskkit
+            raise cli.UsageError(f"--output_dir {directory}: {resume.RESULTS} has rows this taskkit cannot read "
+                                 f"({error}); use a new --output_dir") from None
+        writer = report.ResultsWriter(claimed)
+        unless_opened.pop_all()
+    for notice in notices:
+        print(f"{PROG}: {notice}", file=sys.stderr)
+    return writer, rows
 
 
 def _agent_options() -> dict[str, Any]:
@@ -163,10 +203,18 @@ def _check_replay(agent: agents.Agent, instances: list[Any]) -> None:
 
 
 def _worker_devices() -> list[str]:
-    """One device spec per worker: `--parallel N` fresh simulators, or the listed adb devices."""
+    """One device spec per worker: `--parallel N` fresh simulators, or the listed adb devices; at
+    most pool.MAX_WORKERS of them."""
     specs = [spec.strip() for spec in cli.device_spec(FLAGS).split(",") if spec.strip()]
     if FLAGS.parallel < 1:
         raise cli.UsageError(f"--parallel must be at least 1, got {FLAGS.parallel}")
+    if FLAGS.worker_memory_mb < 1:
+        raise cli.UsageError(f"--worker_memory_mb must be at least 1, got {FLAGS.worker_memory_mb}")
+    asked = len(specs) if len(specs) > 1 else FLAGS.parallel
+    if asked > pool.MAX_WORKERS:
+        what = f"--device lists {asked} devices" if len(specs) > 1 else f"--parallel {asked}"
+        raise cli.UsageError(f"{what}: a run has at most {pool.MAX_WORKERS} workers (pool.MAX_WORKERS), each a process "
+                             f"with its own device; ask for fewer")
     if len(specs) > 1:
         if any(not spec.startswith("adb") for spec in specs):
             raise cli.UsageError("--device with several devices takes adb:SERIAL,adb:SERIAL,...; "
@@ -180,16 +228,53 @@ def _worker_devices() -> list[str]:
     return specs
 
 
-def _write_report(directory: str) -> None:
-    """The run's HTML report beside its results; a failure to write it is a warning, not a failed run."""
+def _fewer_workers(workers: list[str], episodes: int) -> list[str]:
+    """The first of `workers` that the run's episodes and this machine's memory call for (see
+    pool.worker_count; a Ray cluster's memory is its own), saying so on stderr when fewer (one,
+    silently, when nothing is left to run)."""
+    if len(workers) < 2 or episodes == 0:
+        return workers[:1]
+    meminfo = None if FLAGS.executor == "ray" and FLAGS.ray_address else pool.MEMINFO
+    count, reason = pool.worker_count(len(workers), episodes, FLAGS.worker_memory_mb, meminfo)
+    if reason is not None:
+        print(f"{PROG}: starting {count} worker(s), not {len(workers)}: {reason}", file=sys.stderr)
+    return workers[:count]
+
+
+def _write_report(directory: outdir.OutputDir) -> None:
+    """The run's HTML report beside its results; bad rows are a warning, not a failed run (a
+    failed write is outdir.WriteFailed)."""
     try:
-        path, warnings = report_html.write(directory)
+        path, warnings = report_html.write_into(directory)
     except report_html.ReportError as error:
         print(f"{PROG}: warning: no report.html: {error}", file=sys.stderr)
         return
     for warning in warnings:
         print(f"{PROG}: warning: {warning}", file=sys.stderr)
     print(f"report: {path}")
+
+
+def _finish(writer: "report.ResultsWriter | None", results: list[Any],
+            stopped: "agents.StopRun | None") -> "agents.StopRun | None":
+    """Print the summary; with --output_dir write summary.json and report.html, then release the
+    directory. Returns what stops the run: `stopped`, or a write that failed here (exit 3) — none
+    is tried after a write already failed (the directory cannot be written)."""
+    try:
+        print(report.summary(results))
+        if writer is None or isinstance(stopped, outdir.WriteFailed):
+            return stopped
+        try:
+            summary_path = writer.directory.replace(SUMMARY, json.dumps(report.summary_json(results), indent=1) + "\n")
+            print(f"\nresults: {writer.path}\nsummary: {summary_path}")
+            _write_report(writer.directory)
+        except outdir.WriteFailed as error:
+            if stopped is None:
+                return error
+            print(f"{PROG}: warning: {error}", file=sys.stderr)
+        return stopped
+    finally:
+        if writer:
+            writer.close()
 
 
 def _device_configs() -> list[dict[str, Any]]:
@@ -204,12 +289,11 @@ def _device_configs() -> list[dict[str, Any]]:
         raise cli.UsageError(f"--device_config: {error}") from None
 
 
-def _run_serial(instances: list[Any], agent: Any, on_result: Any) -> None:
+def _run_serial(instances: "suite.Suite | suite.Remaining", agent: Any, on_result: Any) -> None:
     """Every instance on the one device, config by config: each config is applied before its
     episodes and the device's own comes back afterwards (also when the run is stopped)."""
-    with cli.opened_device(FLAGS, [instance.task.name for instance in instances]) as device:
+    with cli.opened_device(FLAGS, instances.task_names) as device:
         for config_json, group in itertools.groupby(instances, key=lambda i: i.device_config):
-            group = list(group)
             previous = config_apply.apply(device, device_config.DeviceConfig.from_json(config_json)) if config_json else None
             try:
                 runner.run_suite(Env(device), group, agent, FLAGS.seed, on_result, output_dir=FLAGS.output_dir,
@@ -240,8 +324,9 @@ def main(argv: list[str]) -> int:
     if FLAGS.list_tasks:
         _list_tasks()
         return 0
-    if FLAGS.n_task_combinations < 1:
-        raise cli.UsageError(f"--n_task_combinations must be at least 1, got {FLAGS.n_task_combinations}")
+    if FLAGS.json:
+        raise cli.UsageError("--json goes with --list_tasks (a run's rows are JSON already: --output_dir)")
+    suite.check_combinations(FLAGS.n_task_combinations)
     if FLAGS.show_instance:
         _show_instance(FLAGS.show_instance)
         return 0
@@ -269,7 +354,8 @@ def main(argv: list[str]) -> int:
         finished = {row.instance_id for row in results}
         print(f"{PROG}: resuming {FLAGS.output_dir}: {len(finished)} of {len(instances)} episode(s) already recorded",
               file=sys.stderr)
-        instances = [instance for instance in instances if instance.instance_id not in finished]
+        instances = instances.without(finished)
+    workers = _fewer_workers(workers, len(instances))
     progress = report.Progress(len(instances))
 
     def on_result(result: "report.EpisodeResult") -> None:
@@ -305,15 +391,11 @@ def main(argv: list[str]) -> int:
         stopped = _stopped(error, progress.done, len(instances))
         if progress.tty:
             print(file=sys.stderr)  # end the progress bar's line
-    finally:
+    except BaseException:  # the run ends here: its rows are on disk, the directory is released
         if writer:
             writer.close()
-    print(report.summary(results))
-    if writer:
-        summary_path = Path(FLAGS.output_dir) / "summary.json"
-        summary_path.write_text(json.dumps(report.summary_json(results), indent=1) + "\n", encoding="utf-8")
-        print(f"\nresults: {writer.path}\nsummary: {summary_path}")
-        _write_report(FLAGS.output_dir)
+        raise
+    stopped = _finish(writer, results, stopped)
     if stopped is not None:
         raise stopped
     return 130 if interrupted else 0

@@ -26,7 +26,7 @@ from taskkit.loading import where
 from taskkit.metrics import add_usage
 from taskkit.suite import TaskBuildError, TaskInstance
 from taskkit.trajectory import TrajectoryWriter
-from taskkit.validators import milestones as milestones_lib
+from taskkit.validators import detectors, milestones as milestones_lib
 
 INFRASTRUCTURE, TASK, AGENT, INTERRUPTED = "infrastructure", "task", "agent", "interrupted"
 #: Set (by a signal handler) to end the run at the next step boundary: the current episode is
@@ -65,6 +65,7 @@ class EpisodeResult:
     optimal_steps: int | None = None
     side_effects: list[str] | None = None  # changes outside what the task checks (None: not looked for)
     first_success_step: int | None = None  # --success_check every_step: the step whose check first passed
+    key_components_step: int | None = None  # SPA's key components: the screen they matched on (0: the first)
     progress: float | None = None  # the share of the task's milestones reached (None: it declares none)
     milestones: dict[str, int | None] | None = None  # each milestone's first step reached (None: never)
     instructions: list[str] | None = None  # --instructions low: the low-level instruction of each step
@@ -154,13 +155,16 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, o
         return result
     watch = _watch(env, task) if options.side_effects != "off" else None
     trajectory = None
-    if output_dir is not None and not isinstance(agent, OracleAgent):
-        trajectory = TrajectoryWriter(output_dir, instance.instance_id, save_screenshots)
-        result.trajectory = trajectory.relative_path
     try:
+        if output_dir is not None and not isinstance(agent, OracleAgent):
+            trajectory = TrajectoryWriter(output_dir, instance.instance_id, save_screenshots)
+            result.trajectory = trajectory.relative_path
         tracker = milestone_tracker(env, task)
+        env.screens = screen_log(task, tracker)
         _agent_loop(env, task, agent, result, instance, trajectory, options, tracker)
         result.score = task.is_successful(env)
+        if env.screens is not None:
+            result.key_components_step = env.screens.matched
         result.success = result.score >= 1.0
         if task.last_result is not None:
             result.reasons = list(task.last_result.reasons)
@@ -172,8 +176,8 @@ def run_episode(env: Env, instance: TaskInstance, agent: Agent, run_seed: int, o
             _record_side_effects(env, watch, result, strict=options.side_effects == "strict")
     except KeyboardInterrupt:  # SIGINT, or SIGTERM turned into one by taskkit.run: end cleanly
         _record_interrupt(result)
-    except StopRun:  # the agent cannot go on (an endpoint down, a replay that does not fit): no row
-        raise
+    except StopRun:  # the agent cannot go on (an endpoint down, a replay that does not fit), or the output
+        raise  # directory cannot be written (outdir.WriteFailed): no row
     except Exception as error:  # noqa: BLE001
         _record_error(result, error, "episode")
     finally:
@@ -193,6 +197,16 @@ def milestone_tracker(env: Env, task: Any) -> milestones_lib.Tracker | None:
     """The task's milestones with their setup snapshots (None: it declares none)."""
     groups = task.milestones()
     return milestones_lib.Tracker(milestones_lib.check_groups(groups, task.name), env) if groups else None
+
+
+def screen_log(task: Any, tracker: milestones_lib.Tracker | None) -> detectors.ScreenLog | None:
+    """What the episode keeps of each screen for the checks that read its screens (SPA's key
+    components: the task's, its parts', its milestones'); None when none does, so an episode of
+    any other task keeps nothing per step."""
+    tasks = [task] + [part for _, part, _ in getattr(task, "subtasks", ())]
+    checks = [t._validator for t in tasks if getattr(t, "_validator", None) is not None]
+    checks += [m.check for group in (tracker.groups if tracker else ()) for m in group.milestones]
+    return detectors.screen_log(checks)
 
 
 def _watch(env: Env, task: Any) -> side_effects_lib.Watch | None:
@@ -232,7 +246,7 @@ def _agent_loop(env: Env, task: Any, agent: Agent, result: EpisodeResult, instan
             raise KeyboardInterrupt("stop requested")
         said = result.instructions or ()
         observation = observe(env, agent, task.goal, result.steps, task.max_steps, last_error,
-                              screenshot=trajectory is not None and trajectory.screenshots is not None,
+                              screenshot=trajectory is not None and trajectory.save_screenshots,
                               instruction=said[result.steps] if result.steps < len(said) else None)
         started = time.monotonic()
         try:
@@ -292,7 +306,9 @@ def take_step(env: Env, task: Any, action: Action, observation: Observation, ste
 def observe(env: Env, agent: Agent, goal: str, step: int, max_steps: int, last_error: str | None,
             screenshot: bool = False, instruction: str | None = None) -> Observation:
     """What `agent` sees now: one round trip for the foreground and the elements, one more for
-    a screenshot if the agent asks for one (or `screenshot`: the run saves them)."""
+    a screenshot if the agent asks for one (or `screenshot`: the run saves them). When the task
+    reads the episode's screens (`env.screens`), the screen is kept there too (read for it if the
+    agent did not ask for it)."""
     if agent.wants_ui_elements:
         screen = env.device.ui.screen()
     else:
@@ -303,6 +319,8 @@ def observe(env: Env, agent: Agent, goal: str, step: int, max_steps: int, last_e
             png = env.device.ui.screenshot()
         except (UIError, CommandFailed) as error:
             screen_error = screen_error or str(error)
+    if env.screens is not None:  # the task reads the episode's screens: keep what it needs of this one
+        env.screens.keep(env, screen.elements if agent.wants_ui_elements else None, png)
     return Observation(goal=goal, step=step, max_steps=max_steps, foreground=screen.foreground,
                        ui_elements=screen.elements, screenshot=png, last_action_error=last_error,
                        screen_error=screen_error, screen_size=screen.size, instruction=instruction)

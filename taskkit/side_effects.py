@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
-from typing import Any, Iterable
 
 from taskkit.apps.table import Table, change_log_position_sql, changes_since_sql
 from taskkit.device.services import changes
@@ -100,7 +99,7 @@ def expected(task: TaskEval) -> Expected:
     # choice made), written whichever way the task is done.
     paths: list[str] = [path for app in task.apps() for path in app.data_paths if "/shared_prefs/" in path]
     settings: set[tuple[str, str]] = set()
-    for check in _leaves(validator):
+    for check in base.leaves(validator):
         source = getattr(check, "source", None)
         if isinstance(check, _ROW_CHECKS) and isinstance(source, Table):
             tables.add((source.db, source.name))
@@ -113,16 +112,6 @@ def expected(task: TaskEval) -> Expected:
         elif isinstance(check, SettingEquals):
             settings.add((check.namespace, check.key))
     return Expected(frozenset(tables), tuple(paths), frozenset(settings))
-
-
-def _leaves(validator: Any) -> Iterable[Any]:
-    if isinstance(validator, base.Weighted):
-        for part, _ in validator.parts:
-            yield from _leaves(part)
-    elif isinstance(validator, base.Not):
-        yield from _leaves(validator.part)
-    else:
-        yield validator
 
 
 def _provider_paths(uri: str) -> list[str]:

@@ -172,8 +172,9 @@ class TaskEval:
 
     @property
     def max_steps(self) -> int:
-        """The step budget: 10 × complexity, as in AndroidWorld."""
-        return step_budget(self.complexity)
+        """The step budget: 10 × complexity, as in AndroidWorld; an instance a seed benchmark
+        publishes with a limit of its own takes that limit (`metadata.published_step_limit`)."""
+        return metadata.published_step_limit(self.name, self.params) or step_budget(self.complexity)
 
     @property
     def initialized(self) -> bool:

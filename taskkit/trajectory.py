@@ -13,21 +13,31 @@ from typing import Any
 
 from taskkit.agents.base import Action, Observation
 from taskkit.agents.recorded import DIRECTORY, elements_digest
+from taskkit.outdir import OutputDir, OutputDirError, WriteFailed
 
 
 class TrajectoryWriter:
-    """Appends the steps of one episode to `output_dir/trajectories/<instance_id>.jsonl`."""
+    """Writes the steps of one episode to `output_dir/trajectories/<instance_id>.jsonl`, a new
+    file (taskkit.outdir: nothing is written through a link; a failed write is WriteFailed)."""
 
     def __init__(self, output_dir: str | Path, instance_id: str, save_screenshots: bool = False):
-        self.root = Path(output_dir)
-        self.path = self.root / DIRECTORY / f"{instance_id}.jsonl"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.screenshots = self.root / DIRECTORY / instance_id if save_screenshots else None
-        self._file = self.path.open("w", encoding="utf-8")
+        try:
+            root = OutputDir.open(output_dir, create=True)  # a claimed --output_dir, or a library caller's
+        except OutputDirError as error:  # mid-run: the run stops (it cannot record), it keeps its rows
+            raise WriteFailed(str(error)) from None
+        with root:
+            self.folder = root.subdir(DIRECTORY)
+        try:
+            self._file = self.folder.create(f"{instance_id}.jsonl")
+        except BaseException:
+            self.folder.close()
+            raise
+        self.instance_id, self.save_screenshots = instance_id, save_screenshots
+        self._screenshots: OutputDir | None = None
 
     @property
     def relative_path(self) -> str:
-        return str(self.path.relative_to(self.root))
+        return f"{DIRECTORY}/{self.instance_id}.jsonl"
 
     def step(self, observation: Observation, action: Action | None, error: str | None, seconds: float,
              usage: dict[str, Any]) -> None:
@@ -43,13 +53,17 @@ class TrajectoryWriter:
             "agent_seconds": round(seconds, 4),
             "usage": usage,
         }
-        if self.screenshots is not None and observation.screenshot is not None:
-            self.screenshots.mkdir(parents=True, exist_ok=True)
-            shot = self.screenshots / f"step_{observation.step:03d}.png"
-            shot.write_bytes(observation.screenshot)
-            line["screenshot"] = str(shot.relative_to(self.root))
-        self._file.write(json.dumps(line, ensure_ascii=False) + "\n")
-        self._file.flush()
+        if self.save_screenshots and observation.screenshot is not None:
+            if self._screenshots is None:
+                self._screenshots = self.folder.subdir(self.instance_id, replace_link=True)
+            name = f"step_{observation.step:03d}.png"
+            with self._screenshots.create(name) as shot:
+                shot.write(observation.screenshot)
+            line["screenshot"] = f"{DIRECTORY}/{self.instance_id}/{name}"
+        self._file.write((json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8"))
 
     def close(self) -> None:
         self._file.close()
+        if self._screenshots is not None:
+            self._screenshots.close()
+        self.folder.close()

@@ -9,12 +9,7 @@ command -v sqlite3 >/dev/null 2>&1 || need+=(sqlite3)
 command -v adb >/dev/null 2>&1 || need+=(adb)
 command -v protoc >/dev/null 2>&1 || need+=(protobuf-compiler)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)  # opens the HTML report in a test
-# fonts the simulated screens use for Korean, Chinese, Japanese (Android's fallback) and Arabic
-[ -f /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf ] || need+=(fonts-droid-fallback)
-[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
-# Roboto (Android's text) and the Material icon font for screenshots; tesseract for their legibility test
-[ -f /usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf ] || need+=(fonts-roboto)
-[ -f /usr/share/fonts/truetype/material-design-icons-iconfont/MaterialIcons-Regular.ttf ] || need+=(fonts-material-design-icons-iconfont)
+# tesseract for the screenshots' legibility test (the fonts the screens draw with ship with the package)
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""

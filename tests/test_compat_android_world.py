@@ -133,8 +133,8 @@ def test_helper_bases_stay_out_and_a_registered_name_needs_replace_tasks(tmp_pat
     task_file.write_text(REPLACING)
     refused = run("--task_module", str(task_file), "--list_tasks")
     assert refused.returncode == 2 and "'SystemWifiTurnOn' is defined twice" in refused.stderr
-    listed = run("--task_module", str(task_file), "--replace_tasks", "--list_tasks")
-    names = [line.split("\t")[0] for line in listed.stdout.splitlines()]
+    listed = run("--task_module", str(task_file), "--replace_tasks", "--list_tasks", "--json")
+    names = [task["name"] for task in json.loads(listed.stdout)]
     assert listed.returncode == 0 and "AwBrightnessExact" in names and "_SettingsTask" not in names
     assert listed.stderr.count("is replaced by the one in") == 1
 

@@ -1,6 +1,7 @@
 """Suite families (`--suite_family`): AndroidWorld's tasks by name, the question tasks, taskkit's own."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -31,8 +32,8 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_the_run_takes_a_family_and_refuses_a_task_outside_it(tmp_path: Path) -> None:
-    listed = run("--list_tasks", "--suite_family", "taskkit")
-    names = [line.split("\t")[0] for line in listed.stdout.splitlines()]
+    listed = run("--list_tasks", "--json", "--suite_family", "taskkit")
+    names = [task["name"] for task in json.loads(listed.stdout)]
     assert listed.returncode == 0 and "IrNotesNotebookOfNote" in names and "SimpleSmsSend" not in names
     outside = run("--suite_family", "android_world", "--tasks", "IrNotesNotebookOfNote", "--output_dir", str(tmp_path / "x"))
     assert outside.returncode == 2 and outside.stderr.count("\n") == 1 and "not in --suite_family android_world" in outside.stderr

@@ -31,3 +31,25 @@ def test_every_source_folder_is_a_regular_package() -> None:
                for path in (root / top).rglob("*.py") if "__pycache__" not in path.parts}
     missing = sorted(str(folder.relative_to(root)) for folder in folders if not (folder / "__init__.py").exists())
     assert missing == []
+
+
+def test_the_licence_and_notice_ship_and_name_every_modelled_source() -> None:
+    """LICENSE and NOTICE are in the distribution's metadata, and NOTICE names every public
+    repository whose ids and labels the simulated screens carry (a new app's SOURCE must be added)."""
+    import importlib
+    import importlib.metadata
+    import pkgutil
+
+    from taskkit.sim.gui import apps as gui_apps, source
+
+    root = Path(__file__).resolve().parents[1]
+    notice = (root / "NOTICE").read_text(encoding="utf-8")
+    assert importlib.metadata.metadata("taskkit")["License"] == "Apache-2.0"
+    assert "Apache License" in (root / "LICENSE").read_text(encoding="utf-8")
+    found: set[str] = set()
+    modules = [importlib.import_module(f"{gui_apps.__name__}.{info.name}") for info in pkgutil.iter_modules(gui_apps.__path__)]
+    for value in [v for module in modules + [source] for v in vars(module).values()]:
+        if isinstance(value, source.Source):
+            found |= {value.repo, *(library.repo for library in value.libraries)}
+    assert len(found) >= 12
+    assert sorted(repo for repo in found if repo not in notice) == []

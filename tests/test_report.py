@@ -133,7 +133,7 @@ def test_usage_totals_tokens_and_cost():
 def test_side_effects_are_counted_among_the_episodes_that_were_checked():
     rows = [data_row("A", True, side_effects=["settings: secure/x changed"], i=0), data_row("A", True, side_effects=[], i=1),
             data_row("A", True, i=2)]
-    assert summary_json(rows)["side_effects"] == {"episodes_checked": 2, "episodes_with": 1}
+    assert summary_json(rows)["side_effects"] == {"episodes_checked": 2, "episodes_with": 1, "instances_with": ["A_0"]}
 
 
 class CountingAgent(Agent):

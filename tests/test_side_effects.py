@@ -104,7 +104,7 @@ def _run(tmp_path: Path, *flags: str) -> list[dict]:
                            "--output_dir", str(out), *flags], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["side_effects"] == {"episodes_checked": 1, "episodes_with": 1}
+    assert summary["side_effects"] == {"episodes_checked": 1, "episodes_with": 1, "instances_with": ["WifiOnAndMore_0"]}
     return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
 
 

@@ -277,3 +277,41 @@ def test_the_seeded_faker_is_made_on_first_use_and_the_sequences_stay_apart() ->
     name = touched.faker.name()
     assert touched.random() == untouched.random()  # using Faker never moves the random sequence
     assert TaskRng(7).faker.name() == name  # and Faker's own sequence is the seed's
+
+
+HEAVY = ("pandas", "numpy", "pyarrow")
+
+
+@pytest.mark.parametrize("module, allowed", [("taskkit.run", ()), ("taskkit.gym", ("numpy",))])
+def test_importing_taskkit_loads_no_dataframe_library(module: str, allowed: tuple[str, ...], tmp_path: Path) -> None:
+    """Issue #37: pandas, numpy and pyarrow (which sqlite-utils imports wherever they are installed)
+    never load for a run or the gym; the gym's numpy is Gymnasium's own dependency."""
+    code = f"import json, sys, {module}; print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+    assert sorted(loaded & set(HEAVY)) == sorted(allowed)
+    assert "sqlite_utils" not in loaded
+
+
+IDLE_RSS_LIMIT = 60 << 20  # issue #37: one served device, idle
+
+
+def test_a_served_device_at_idle_holds_no_imaging_or_dataframe_library(tmp_path: Path) -> None:
+    """`python -m taskkit.sim serve` at idle maps no native module of Pillow (loaded by the first
+    screenshot), pandas, numpy or pyarrow, and stays under 60 MB resident."""
+    proc = subprocess.Popen([sys.executable, "-m", "taskkit.sim", "serve", "--port", "0", "--state",
+                             str(tmp_path / "device")], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().startswith("serving simulated device")
+        maps = Path(f"/proc/{proc.pid}/maps").read_text()
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    mapped = {line.split()[-1] for line in maps.splitlines() if line.endswith(".so") or ".so." in line}
+    heavy = sorted(path for path in mapped for package in ("PIL", *HEAVY) if f"/{package}/" in path
+                   or f"/{package}.libs/" in path)
+    assert heavy == []
+    rss_kb = int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1])
+    assert rss_kb * 1024 <= IDLE_RSS_LIMIT

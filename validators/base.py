@@ -7,7 +7,7 @@ compose with `all_of`, `any_of`, `not_` and `weighted` for partial reward.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Protocol, Sequence
+from typing import Any, Iterator, Protocol, Sequence
 
 from taskkit.env import TaskEnv
 
@@ -55,12 +55,16 @@ class Weighted(Stateless):
 
     def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         total = sum(weight for _, weight in self.parts)
-        score, reasons = 0.0, []
-        for (part, weight), part_snapshot in zip(self.parts, snapshot):
-            result = part.evaluate(env, part_snapshot)
-            score += weight * result.score
-            reasons.extend(result.reasons)
-        return CheckResult(score / total if total else 0.0, tuple(reasons))
+        results = self._results(env, snapshot)
+        score = sum(weight * result.score for (_, weight), result in zip(self.parts, results))
+        return CheckResult(score / total if total else 0.0, tuple(self._reasons(results)))
+
+    def _results(self, env: TaskEnv, snapshot: Any) -> list[CheckResult]:
+        """Every part's result (all of them: a combination reports every part that fails)."""
+        return [part.evaluate(env, part_snapshot) for (part, _), part_snapshot in zip(self.parts, snapshot)]
+
+    def _reasons(self, results: Sequence[CheckResult]) -> list[str]:
+        return failure_reasons([part for part, _ in self.parts], results)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,9 +72,21 @@ class AllOf(Weighted):
     """1.0 only when every part passes; otherwise 0.0 with every part's reasons."""
 
     def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
-        results = [part.evaluate(env, s) for (part, _), s in zip(self.parts, snapshot)]
-        reasons = [reason for result in results for reason in result.reasons]
-        return CheckResult(1.0 if all(r.passed for r in results) else 0.0, tuple(reasons))
+        results = self._results(env, snapshot)
+        return CheckResult(1.0 if all(r.passed for r in results) else 0.0, tuple(self._reasons(results)))
+
+
+def failure_reasons(parts: Sequence[Validator], results: Sequence[CheckResult]) -> list[str]:
+    """Every failing part's reasons, in order; a part that fails without giving any is named with
+    its score, so that a combination's reasons account for every part that failed."""
+    reasons: list[str] = []
+    for number, (part, result) in enumerate(zip(parts, results), start=1):
+        if result.reasons or result.passed:
+            reasons.extend(result.reasons)
+        else:
+            reasons.append(f"part {number} of {len(parts)} ({type(part).__name__}) scored {result.score:g} "
+                           "without giving a reason")
+    return reasons
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,11 +94,11 @@ class AnyOf(Weighted):
     """The best part's score; reasons only when no part passes."""
 
     def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
-        results = [part.evaluate(env, s) for (part, _), s in zip(self.parts, snapshot)]
+        results = self._results(env, snapshot)
         best = max(results, key=lambda result: result.score)
         if best.passed:
             return CheckResult(1.0)
-        reasons = ["none of the alternatives holds:"] + [f"  {r}" for result in results for r in result.reasons]
+        reasons = ["none of the alternatives holds:"] + [f"  {reason}" for reason in self._reasons(results)]
         return CheckResult(best.score, tuple(reasons))
 
 
@@ -120,3 +136,14 @@ def weighted(*parts: Validator | tuple[Validator, float]) -> Weighted:
     if any(weight < 0 for _, weight in pairs):
         raise ValueError("weights must be non-negative")
     return Weighted(pairs)
+
+
+def leaves(validator: Validator) -> Iterator[Validator]:
+    """The validators a combination is made of (the validator itself when it is not one)."""
+    if isinstance(validator, Weighted):
+        for part, _ in validator.parts:
+            yield from leaves(part)
+    elif isinstance(validator, Not):
+        yield from leaves(validator.part)
+    else:
+        yield validator

@@ -93,7 +93,12 @@ def noise_recipes(
 
 
 # --- device access ----------------------------------------------------------------------------
-RECIPES = DATABASE.table(TABLE, KEY)
+#: What the app stores for a field left empty: CoreRecipe keeps "" (never NULL) for every text, a
+#: new recipe has no image ("") and is not a favorite (recipe/CoreRecipe.java at v1.2.6).
+DEFAULTS = {"title": "", "description": "", "imageName": "", "source": "", "servings": "", "preparationTime": "",
+            "ingredients": "", "directions": "", "favorite": 0}
+#: The `recipes` table (key `recipeId`) of `/data/data/com.flauschcode.broccoli/databases/broccoli`.
+RECIPES = DATABASE.table(TABLE, KEY, defaults=DEFAULTS)
 COLUMNS = RECIPES.column_names
 
 APP = App(

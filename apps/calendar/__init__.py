@@ -202,6 +202,7 @@ def noise_events(
 
 
 # --- device access ----------------------------------------------------------------------------
+#: The `events` table (key `id`) of `/data/data/com.simplemobiletools.calendar.pro/databases/events.db`.
 EVENTS = DATABASE.table(TABLE, KEY, defaults=DEFAULTS, stamped=("last_updated",))  # EventsDao stamps each save
 COLUMNS = EVENTS.column_names  # in the order the DDL declares them
 

@@ -2,7 +2,7 @@
 
 Package and launcher activity: `com.android.camera.CameraLauncher` (AOSP packages/apps/Camera2
 AndroidManifest.xml). Camera2 saves photos and videos in DCIM/Camera (its `Storage.DIRECTORY`,
-IMG_…jpg and VID_…mp4); AndroidWorld's camera tasks count new files in Pictures and Movies, so
+`IMG_….jpg` and `VID_….mp4`); AndroidWorld's camera tasks count new files in Pictures and Movies, so
 taskkit's look in both places. The simulated device has no camera: capturing needs a real
 device (the camera tasks are `real_device_only`), and on the simulator the app can only be opened.
 """

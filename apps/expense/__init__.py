@@ -123,7 +123,11 @@ def category_name(category: int) -> str:
 
 
 # --- device access ----------------------------------------------------------------------------
-EXPENSES = DATABASE.table(TABLE, KEY, stamped=("modified_date",))  # the app's Room DAO stamps every save
+#: What the app stores for a field left empty: its entry form saves each EditText's text, "" when
+#: empty (ExpenseEntryFragment.getExpenseDetail at v1.0.0-beta05), never NULL.
+DEFAULTS = {"name": "", "note": ""}
+#: The `expense` table (key `expense_id`) of `/data/data/com.arduia.expense/databases/accounting.db`.
+EXPENSES = DATABASE.table(TABLE, KEY, defaults=DEFAULTS, stamped=("modified_date",))  # the app's Room DAO stamps every save
 COLUMNS = EXPENSES.column_names  # in the order the DDL declares them
 
 

@@ -408,9 +408,12 @@ def is_completed(note: dict[str, Any]) -> bool:
 
 
 # --- device access ----------------------------------------------------------------------------
+#: The `notes_normalized` table (key `id`) of `/data/data/net.cozic.joplin/databases/joplin.sqlite`.
 NOTES_NORMALIZED = DATABASE.table(NORMALIZED_TABLE, KEY)
 # Joplin keeps `notes_normalized` (what its search reads) in step with every note it writes.
+#: The `notes` table (key `id`) of `/data/data/net.cozic.joplin/databases/joplin.sqlite`.
 NOTES = DATABASE.table(NOTES_TABLE, KEY, defaults=NOTE_DEFAULTS, mirror=Mirror(NOTES_NORMALIZED, normalized_row))
+#: The `folders` table (key `id`) of `/data/data/net.cozic.joplin/databases/joplin.sqlite`.
 FOLDERS = DATABASE.table(FOLDERS_TABLE, KEY, defaults=FOLDER_DEFAULTS)
 NOTE_COLUMNS, NORMALIZED_COLUMNS, FOLDER_COLUMNS = (NOTES.column_names, NOTES_NORMALIZED.column_names,
                                                     FOLDERS.column_names)

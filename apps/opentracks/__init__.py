@@ -249,6 +249,7 @@ def format_start_time(track: dict[str, Any]) -> str:
 
 
 # --- device access ----------------------------------------------------------------------------
+#: The `tracks` table (key `_id`) of `/data/data/de.dennisguse.opentracks/databases/database.db`.
 TRACKS = DATABASE.table(TABLE, KEY)
 COLUMNS = TRACKS.column_names  # in the order the DDL declares them
 

@@ -285,6 +285,7 @@ CREATE TABLE map_markers (
 PRAGMA user_version = 13;
 """
 DATABASE = Database(MARKERS_DB, DDL)
+#: The `map_markers` table (key `marker_id`) of `/data/data/net.osmand/databases/map_markers_db`.
 MARKERS = DATABASE.table(MARKERS_TABLE, MARKERS_KEY)
 MARKER_COLORS = 7  # MapMarker colour indexes 0..6
 

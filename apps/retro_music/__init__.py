@@ -68,9 +68,13 @@ PLAYBACK_DDL = "CREATE TABLE android_metadata (locale TEXT);\nINSERT INTO androi
 
 PLAYLISTS_DATABASE = Database(PLAYLIST_DB, PLAYLIST_DDL)
 PLAYBACK_DATABASE = Database(PLAYBACK_DB, PLAYBACK_DDL)
+#: The `PlaylistEntity` table (key `playlist_id`) of `/data/data/code.name.monkey.retromusic/databases/playlist.db`.
 PLAYLISTS = PLAYLISTS_DATABASE.table("PlaylistEntity", "playlist_id")
+#: The `SongEntity` table (key `song_key`) of `/data/data/code.name.monkey.retromusic/databases/playlist.db`.
 SONGS = PLAYLISTS_DATABASE.table("SongEntity", "song_key")
+#: The `playing_queue` table (key `_id`) of `/data/data/code.name.monkey.retromusic/databases/music_playback_state.db`.
 QUEUE = PLAYBACK_DATABASE.table("playing_queue", "_id")
+#: The `original_playing_queue` table (key `_id`) of `/data/data/code.name.monkey.retromusic/databases/music_playback_state.db`.
 ORIGINAL_QUEUE = PLAYBACK_DATABASE.table("original_playing_queue", "_id")
 
 PLAYLIST_SONGS_SQL = (

@@ -3,7 +3,7 @@
 A ladder is three tasks on one app, L1 ⊂ L2 ⊂ L3: each level asks for everything the one below
 asks for plus more steps and a new entity, with golden steps under 5, under 10 and under 15 (the
 GUI reference's count), a step budget of twice the golden steps, and SPA's key components — the
-text the final screen must show. The ladders are data (`ladders.py`); their behaviour per app is a
+text the final screen shows (matched, as SPA does, on the episode's screens from the last back). The ladders are data (`ladders.py`); their behaviour per app is a
 kind (`kind.py`'s base; `people.py`, `notes.py`, `clock.py`, `media.py`, `system.py`); `tasks.py`
 builds the task classes from both; docs/families.md lists them.
 

@@ -3,8 +3,8 @@ category, the SPA-Bench ladder it follows, and per level the goal (English and, 
 with a Chinese variant, Chinese), the golden steps and the key components.
 
 Goals and key components are Jinja templates over the level's params. Key components are what
-SPA's annotators wrote: short texts the final screen shows (matched lower-cased on the screen's
-text). Categories: SPA-Bench's app categories of Figure 6 / Tables 6-7, lower-cased with hyphens
+SPA's annotators wrote: short texts the final screen shows (matched lower-cased on the screens'
+text, the episode's screens from the last back). Categories: SPA-Bench's app categories of Figure 6 / Tables 6-7, lower-cased with hyphens
 (`general-tool`, `information-management`, `media-entertainment`, `social-sharing`).
 """
 from __future__ import annotations

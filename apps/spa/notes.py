@@ -112,7 +112,7 @@ class MarkorFolderKind(Kind):
                  tap("button3")]
         if self.at(2):  # the note saved by leaving the editor: back in the folder
             steps += [tap(self.p["folder"]), *_new_note(self.p["name"], self.p.get("text"))]
-        return steps + ([back()] if self.level == 2 else [])
+        return steps
 
 
 class MarkorTidyKind(Kind):

@@ -2,8 +2,8 @@
 ladders.py (Spa<ladder>L<level>, and Spa<ladder>L<level>Zh for the Chinese variant).
 
 Each task is judged by the device state first (the kind's check: rows, files, settings — it
-stands in for SPA's MLLM check) and by SPA's key components on the final screen
-(`key_components`, the screen's text). Its step budget is twice its golden steps (complexity =
+stands in for SPA's MLLM check) and by SPA's key components (`key_components`: a screen's text,
+the episode's screens tried from the last back, as SPA's Appendix D.1 does). Its step budget is twice its golden steps (complexity =
 golden / 5); its golden steps are its GUI reference's length. A Chinese variant sets the device's
 locale to zh-CN at the end of its set-up and puts the previous one back at teardown.
 """

@@ -231,6 +231,7 @@ def format_due_time(task: dict[str, Any]) -> str:
 
 
 # --- device access ----------------------------------------------------------------------------
+#: The `tasks` table (key `_id`) of `/data/data/org.tasks/databases/database`.
 TASKS = DATABASE.table(TABLE, KEY, defaults=DEFAULTS)
 COLUMNS = TASKS.column_names  # in the order the DDL declares them
 

@@ -73,8 +73,11 @@ CREATE TABLE PlaylistMediaRelation (
 );
 """
 DATABASE = Database(DB_PATH, DDL)
+#: The `Media` table (key `id_media`) of `/data/data/org.videolan.vlc/app_db/vlc_media.db`.
 MEDIA = DATABASE.table("Media", "id_media")
+#: The `Playlist` table (key `id_playlist`) of `/data/data/org.videolan.vlc/app_db/vlc_media.db`.
 PLAYLISTS = DATABASE.table("Playlist", "id_playlist")
+#: The `PlaylistMediaRelation` table (key `media_id`) of `/data/data/org.videolan.vlc/app_db/vlc_media.db`.
 RELATIONS = DATABASE.table("PlaylistMediaRelation", "media_id")
 
 PLAYLIST_FILES_SQL = (

@@ -1,4 +1,5 @@
-"""The built-in agents that need no model: `oracle`, `noop`, `random`, `replay:PATH`.
+"""The built-in agents that need no model: `oracle`, `noop`, `random`, `replay:PATH`, and
+`taskkit.agents.builtin:RandomPolicyAgent` (the throughput benchmark's policy).
 
 `oracle` is not an agent that is handed anything: it marks the runner's privileged mode, in
 which the runner itself runs the task's reference solution (a maintainer's check that tasks are
@@ -9,7 +10,7 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from taskkit.agents.base import Action, Agent, Episode, Observation, ReplayMismatch
 from taskkit.agents.recorded import DIRECTORY, RecordedStep, elements_digest, read_steps
@@ -89,6 +90,54 @@ class RandomAgent(Agent):
         if not elements and self.episode.app_names:
             choices.append(Action("open_app", app_name=rng.choice(self.episode.app_names)))
         return rng.choice(choices)
+
+
+#: The random policy's kinds of step and their weights in percent: the mix of a real agent's steps
+#: that issue #37 measured throughput on (back and home share their 13 % equally).
+POLICY_MIX = (("click", 55), ("input_text", 10), ("scroll", 10), ("back_or_home", 13), ("open_app", 7),
+              ("status", 5))
+
+
+def mixed_action(rng: random.Random, count: int, editable: Sequence[int], scrollable: Sequence[int],
+                 app_names: Sequence[str]) -> Action:
+    """One step of the random policy on a screen of `count` elements (`editable` and `scrollable`:
+    the indices of its fields and scrollable views): a kind drawn by POLICY_MIX, then its target.
+
+    A kind the screen cannot take falls back: typing with no field clicks, scrolling with no
+    scrollable view scrolls the screen, clicking with no element (or opening an app when the task
+    names none) goes back or home.
+    """
+    kinds, weights = zip(*POLICY_MIX)
+    kind = rng.choices(kinds, weights)[0]
+    if kind == "input_text" and editable:
+        return Action("input_text", index=rng.choice(editable), text=rng.choice(RandomAgent.WORDS))
+    if kind == "scroll":
+        index = rng.choice(scrollable) if scrollable else None
+        return Action("scroll", index=index, direction=rng.choice(("up", "down")))
+    if kind == "open_app" and app_names:
+        return Action("open_app", app_name=rng.choice(app_names))
+    if kind == "status":
+        return Action("status", goal_status="complete")
+    if kind in ("click", "input_text") and count:
+        return Action("click", index=rng.randrange(count))
+    return Action(rng.choice(("navigate_back", "navigate_home")))
+
+
+class RandomPolicyAgent(Agent):
+    """A seeded random policy with the mix of a real agent's steps (POLICY_MIX): unlike `random`,
+    whose choices follow the screen's affordances, it measures what typical steps cost
+    (benchmarks/random_policy.py; `--agent taskkit.agents.builtin:RandomPolicyAgent`)."""
+
+    name = "random_policy"
+
+    def reset(self, episode: Episode) -> None:
+        super().reset(episode)
+        self.rng = random.Random(episode.seed)
+
+    def step(self, observation: Observation) -> Action:
+        elements = observation.ui_elements
+        return mixed_action(self.rng, len(elements), [i for i, e in enumerate(elements) if e.is_editable],
+                            [i for i, e in enumerate(elements) if e.is_scrollable], self.episode.app_names)
 
 
 class ReplayAgent(Agent):

@@ -7,8 +7,12 @@ then writes D/steps.jsonl, D/episodes.jsonl and D/dataset.json from what the run
 (taskkit/demos/dataset.py describes the records). Only episodes that scored 1.0 are kept; the
 count dropped is printed. The flags shared with taskkit.run mean what they mean there.
 
-Exit codes: 0 the dataset is written, 2 bad input (one line), 3 the device failed, 130
-interrupted (the same command resumes the run and then writes the dataset).
+OUTPUT_DIR must be new, empty or a dataset; it is locked while the command runs and written
+without following links (taskkit/demos/dataset.py, taskkit.outdir).
+
+Exit codes: 0 the dataset is written, 2 bad input (one line; also an OUTPUT_DIR that is neither
+new, empty nor a dataset, or is in use), 3 the device failed or the dataset could not be written
+(a full disk), 130 interrupted (the same command resumes the run and then writes the dataset).
 """
 from __future__ import annotations
 
@@ -16,10 +20,11 @@ import contextlib
 import copy
 import sys
 from pathlib import Path
+from typing import Any
 
 from absl import flags
 
-from taskkit import cli, run
+from taskkit import cli, outdir, run
 from taskkit.demos import dataset
 
 PROG = "taskkit.demos"
@@ -52,17 +57,23 @@ def main(argv: list[str]) -> int:
             dataset.check_extra()
         except dataset.MissingExtra as error:
             raise cli.UsageError(str(error)) from None
-    root = Path(FLAGS.output_dir)
+    meta = {"seed": FLAGS.seed, "suite_family": FLAGS.suite_family, "tasks": FLAGS.tasks,
+            "n_task_combinations": FLAGS.n_task_combinations, "device_config": FLAGS.device_config,
+            "taskkit_version": run.taskkit_version()}
+    with dataset.claim(FLAGS.output_dir) as directory:  # locked until the dataset is written
+        return _write(directory, meta)
+
+
+def _write(directory: outdir.OutputDir, meta: dict[str, Any]) -> int:
+    """Play the references into directory/run, then write the dataset from it."""
+    root = directory.path
     run.FLAGS.unparse_flags()
     run.FLAGS(_run_argv(root))
     with contextlib.redirect_stdout(sys.stderr):  # the run's summary; stdout is the dataset's
         code = run.main([run.PROG])
     if code != 0:
         return code
-    meta = {"seed": FLAGS.seed, "suite_family": FLAGS.suite_family, "tasks": FLAGS.tasks,
-            "n_task_combinations": FLAGS.n_task_combinations, "device_config": FLAGS.device_config,
-            "taskkit_version": run.taskkit_version()}
-    summary = dataset.build(root, meta)
+    summary = dataset.build(directory, meta)
     print(f"dataset: {root}: {summary['episodes']} episode(s), {summary['steps']} step(s)")
     print(f"dropped {summary['dropped']} episode(s) that did not score 1.0")
     for dropped in summary["dropped_episodes"][:MAX_LISTED]:
@@ -70,8 +81,8 @@ def main(argv: list[str]) -> int:
     if summary["dropped"] > MAX_LISTED:
         print(f"  ... and {summary['dropped'] - MAX_LISTED} more (see {root / dataset.META})")
     if FLAGS.hf_dataset:
-        dataset.to_hf_dataset(root).save_to_disk(str(root / "hf"))
-        print(f"hf dataset: {root / 'hf'}")
+        dataset.to_hf_dataset(root).save_to_disk(str(root / dataset.HF))
+        print(f"hf dataset: {root / dataset.HF}")
     return 0
 
 

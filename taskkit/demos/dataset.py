@@ -9,6 +9,11 @@ Layout of a dataset directory D:
 - `D/episodes.jsonl`: one record per kept episode (`EPISODE_FIELDS`).
 - `D/dataset.json`: what the dataset is (seed, family, taskkit version, counts, dropped episodes).
 
+D must be new, empty (but for its run), or a dataset (its dataset.json, written before the
+records, says so); it is locked while
+`taskkit.demos` writes it, and every file is written atomically, never through a link
+(taskkit.outdir). `D/run` and `D/hf` must not be links.
+
 Only episodes that scored 1.0 without an error are kept. Each step's low-level instruction comes
 from the GUI reference agent replayed over the recorded screens (`GuiReferenceAgent.instruction`);
 it is empty where the replay does not give the recorded action.
@@ -19,12 +24,13 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
+from taskkit import outdir, resume
 from taskkit.agents.base import Action
 from taskkit.agents.gui_reference import GuiReferenceAgent
 from taskkit.demos import records
 from taskkit.errors import TaskkitError
 
-RUN, STEPS, EPISODES, META = "run", "steps.jsonl", "episodes.jsonl", "dataset.json"
+RUN, STEPS, EPISODES, META, HF = "run", "steps.jsonl", "episodes.jsonl", "dataset.json", "hf"
 FORMAT = 1
 EXTRA = "pip install 'taskkit[demos]'"
 EPISODE_FIELDS = ("episode_id", "task", "apps", "seed", "params", "goal", "device_config", "max_steps", "steps",
@@ -54,10 +60,25 @@ def _read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
                     raise DatasetError(f"{path}:{number}: not a JSON line ({error})") from None
 
 
-def _write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
-    tmp.replace(path)
+def is_dataset(data: dict[str, Any]) -> bool:
+    """Whether a JSON object is a dataset's dataset.json (what makes a directory a dataset)."""
+    return data.get("format") == FORMAT and "taskkit_version" in data
+
+
+def claim(directory: str | Path) -> outdir.OutputDir:
+    """The dataset directory, locked for this process (see taskkit.outdir): new, empty (but for
+    its run) or a dataset."""
+    claimed = outdir.claim(directory, "--output_dir", META, is_dataset, "a taskkit.demos dataset", own_files=(RUN,))
+    try:
+        claimed.refuse_links(RUN, HF)
+    except BaseException:
+        claimed.close()
+        raise
+    return claimed
+
+
+def _jsonl(rows: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
 
 
 def _episode(row: dict[str, Any]) -> dict[str, Any]:
@@ -90,13 +111,14 @@ def _steps(root: Path, episode: dict[str, Any]) -> list[dict[str, Any]]:
     return [{key: step[key] for key in STEP_FIELDS} for step in steps]
 
 
-def build(directory: str | Path, meta: dict[str, Any]) -> dict[str, Any]:
+def build(directory: outdir.OutputDir, meta: dict[str, Any]) -> dict[str, Any]:
     """Write steps.jsonl, episodes.jsonl and dataset.json from `directory/run` (every row of its
-    results, in the run's instance order) and return dataset.json's content; `meta` (seed,
-    family...) goes into it. The tasks of the run must be registered."""
-    root = Path(directory)
+    results, in the run's instance order) into the claimed dataset `directory` and return
+    dataset.json's content; `meta` (seed, family...) goes into it. The tasks of the run must be
+    registered."""
+    root = directory.path
     try:
-        order = json.loads((root / RUN / "manifest.json").read_text(encoding="utf-8"))["instances"]
+        order = list(resume.instance_order(json.loads((root / RUN / "manifest.json").read_text(encoding="utf-8"))))
         rows = {row["instance_id"]: row for row in _read_jsonl(root / RUN / "results.jsonl")}
     except (OSError, ValueError, KeyError) as error:
         raise DatasetError(f"{root / RUN}: no complete taskkit.run output ({error})") from None
@@ -112,12 +134,12 @@ def build(directory: str | Path, meta: dict[str, Any]) -> dict[str, Any]:
         episode = _episode(row)
         episodes.append(episode)
         steps.extend(_steps(root, episode))
-    _write_jsonl(root / EPISODES, episodes)
-    _write_jsonl(root / STEPS, steps)
     summary = {"format": FORMAT, **meta, "episodes": len(episodes), "steps": len(steps), "dropped": len(dropped),
                "steps_without_instruction": sum(1 for step in steps if not step["instruction"]),
                "dropped_episodes": dropped}
-    (root / META).write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    directory.replace(META, json.dumps(summary, indent=1, ensure_ascii=False) + "\n")  # first: D is a dataset now
+    directory.replace(EPISODES, _jsonl(episodes))
+    directory.replace(STEPS, _jsonl(steps))
     return summary
 
 

@@ -7,8 +7,12 @@ SIGTERM, then exits 0. Several simulators at once are several processes on sever
 It listens on loopback by default. Any other address needs `--adb_keys FILE`: clients then
 authenticate as with a real phone (adb's RSA keys; only the public keys in FILE get in). Every
 command has a time limit (`--command_timeout`, exit 124 when it passes) and an output limit
-(`--max_output`). Bad flags: one line on stderr, exit 2. A port that cannot be bound: one line,
-exit 1.
+(`--max_output`); the server bounds its connections, streams, worker threads and buffered bytes
+(`--max_connections`, `--max_client_connections`, `--max_streams`, `--service_workers`,
+`--handshake_timeout`, `--max_stream_buffer`, `--max_buffered`; defaults in taskkit.sim.adbd).
+`--storage_quota BYTES` gives the device that much storage (kept in its device.json; default
+taskkit.sim.storage.DEFAULT_QUOTA): writes past it fail with ENOSPC, as on a full phone.
+Bad flags: one line on stderr, exit 2. A port that cannot be bound: one line, exit 1.
 """
 from __future__ import annotations
 
@@ -53,7 +57,32 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds one command may run (default 60)")
     serve.add_argument("--max_output", type=_positive(int), default=64 << 20,
                        help="bytes one command may print (default 64 MiB)")
+    serve.add_argument("--storage_quota", type=_positive(int), default=None,
+                       help="bytes of storage the device has, kept in its device.json "
+                            "(default: the stored value, else $TASKKIT_SIM_STORAGE_QUOTA, else 4 GiB)")
+    _add_limit_flags(serve)
     return parser
+
+
+# serve's flags for AdbdLimits: field -> (type, help); the defaults are AdbdLimits'.
+_LIMIT_FLAGS: dict[str, tuple[type, str]] = {
+    "max_connections": (int, "connections the server holds at once; more are closed at once"),
+    "max_client_connections": (int, "connections from one client address at once"),
+    "max_streams": (int, "open streams per connection; an OPEN beyond is refused"),
+    "service_workers": (int, "threads running commands and transfers; more wait their turn"),
+    "handshake_timeout": (float, "seconds a connection may take to complete CNXN/AUTH"),
+    "max_stream_buffer": (int, "bytes one stream may hold from its client (stdin ...)"),
+    "max_buffered": (int, "bytes all streams may hold from their clients together"),
+}
+
+
+def _add_limit_flags(serve: argparse.ArgumentParser) -> None:
+    from taskkit.sim.adbd import AdbdLimits
+
+    defaults = AdbdLimits()
+    for field, (kind, text) in _LIMIT_FLAGS.items():
+        default = getattr(defaults, field)
+        serve.add_argument(f"--{field}", type=_positive(kind), default=default, help=f"{text} (default {default})")
 
 
 def _positive(kind: type) -> Callable[[str], Any]:
@@ -85,11 +114,14 @@ def install_apps(state: Path) -> None:
 
 
 def serve(state: Path, host: str, port: int, adb_keys: Path | None = None, command_timeout: float = 60.0,
-          max_output: int = 64 << 20) -> int:
-    """Serve until SIGINT/SIGTERM; the exit code."""
+          max_output: int = 64 << 20, limits: Any = None, storage_quota: int | None = None) -> int:
+    """Serve until SIGINT/SIGTERM, within `limits` (AdbdLimits; None: the defaults), the device
+    having `storage_quota` bytes (None: as stored); the exit code."""
+    from taskkit.sim import storage
     from taskkit.sim.adb_auth import KeyFormatError
     from taskkit.sim.adbd import AdbdServer, is_loopback
     from taskkit.sim.device import StateDirError
+    from taskkit.sim.state import SimState
 
     if not is_loopback(host) and adb_keys is None:
         print(f"{PROG}: error: --host {host} is not loopback: anyone who reaches it would get a root shell; "
@@ -97,9 +129,12 @@ def serve(state: Path, host: str, port: int, adb_keys: Path | None = None, comma
         return 2
     try:
         install_apps(state)
+        if storage_quota is not None:
+            storage.set_quota(SimState(state), storage_quota)
+        storage.quota_of(SimState(state))  # a bad stored or environment value is bad input
         server = AdbdServer(state, host=host, port=port, adb_keys=adb_keys, require_auth=adb_keys is not None,
-                            command_timeout=command_timeout, max_output=max_output)
-    except (StateDirError, KeyFormatError) as exc:
+                            command_timeout=command_timeout, max_output=max_output, limits=limits)
+    except (StateDirError, KeyFormatError, storage.QuotaError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
@@ -125,7 +160,11 @@ def serve(state: Path, host: str, port: int, adb_keys: Path | None = None, comma
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
-        return serve(args.state, args.host, args.port, args.adb_keys, args.command_timeout, args.max_output)
+        from taskkit.sim.adbd import AdbdLimits
+
+        bounds = AdbdLimits(**{field: getattr(args, field) for field in _LIMIT_FLAGS})
+        return serve(args.state, args.host, args.port, args.adb_keys, args.command_timeout, args.max_output, bounds,
+                     args.storage_quota)
     return 2
 
 

@@ -13,9 +13,10 @@ Layout of this module, bottom up:
   command runner with its time and output limits (`taskkit/sim/limits.py`);
 * services, one class per service family (`shell:`, `shell,v2,…:`, `exec:`, `sync:`,
   `root:`/`unroot:`, `reboot:`), each fed a stream's data and writing to it;
-* `_Connection`: one TCP connection: a reader thread for messages, and per stream a worker
-  thread for its service, with one unacknowledged WRTE per direction per stream;
-* `AdbdServer`: the listening socket, connections, and `AdbdStats`.
+* `_Connection`: one TCP connection, read and written by the server's one I/O thread without
+  blocking; each stream's service runs on the server's bounded worker pool
+  (`taskkit/sim/workers.py`), with one unacknowledged WRTE per direction per stream;
+* `AdbdServer`: the listening socket, the I/O loop, its bounds (`AdbdLimits`) and `AdbdStats`.
 
 Features advertised (exactly what is implemented): shell_v2, cmd, stat_v2, ls_v2,
 fixed_push_mkdir. RSA authentication (`adb_auth.py`) off loopback or with `adb_keys`; no TLS,
@@ -23,12 +24,13 @@ no delayed_ack, no sendrecv_v2, no abb.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
+import errno
 import ipaddress
 import logging
 import os
-import queue
 import re
 import selectors
 import socket
@@ -39,12 +41,14 @@ import threading
 from pathlib import Path
 from typing import Callable
 
+from taskkit.device.shell_protocol import HEADER as PACKET_HEADER
 from taskkit.device.shell_protocol import (CLOSE_STDIN, EXIT, STDERR, STDIN, STDOUT, WINDOW_SIZE,
                                            PacketDecoder, ShellProtocolError, encode_packet)
 from taskkit.errors import TaskkitError
-from taskkit.sim import adb_auth, limits, shell
+from taskkit.sim import adb_auth, limits, shell, storage
 from taskkit.sim.device import SimDevice
 from taskkit.sim.state import SimState
+from taskkit.sim.workers import Timer, Timers, WorkerPool
 
 # --- wire constants (§1) ----------------------------------------------------------------------
 
@@ -73,7 +77,52 @@ HIGH_WATER = 1 << 20
 # Exit statuses of a command stopped by a limit: time (124, as toybox `timeout`), output (as
 # SIGXFSZ would end it: 128 + 25), the client gone (as SIGPIPE would: 128 + 13).
 OUTPUT_LIMIT_STATUS = 153
-CLIENT_GONE_STATUS = 141
+CLIENT_GONE_STATUS = limits.CLIENT_GONE_STATUS
+
+# --- the server's bounds (AdbdLimits; `python -m taskkit.sim serve` flags change them) ---------
+# Real adbd (AOSP packages/modules/adb) bounds a message's payload (MAX_PAYLOAD, 1 MiB, adb.h)
+# and each stream's flow (one WRTE in flight per direction until the OKAY, protocol.txt), but
+# not connections, streams or threads: it starts a thread or process per service. The simulator
+# serves every client in one process, so it bounds those too; what is past a bound is refused
+# the way adbd refuses (a connection closed, an OPEN answered with CLSE) or waits its turn.
+#: Connections one server holds at once; each further one is accepted and closed at once.
+MAX_CONNECTIONS = 64
+#: Connections from one client address at once (all loopback clients share one address).
+MAX_CLIENT_CONNECTIONS = 32
+#: Open streams per connection; an OPEN beyond is refused with CLSE(0, id), as an unknown service.
+MAX_STREAMS = 32
+#: Threads running the services (commands, file transfers) of all the server's streams; more
+#: busy streams wait their turn. With the I/O thread, the server never runs more threads. As many
+#: as the connections a server holds, so that each connection's command runs at once (a client
+#: that fills every worker with long commands makes the others wait: queue, round robin).
+SERVICE_WORKERS = MAX_CONNECTIONS
+#: Seconds a connection may take to go online (CNXN, and AUTH when keys are required).
+HANDSHAKE_TIMEOUT = 20.0
+#: Bytes one stream's service may keep from its host (stdin waiting for close-stdin, a partial
+#: packet or input line); past it the stream fails with `out of memory`. The WRTE waiting for
+#: the stream's worker (one, at most MAX_PAYLOAD) counts against MAX_BUFFERED.
+MAX_STREAM_BUFFER = 16 << 20
+#: Bytes all the streams of one server may hold from their hosts together; a WRTE past it is
+#: refused (its stream reset).
+MAX_BUFFERED = 256 << 20
+#: Bytes queued for a client that does not read, past which the server stops reading from it
+#: (its own flow control: a host that never reads cannot make the server queue replies).
+MAX_SEND_BACKLOG = 4 << 20
+# Bytes read from a socket at a time.
+_RECV_CHUNK = 256 * 1024
+
+
+@dataclasses.dataclass(frozen=True)
+class AdbdLimits:
+    """The bounds of one server; each default is the module constant of the same name."""
+
+    max_connections: int = MAX_CONNECTIONS
+    max_client_connections: int = MAX_CLIENT_CONNECTIONS
+    max_streams: int = MAX_STREAMS
+    service_workers: int = SERVICE_WORKERS
+    handshake_timeout: float = HANDSHAKE_TIMEOUT
+    max_stream_buffer: int = MAX_STREAM_BUFFER
+    max_buffered: int = MAX_BUFFERED
 
 
 class ProtocolError(TaskkitError):
@@ -162,6 +211,10 @@ def encode_output(kind: int, data: bytes) -> bytes:
 # --- file sync protocol (§4) ------------------------------------------------------------------
 SYNC_DATA_MAX = 64 * 1024
 SYNC_PATH_MAX = 1024
+# Where pushed files are staged until DONE: a folder of the state directory, never the host's
+# temporary directory; the first SEND_SPOOL_MEMORY bytes of each stay in memory.
+STAGING = "staging"
+SEND_SPOOL_MEMORY = 1 << 20
 _SYNC_HEAD = struct.Struct("<4sI")
 _STAT_V1 = struct.Struct("<4sIII")           # STAT mode size mtime
 _DENT_V1 = struct.Struct("<4sIIII")          # DENT mode size mtime namelen
@@ -192,6 +245,11 @@ class SyncDecoder:
 
     def __init__(self) -> None:
         self._buf = bytearray()
+
+    @property
+    def buffered(self) -> int:
+        """Bytes fed and not yet returned in a frame."""
+        return len(self._buf)
 
     def feed(self, data: bytes) -> list[SyncFrame]:
         self._buf += data
@@ -314,12 +372,12 @@ class _DeviceHost:
         return SimState(self.root)
 
     def run(self, command: str, stdin: bytes, term: str | None, out: Callable[[bytes], None],
-            err: Callable[[bytes], None] | None = None) -> int:
+            err: Callable[[bytes], None] | None = None, cancelled: threading.Event | None = None) -> int:
         """Run `/system/bin/sh -c command` under the time limit and return its status.
 
         Its output goes to `out` (stdout) and `err` (stderr) as it is written, never buffered
         whole, within the output limit; with no `err` stderr joins stdout in write order (a raw
-        subprocess or a PTY).
+        subprocess or a PTY). Setting `cancelled` stops the command at its next check.
         """
         budget = _Budget(self.max_output)
         stdout = _Sink(out, budget)
@@ -330,7 +388,7 @@ class _DeviceHost:
         env = shell._initial_env(state)  # noqa: SLF001 (the same package's defaults)
         if term:
             env["TERM"] = term
-        with limits.deadline(self.command_timeout):
+        with limits.deadline(self.command_timeout, cancelled):
             try:
                 status = shell.call_command(state, ["sh", "-c", command], stdin, "/", env, stdout, stderr)
             except limits.LimitExceeded as exc:
@@ -375,12 +433,14 @@ class _DeviceHost:
 class _Stream:
     """One open stream of a connection, from the device's side.
 
-    Its service's callbacks run in the stream's own worker thread, in order, so a long command
-    on one stream never holds up the connection's other streams (or `adb connect`).
+    Its service's callbacks run in order on the server's worker pool, never two at once, so a
+    long command on one stream never holds up the connection's other streams (or `adb connect`).
+    What it holds from the host is counted in `pending` (a WRTE waiting for its worker) and
+    `kept` (what the service keeps: stdin, a partial packet or line), charged to the server.
     """
 
-    __slots__ = ("conn", "local_id", "remote_id", "service", "outbuf", "awaiting_ack",
-                 "finishing", "drop_after", "closed", "_timer", "_queue")
+    __slots__ = ("conn", "local_id", "remote_id", "service", "outbuf", "awaiting_ack", "finishing",
+                 "drop_after", "closed", "cancelled", "pending", "kept", "_timer", "_tasks")
 
     def __init__(self, conn: "_Connection", local_id: int, remote_id: int):
         self.conn = conn
@@ -392,8 +452,11 @@ class _Stream:
         self.finishing = False
         self.drop_after = False
         self.closed = False
-        self._timer: threading.Timer | None = None
-        self._queue: queue.SimpleQueue | None = None
+        self.cancelled = threading.Event()  # set at close: the stream's command stops
+        self.pending = 0  # bytes of the host WRTE not acknowledged yet (0: none)
+        self.kept = 0
+        self._timer: Timer | None = None
+        self._tasks = conn.server.pool.queue()
 
     def write(self, data: bytes) -> None:
         """Queue `data` for the host (sent as WRTEs, one unacknowledged at a time)."""
@@ -420,36 +483,24 @@ class _Stream:
             self.conn.pump(self)
 
     def submit(self, func: Callable[..., None], *args: object) -> None:
-        """Run `func(*args)` in this stream's worker thread, after what was submitted before."""
-        with self.conn.lock:
-            if self._queue is None:
-                self._queue = queue.SimpleQueue()
-                threading.Thread(target=self._work, daemon=True,
-                                 name=f"adbd-stream-{self.local_id}").start()
-            self._queue.put((func, args))
+        """Run `func(*args)` on a worker, after what was submitted before."""
+        self._tasks.submit(self.conn.run_guarded, self, func, *args)
+
+    def discard_tasks(self) -> None:
+        """Drop what was submitted and has not started."""
+        self._tasks.discard()
 
     def after(self, seconds: float, func: Callable[[], None]) -> None:
-        """Submit `func` to the worker in `seconds`, unless `cancel_timer` comes first."""
+        """Submit `func` in `seconds`, unless `cancel_timer` comes first (the server's timers:
+        no thread waits for it)."""
         self.cancel_timer()
-        self._timer = threading.Timer(seconds, lambda: self.submit(func) if not self.closed else None)
-        self._timer.daemon = True
-        self._timer.start()
+        self._timer = self.conn.server.timers.call_later(
+            seconds, lambda: None if self.closed else self.submit(func))
 
     def cancel_timer(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-
-    def stop_worker(self) -> None:
-        with self.conn.lock:
-            if self._queue is not None:
-                self._queue.put(None)
-
-    def _work(self) -> None:
-        assert self._queue is not None
-        while (item := self._queue.get()) is not None:
-            func, args = item
-            self.conn.run_guarded(self, func, *args)
 
 
 class _Sink(bytearray):
@@ -509,6 +560,14 @@ class _Service:
     def on_timeout(self) -> None:
         """The stream's `deadline` passed with no data from the host."""
 
+    def held(self) -> int:
+        """Bytes from the host this service keeps now (stdin, a partial packet or line)."""
+        return 0
+
+    def overflow(self) -> None:
+        """The service keeps more than its stream may hold: end the stream."""
+        self.stream.conn.reset(self.stream)
+
 
 def _decode_text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
@@ -529,7 +588,7 @@ class _RawShell(_Service):
             self.stream.write(data.replace(b"\n", b"\r\n") if self.pty else data)
             self.stream.wait_for_room()
 
-        self.host.run(self.command, b"", self.term, emit)
+        self.host.run(self.command, b"", self.term, emit, cancelled=self.stream.cancelled)
         self.stream.finish()
 
 
@@ -542,9 +601,10 @@ class _Repl:
     """
 
     def __init__(self, host: _DeviceHost, pty: bool, term: str | None,
-                 emit: Callable[[int, bytes], None], done: Callable[[int], None]):
+                 emit: Callable[[int, bytes], None], done: Callable[[int], None], cancelled: threading.Event):
         self.host, self.pty, self.term = host, pty, term
         self.emit, self.done = emit, done
+        self.cancelled = cancelled
         self.line = bytearray()
         self.status = 0
         self.finished = False
@@ -571,7 +631,8 @@ class _Repl:
             return
         if text:
             self.status = self.host.run(text, b"", self.term, lambda data: self._out(ID_STDOUT, data),
-                                        None if self.pty else lambda data: self._out(ID_STDERR, data))
+                                        None if self.pty else lambda data: self._out(ID_STDERR, data),
+                                        self.cancelled)
         self._prompt()
 
     def feed(self, data: bytes) -> None:
@@ -654,6 +715,7 @@ class _ShellV2(_Service):
         super().__init__(stream, host)
         self.request = request
         self.decoder = PacketDecoder()
+        self.partial = 0  # bytes fed to the decoder and not yet returned in a packet
         self.stdin = bytearray()
         self.ran = False
         self.repl: _Repl | None = None
@@ -667,7 +729,8 @@ class _ShellV2(_Service):
 
     def start(self) -> None:
         if not self.request.command:
-            self.repl = _Repl(self.host, self.request.pty, self.request.term, self._emit, self._exit)
+            self.repl = _Repl(self.host, self.request.pty, self.request.term, self._emit, self._exit,
+                              self.stream.cancelled)
             self.repl.start()
         elif self.request.pty or not self.request.explicit_type:
             self._run()
@@ -689,12 +752,33 @@ class _ShellV2(_Service):
                 self.stream.wait_for_room()
             return emit
 
-        self._exit(self.host.run(req.command, bytes(self.stdin), req.term, emitter(ID_STDOUT),
-                                 None if req.pty else emitter(ID_STDERR)))
+        stdin, self.stdin = bytes(self.stdin), bytearray()
+        self._exit(self.host.run(req.command, stdin, req.term, emitter(ID_STDOUT),
+                                 None if req.pty else emitter(ID_STDERR), self.stream.cancelled))
+
+    def held(self) -> int:
+        return self.partial + len(self.stdin) + (len(self.repl.line) if self.repl is not None else 0)
+
+    def overflow(self) -> None:
+        """Stdin (or an input line) past the stream's bound: the command fails as one that ran out
+        of memory, with a message, instead of the server holding more."""
+        if self.ran or self.repl is not None:
+            super().overflow()
+            return
+        self.ran = True
+        self.stdin = bytearray()
+        self._emit(ID_STDERR, f"/system/bin/sh: stdin: more than {self.stream.conn.server.limits.max_stream_buffer} "
+                              "bytes (the simulator's limit for what one stream holds): out of memory\n".encode())
+        self._exit(limits.OUT_OF_MEMORY_STATUS)
 
     def on_data(self, data: bytes) -> None:
         self.stream.cancel_timer()  # the client speaks: follow the protocol from now on
-        for kind, payload in self.decoder.feed(data):
+        self.partial += len(data)
+        packets = self.decoder.feed(data)
+        self.partial -= sum(PACKET_HEADER.size + len(payload) for _, payload in packets)
+        for kind, payload in packets:
+            if self.ran and self.repl is None:
+                return
             if self.repl is not None:
                 if kind == ID_STDIN:
                     self.repl.feed(payload)
@@ -713,11 +797,14 @@ class _ShellV1Interactive(_Service):
 
     def start(self) -> None:
         self.repl = _Repl(self.host, True, None, lambda _kind, data: self.stream.write(data),
-                          lambda _status: self.stream.finish())
+                          lambda _status: self.stream.finish(), self.stream.cancelled)
         self.repl.start()
 
     def on_data(self, data: bytes) -> None:
         self.repl.feed(data)
+
+    def held(self) -> int:
+        return len(self.repl.line)
 
 
 class _Sync(_Service):
@@ -741,6 +828,11 @@ class _Sync(_Service):
             self._fail(str(exc))
         except OSError as exc:  # a host-side failure (a name too long...): FAIL, as adbd does
             self._fail(f"{os.strerror(exc.errno)}" if exc.errno else str(exc))
+        except limits.LimitExceeded:  # the host closed the stream during a RECV
+            self._end()
+
+    def held(self) -> int:
+        return self.decoder.buffered
 
     def _fail(self, message: str) -> None:
         self.stream.write(sync_fail(message))
@@ -806,16 +898,19 @@ class _Sync(_Service):
         return b"".join(parts)
 
     def _recv(self, path: str) -> None:
+        """The file as DATA frames, read one frame at a time under flow control (never whole)."""
         with self.host.lock:
             try:
-                data = self.host.host_path(path).read_bytes()
+                source = open(self.host.host_path(path), "rb")  # noqa: SIM115 (closed below)
             except IsADirectoryError:
                 raise SyncError("open failed: Is a directory") from None
             except OSError as exc:
                 raise SyncError(f"open failed: {os.strerror(exc.errno or 2)}") from None
-        chunks = [_SYNC_HEAD.pack(b"DATA", len(data[i:i + SYNC_DATA_MAX])) + data[i:i + SYNC_DATA_MAX]
-                  for i in range(0, len(data), SYNC_DATA_MAX)]
-        self.stream.write(b"".join(chunks) + RECV_DONE)
+        with source:
+            while chunk := source.read(SYNC_DATA_MAX):
+                self.stream.write(_SYNC_HEAD.pack(b"DATA", len(chunk)) + chunk)
+                self.stream.wait_for_room()
+        self.stream.write(RECV_DONE)
 
     def _send_frame(self, frame: SyncFrame) -> None:
         send = self.send
@@ -833,29 +928,43 @@ class _Sync(_Service):
 
 
 class _PendingSend:
-    """A file being received: spooled off the state dir, written at DONE under the lock."""
+    """A file being received: staged in the state directory (STAGING, outside the device's
+    filesystem; the first SEND_SPOOL_MEMORY bytes in memory), its bytes charged to the device's
+    storage as they arrive (ENOSPC as soon as they do not fit), written at DONE under the lock."""
 
     def __init__(self, host: _DeviceHost, path: str, mode: int):
         self.host = host
         self.path = path
         self.mode = mode
-        self.spool = tempfile.SpooledTemporaryFile(max_size=16 * 1024 * 1024)
+        staging = host.root / STAGING
+        staging.mkdir(exist_ok=True)
+        self.spool = tempfile.SpooledTemporaryFile(max_size=SEND_SPOOL_MEMORY, dir=staging)
+        self.storage = storage.of(host.state)
+        self.reserved = 0
 
     def add(self, data: bytes) -> None:
+        """Stage `data`; SyncError `write failed: No space left on device` (adbd's) if it does not fit."""
+        try:
+            self.storage.reserve(len(data), self.path)
+        except OSError as exc:
+            raise SyncError(f"write failed: {os.strerror(exc.errno or errno.ENOSPC)}") from None
+        self.reserved += len(data)
         self.spool.write(data)
 
     def discard(self) -> None:
         self.spool.close()
+        self.storage.release(self.reserved)
+        self.reserved = 0
 
     def commit(self, mtime: int) -> str | None:
         """Write the file; None on success, else the FAIL message (adbd's wording)."""
         try:
-            with self.host.lock:
+            with self.host.lock, self.storage.lock:
                 return self._write(mtime or self.host.state.clock_epoch)
         except OSError as exc:  # a host-side failure anywhere (a name too long...)
             return f"couldn't create file: {os.strerror(exc.errno or 5)}"
         finally:
-            self.spool.close()
+            self.discard()
 
     def _write(self, mtime: int) -> str | None:
         try:
@@ -882,7 +991,11 @@ class _PendingSend:
                         out.write(chunk)
                 os.chmod(tmp, send_permissions(self.mode) | 0o600)
                 os.utime(tmp, (mtime, mtime))
+                old = target.stat().st_size if target.is_file() else 0
                 os.replace(tmp, target)
+                self.storage.account(target.stat().st_size - old)  # the staged bytes are the file's now
+                self.storage.release(self.reserved)
+                self.reserved = 0
             except BaseException:
                 Path(tmp).unlink(missing_ok=True)
                 raise
@@ -909,6 +1022,7 @@ class _Restart(_Service):
             return
         want_root = name == "root"
         if self.host.set_root(want_root):
+            self.stream.conn.restarting = True
             message = "restarting adbd as root\n" if want_root else "restarting adbd as non root\n"
             self.stream.write(message.encode())
             self.stream.finish(drop_connection=True)
@@ -981,7 +1095,10 @@ def _protocol_string(text: str) -> bytes:
 # --- statistics -------------------------------------------------------------------------------
 @dataclasses.dataclass
 class AdbdStats:
-    """Counters of one server, thread-safe, resettable (`snapshot()` for a consistent copy)."""
+    """Counters of one server, thread-safe, resettable (`snapshot()` for a consistent copy).
+
+    `buffered_peak` is the most bytes the server's streams held from their hosts at once.
+    """
 
     bytes_received: int = 0
     bytes_sent: int = 0
@@ -989,13 +1106,22 @@ class AdbdStats:
     messages_sent: int = 0
     streams_opened: int = 0
     streams_refused: int = 0
+    streams_reset: int = 0
     connections: int = 0
+    connections_refused: int = 0
+    handshake_timeouts: int = 0
+    buffered_peak: int = 0
     _lock: threading.Lock = dataclasses.field(default_factory=threading.Lock, repr=False, compare=False)
 
     def add(self, **counts: int) -> None:
         with self._lock:
             for name, value in counts.items():
                 setattr(self, name, getattr(self, name) + value)
+
+    def peak(self, name: str, value: int) -> None:
+        """Raise counter `name` to `value` if it is below."""
+        with self._lock:
+            setattr(self, name, max(getattr(self, name), value))
 
     def snapshot(self) -> dict[str, int]:
         with self._lock:
@@ -1008,6 +1134,31 @@ class AdbdStats:
                     setattr(self, f.name, 0)
 
 
+class _Buffered:
+    """The bytes all of a server's streams hold from their hosts, against `limit`."""
+
+    def __init__(self, limit: int, stats: AdbdStats):
+        self.limit = limit
+        self.total = 0
+        self._stats = stats
+        self._lock = threading.Lock()
+
+    def take(self, count: int) -> bool:
+        """Charge `count` more bytes; False (nothing charged) if that would pass the limit."""
+        with self._lock:
+            if self.total + count > self.limit:
+                return False
+            self.total += count
+            self._stats.peak("buffered_peak", self.total)
+            return True
+
+    def change(self, delta: int) -> None:
+        """Charge (or release, negative) `delta` bytes already held."""
+        with self._lock:
+            self.total += delta
+            self._stats.peak("buffered_peak", self.total)
+
+
 # --- one TCP connection -----------------------------------------------------------------------
 class _DropConnection(Exception):
     """Close the TCP connection (adbd 'restarting')."""
@@ -1018,15 +1169,19 @@ class _LinkBroken(Exception):
 
 
 class _Connection:
-    """One host connection: a reader thread for messages; each stream's service runs in the
-    stream's own worker thread (see `_Stream`), so streams never wait for one another."""
+    """One host connection, driven by the server's I/O thread: what arrives is decoded and
+    handled at once (never waiting for a service); each stream's service runs on the server's
+    worker pool. Sends never block: what the socket does not take waits in `backlog` until it is
+    writable. Before the handshake completes the connection holds only its partial message
+    (at most MAX_PAYLOAD_V1 bytes of payload) and a handshake timer."""
 
-    def __init__(self, sock: socket.socket, host: _DeviceHost, stats: AdbdStats,
-                 keys: list[adb_auth.PublicKey] | None = None):
+    def __init__(self, sock: socket.socket, server: "AdbdServer", address: str):
         self.sock = sock
-        self.host = host
-        self.stats = stats
-        self.keys = keys  # None: no authentication (a loopback server)
+        self.server = server
+        self.host = server._device  # noqa: SLF001 (its owner)
+        self.stats = server.stats
+        self.keys = server._keys  # noqa: SLF001 (None: no authentication, a loopback server)
+        self.address = address
         self.token: bytes | None = None
         self.online = False
         self.version = A_VERSION_MIN
@@ -1035,64 +1190,95 @@ class _Connection:
         self._next_id = 1
         self.lock = threading.RLock()
         self.cond = threading.Condition(self.lock)
+        self._inbuf = bytearray()
+        self.backlog = bytearray()  # sent bytes the socket has not taken yet
+        self.closing = False  # to be closed by the I/O thread
+        #: adbd is 'restarting' (root:, unroot:): as a real adbd that has exited, it opens no new
+        #: stream, so no command answers under the new identity before the link is dropped.
+        self.restarting = False
+        self.registered = 0  # the selector events the I/O thread watches for it
+        self.handshake: Timer | None = None  # pending: the connection must be online by then
 
-    # -- I/O --
-    def _recv_exact(self, n: int) -> bytes:
-        chunks, need = [], n
-        while need:
-            chunk = self.sock.recv(min(need, 1 << 20))
-            if not chunk:
-                raise ConnectionError("peer closed")
-            chunks.append(chunk)
-            need -= len(chunk)
-        data = b"".join(chunks)
+    # -- I/O (the server's I/O thread) --
+    def on_readable(self) -> None:
+        """Read what the socket has and handle every complete message."""
+        data = self.sock.recv(_RECV_CHUNK)
+        if not data:
+            raise ConnectionError("peer closed")
         self.stats.add(bytes_received=len(data))
-        return data
+        self._inbuf += data
+        while len(self._inbuf) >= HEADER.size and not self.closing:
+            limit = MAX_PAYLOAD if self.online else MAX_PAYLOAD_V1
+            command, arg0, arg1, length = decode_header(bytes(self._inbuf[:HEADER.size]), limit)
+            end = HEADER.size + length
+            if len(self._inbuf) < end:
+                return
+            message = Message(command, arg0, arg1, bytes(self._inbuf[HEADER.size:end]))
+            del self._inbuf[:end]
+            self.stats.add(messages_received=1)
+            with self.lock:
+                self.handle(message)
+
+    def flush(self) -> None:
+        """Send what waits in `backlog`, as far as the socket takes it."""
+        with self.lock:
+            if self.backlog:
+                try:
+                    sent = self.sock.send(self.backlog)
+                except (BlockingIOError, InterruptedError):
+                    return
+                del self.backlog[:sent]
+
+    def events(self) -> int:
+        """The selector events to watch: read unless closing or too much waits to be sent; write
+        if anything waits (0: a closing connection with nothing left to send)."""
+        with self.lock:
+            wanted = selectors.EVENT_READ if not self.closing and len(self.backlog) <= MAX_SEND_BACKLOG else 0
+            return wanted | (selectors.EVENT_WRITE if self.backlog else 0)
+
+    def request_close(self) -> None:
+        """End the connection once what is queued is sent (any thread; the I/O thread closes it,
+        at the latest after the handshake timeout)."""
+        with self.lock:
+            if self.closing:
+                return
+            self.closing = True
+        self.server.linger(self)
+
+    def close(self) -> None:
+        """Forget every stream (their commands stop) and close the socket (I/O thread)."""
+        with self.lock:
+            self.closing = True
+            for stream in list(self.streams.values()):
+                self._forget(stream, notify=True)
+            self.backlog.clear()
+            self.sock.close()
 
     def send(self, command: int, arg0: int, arg1: int, data: bytes = b"") -> None:
         raw = Message(command, arg0, arg1, data).encode(checksum=self.version < A_VERSION)
         self._send_raw(raw)
 
     def _send_raw(self, raw: bytes) -> None:
-        try:
-            with self.lock:
-                self.sock.sendall(raw)
-        except OSError as error:
-            raise _LinkBroken(str(error)) from error
-        self.stats.add(bytes_sent=len(raw), messages_sent=1)
-
-    def read_message(self) -> Message:
-        command, arg0, arg1, length = decode_header(self._recv_exact(HEADER.size))
-        data = self._recv_exact(length) if length else b""
-        self.stats.add(messages_received=1)
-        return Message(command, arg0, arg1, data)
-
-    # -- main loop --
-    def serve(self) -> None:
-        try:
-            while True:
-                message = self.read_message()
-                with self.lock:
-                    self.handle(message)
-        except (ProtocolError, ShellProtocolError, _DropConnection, _LinkBroken, ConnectionError, OSError):
-            pass
-        finally:
-            self.close()
-
-    def close(self) -> None:
+        """Send `raw` now as far as the socket takes it; the rest waits for the I/O thread."""
+        size = len(raw)
         with self.lock:
-            for stream in list(self.streams.values()):
-                self._forget(stream, notify=True)
-        self.shutdown()
-        self.sock.close()
+            if self.closing:
+                raise _LinkBroken("the connection is closing")
+            if not self.backlog:
+                try:
+                    sent = self.sock.send(raw)
+                except (BlockingIOError, InterruptedError):
+                    sent = 0
+                except OSError as error:
+                    raise _LinkBroken(str(error)) from error
+                raw = raw[sent:]
+            waiting = bool(raw)
+            self.backlog += raw
+        self.stats.add(bytes_sent=size, messages_sent=1)
+        if waiting:
+            self.server.touch(self)
 
-    def shutdown(self) -> None:
-        """End the TCP connection (the reader thread then closes everything)."""
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-
+    # -- messages --
     def handle(self, msg: Message) -> None:
         """One message from the host (called with `lock` held; never blocks on a service)."""
         if msg.command == A_CNXN:
@@ -1112,19 +1298,50 @@ class _Connection:
         elif msg.command == A_WRTE:
             stream = self.streams.get(msg.arg1)
             if stream is not None and stream.remote_id == msg.arg0 and stream.service is not None:
-                stream.submit(self._deliver, stream, msg.data)
+                self._receive(stream, msg.data)
         elif msg.command == A_CLSE:
             stream = self.streams.get(msg.arg1)
             if stream is not None and stream.remote_id == msg.arg0:
                 self._forget(stream, notify=True)
 
-    def _deliver(self, stream: _Stream, data: bytes) -> None:
-        """Acknowledge the host's data when the stream's worker takes it (so a host waits while
-        a command runs, and at most one of its WRTEs is queued), then hand it to the service."""
-        if stream.closed or stream.service is None:
+    def _receive(self, stream: _Stream, data: bytes) -> None:
+        """A host WRTE. Without delayed_ack a host sends a stream's next WRTE only after the OKAY
+        for the previous one (adb protocol.txt; reference §2), so at most one waits for the
+        stream's worker: a second one, or one the server has no room for, resets the stream."""
+        if stream.pending or not self.server.buffered.take(len(data) or 1):
+            self.reset(stream)
             return
-        self.send(A_OKAY, stream.local_id, stream.remote_id)
+        stream.pending = len(data) or 1
+        stream.submit(self._deliver, stream, data)
+
+    def _deliver(self, stream: _Stream, data: bytes) -> None:
+        """(worker) Acknowledge the host's data when the worker takes it (so a host waits while a
+        command runs), hand it to the service, then charge what the service keeps of it."""
+        with self.lock:
+            if stream.closed or stream.service is None:
+                return
+            self.server.buffered.change(-stream.pending)
+            stream.pending = 0
+            self.send(A_OKAY, stream.local_id, stream.remote_id)
         stream.service.on_data(data)
+        held = stream.service.held()
+        with self.lock:
+            if stream.closed:
+                return
+            self.server.buffered.change(held - stream.kept)
+            stream.kept = held
+        if held > self.server.limits.max_stream_buffer:
+            stream.service.overflow()
+
+    def reset(self, stream: _Stream) -> None:
+        """Close `stream` at once, its pending work dropped (a host that broke flow control,
+        a service past its bounds)."""
+        with self.lock:
+            if stream.closed:
+                return
+            self.stats.add(streams_reset=1)
+            self._forget(stream, notify=True)
+            self.send(A_CLSE, stream.local_id, stream.remote_id)
 
     def _connect(self, msg: Message) -> None:
         with self.lock:
@@ -1136,6 +1353,7 @@ class _Connection:
         if self.keys is None:
             self._online()
         else:  # adbd: answer with a token to sign (auth.cpp, send_auth_request)
+            self.server.expect_handshake(self)
             self._send_token()
 
     def _send_token(self) -> None:
@@ -1164,8 +1382,10 @@ class _Connection:
         if remote_id == 0:
             return
         service_name = _decode_text(msg.data.rstrip(b"\x00"))
-        stream = _Stream(self, self._next_id, remote_id)
-        service = make_service(service_name, stream, self.host) if msg.arg1 == 0 else None
+        service = None
+        if msg.arg1 == 0 and len(self.streams) < self.server.limits.max_streams and not self.restarting:
+            stream = _Stream(self, self._next_id, remote_id)
+            service = make_service(service_name, stream, self.host)
         if service is None:
             self.stats.add(streams_refused=1)
             self.send(A_CLSE, 0, remote_id)
@@ -1178,12 +1398,14 @@ class _Connection:
         stream.submit(service.start)
 
     def run_guarded(self, stream: _Stream, func: Callable[..., None], *args: object) -> None:
-        """Run a service callback (in the stream's worker); a bug in it closes that stream, never
-        the server, and a restart request ends the connection."""
+        """Run a service callback (on a worker); a bug in it closes that stream, never the server,
+        and a restart request ends the connection. A closed stream runs only its `on_close`."""
+        if stream.closed and (stream.service is None or func != stream.service.on_close):
+            return
         try:
             func(*args)
         except (_DropConnection, _LinkBroken, ProtocolError):
-            self.shutdown()
+            self.request_close()
         except Exception:  # OSError included: a host file problem is the stream's, not the link's
             _log.exception("adbd: service %s failed", type(stream.service).__name__)
             with self.lock:
@@ -1191,8 +1413,8 @@ class _Connection:
                     stream.outbuf.clear()
                     try:
                         stream.finish()
-                    except _DropConnection:
-                        self.shutdown()
+                    except (_DropConnection, _LinkBroken):
+                        self.request_close()
 
     def pump(self, stream: _Stream) -> None:
         """Send the next WRTE if none is unacknowledged; CLSE once drained and finishing."""
@@ -1216,12 +1438,15 @@ class _Connection:
             if stream.closed:
                 return
             stream.closed = True
+            stream.cancelled.set()
             stream.cancel_timer()
+            stream.discard_tasks()
+            self.server.buffered.change(-(stream.pending + stream.kept))
+            stream.pending = stream.kept = 0
             self.streams.pop(stream.local_id, None)
             self.cond.notify_all()
             if notify and stream.service is not None:
                 stream.submit(stream.service.on_close)
-            stream.stop_worker()
 
 
 # --- the server -------------------------------------------------------------------------------
@@ -1238,15 +1463,19 @@ class AdbdServer:
     """Serve the simulated device stored in `state_dir` on the adb device protocol.
 
     `start()` listens and serves in a background thread (port 0 picks a free port, read it from
-    `.port`); `serve_forever()` serves in the calling thread; `stop()` ends either. Every
-    stream runs in its own thread, each command within `command_timeout` seconds and
-    `max_output` bytes; a non-loopback `host` (or `require_auth`) needs the RSA keys of
-    `adb_keys`. `stats` counts the bytes and messages on the TCP links and the streams opened.
+    `.port`); `serve_forever()` serves in the calling thread; `stop()` ends either. One I/O
+    thread reads and writes every socket; services run on a pool of at most
+    `limits.service_workers` threads, each command within `command_timeout` seconds and
+    `max_output` bytes; `limits` (AdbdLimits) bounds connections, streams and buffered bytes,
+    and what is past a bound is refused without taking the server down. A non-loopback `host`
+    (or `require_auth`) needs the RSA keys of `adb_keys`. `stats` counts the bytes and messages
+    on the TCP links, the streams and connections opened and refused.
     """
 
     def __init__(self, state_dir: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 5555, *,
                  adb_keys: str | os.PathLike[str] | None = None, require_auth: bool | None = None,
-                 command_timeout: float | None = DEFAULT_COMMAND_TIMEOUT, max_output: int = DEFAULT_MAX_OUTPUT):
+                 command_timeout: float | None = DEFAULT_COMMAND_TIMEOUT, max_output: int = DEFAULT_MAX_OUTPUT,
+                 limits: AdbdLimits | None = None):
         if require_auth is None:
             require_auth = not is_loopback(host)
         if require_auth and adb_keys is None:
@@ -1256,13 +1485,21 @@ class AdbdServer:
         self._device = _DeviceHost(state_dir, command_timeout, max_output)
         self.host = host
         self.port = port
+        self.limits = limits or AdbdLimits()
         self.stats = AdbdStats()
+        self.buffered = _Buffered(self.limits.max_buffered, self.stats)
+        self.pool = WorkerPool(self.limits.service_workers, "adbd", lambda func, args: func(*args))
         self._listener: socket.socket | None = None
         self._stop = threading.Event()
         self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_w.setblocking(False)
+        self.timers = Timers(self._wake)
         self._serving_thread: threading.Thread | None = None
-        self._conns: dict[_Connection, threading.Thread] = {}
-        self._conns_lock = threading.Lock()
+        self._selector: selectors.BaseSelector | None = None
+        self._conns: set[_Connection] = set()  # the I/O thread's
+        self._per_client: collections.Counter[str] = collections.Counter()
+        self._touched: set[_Connection] = set()
+        self._touched_lock = threading.Lock()
 
     @property
     def device(self) -> SimDevice:
@@ -1282,6 +1519,7 @@ class AdbdServer:
         listener.setblocking(False)
         self._listener = listener
         self.port = listener.getsockname()[1]
+        self.pool.name = f"adbd:{self.port}"
 
     def start(self) -> "AdbdServer":
         """Listen, serve in a background thread, return once connections are accepted."""
@@ -1302,10 +1540,7 @@ class AdbdServer:
     def stop(self) -> None:
         """Stop accepting, drop every connection, wait for the serving thread (unless it is us)."""
         self._stop.set()
-        try:
-            self._wake_w.send(b"x")
-        except OSError:
-            pass
+        self._wake()
         serving = self._serving_thread
         if serving is not None and serving is not threading.current_thread():
             serving.join(timeout=10)
@@ -1321,57 +1556,133 @@ class AdbdServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+    # -- called from any thread --
+    def touch(self, conn: _Connection) -> None:
+        """Have the I/O thread look at `conn` again (it has bytes to send, or is closing)."""
+        with self._touched_lock:
+            self._touched.add(conn)
+        self._wake()
+
+    def expect_handshake(self, conn: _Connection) -> None:
+        """Drop `conn` unless it is online within the handshake timeout (one timer at a time,
+        however many CNXNs it sends)."""
+        if conn.handshake is None:
+            conn.handshake = self.timers.call_later(self.limits.handshake_timeout, lambda: self._handshake_due(conn))
+
+    def linger(self, conn: _Connection) -> None:
+        """Close closing `conn` once its queued bytes are sent, or after the handshake timeout."""
+        self.timers.call_later(self.limits.handshake_timeout, lambda: self._close(conn))
+        self.touch(conn)
+
+    def _wake(self) -> None:
+        try:
+            self._wake_w.send(b"x")
+        except OSError:  # full (a wake-up is pending anyway) or closed (stopping)
+            pass
+
+    # -- the I/O thread --
     def _serve_loop(self) -> None:
         assert self._listener is not None
-        selector = selectors.DefaultSelector()
+        selector = self._selector = selectors.DefaultSelector()
         selector.register(self._listener, selectors.EVENT_READ, "accept")
         selector.register(self._wake_r, selectors.EVENT_READ, "wake")
         try:
             while not self._stop.is_set():
-                for key, _ in selector.select():
+                for key, events in selector.select(self.timers.timeout()):
                     if key.data == "accept":
                         self._accept()
+                    elif key.data == "wake":
+                        self._wake_r.recv(4096)
+                    else:
+                        self._serve_connection(key.data, events)
+                self.timers.run_due()
+                with self._touched_lock:
+                    touched, self._touched = self._touched, set()
+                for conn in touched:
+                    self._refresh(conn)
         finally:
+            self.pool.stop()
+            for conn in list(self._conns):
+                self._close(conn)
             selector.close()
             self._listener.close()
-            self._close_connections()
             self._wake_r.close()
             self._wake_w.close()
 
     def _accept(self) -> None:
+        """Take every waiting connection; one past a bound is closed at once."""
         assert self._listener is not None
-        try:
-            sock, _ = self._listener.accept()
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError:
-            return
-        sock.setblocking(True)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        conn = _Connection(sock, self._device, self.stats, self._keys)
-        thread = threading.Thread(target=self._run_connection, args=(conn,), daemon=True,
-                                  name=f"adbd:{self.port}:conn")
-        with self._conns_lock:
-            self._conns[conn] = thread
-        self.stats.add(connections=1)
-        thread.start()
-
-    def _run_connection(self, conn: _Connection) -> None:
-        try:
-            conn.serve()
-        except Exception:  # a broken stream or service must never take the server down
-            conn.close()
-        finally:
-            with self._conns_lock:
-                self._conns.pop(conn, None)
-
-    def _close_connections(self) -> None:
-        with self._conns_lock:
-            conns = list(self._conns.items())
-        for conn, _ in conns:
+        for _ in range(self.limits.max_connections + 1):
             try:
-                conn.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-        for _, thread in conns:
-            thread.join(timeout=5)
+                sock, address = self._listener.accept()
+            except OSError:  # none waiting (BlockingIOError), or out of descriptors: later
+                return
+            client = address[0]
+            if len(self._conns) >= self.limits.max_connections or \
+                    self._per_client[client] >= self.limits.max_client_connections:
+                self.stats.add(connections_refused=1)
+                sock.close()
+                continue
+            sock.setblocking(False)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            conn = _Connection(sock, self, client)
+            self._conns.add(conn)
+            self._per_client[client] += 1
+            conn.registered = selectors.EVENT_READ
+            assert self._selector is not None
+            self._selector.register(sock, selectors.EVENT_READ, conn)
+            self.stats.add(connections=1)
+            self.expect_handshake(conn)
+
+    def _serve_connection(self, conn: _Connection, events: int) -> None:
+        """Read and write one connection; any failure closes it, never the server."""
+        if conn not in self._conns:  # closed by an earlier event of this round
+            return
+        try:
+            if events & selectors.EVENT_WRITE:
+                conn.flush()
+            if events & selectors.EVENT_READ:
+                conn.on_readable()
+        except (BlockingIOError, InterruptedError):
+            pass
+        except _DropConnection:  # adbd restarting: what is queued (the last CLSE) still goes out
+            conn.request_close()
+        except (ProtocolError, ShellProtocolError, _LinkBroken, ConnectionError, OSError):
+            self._close(conn)
+            return
+        except Exception:  # a bug must not take the server down
+            _log.exception("adbd: connection from %s failed", conn.address)
+            self._close(conn)
+            return
+        self._refresh(conn)
+
+    def _refresh(self, conn: _Connection) -> None:
+        """Watch `conn` for what it needs now, or close it."""
+        if conn not in self._conns:
+            return
+        events = conn.events()
+        if not events:
+            self._close(conn)
+            return
+        if events != conn.registered:
+            assert self._selector is not None
+            self._selector.modify(conn.sock, events, conn)
+            conn.registered = events
+
+    def _handshake_due(self, conn: _Connection) -> None:
+        conn.handshake = None
+        if conn in self._conns and not conn.online:
+            self.stats.add(handshake_timeouts=1)
+            self._close(conn)
+
+    def _close(self, conn: _Connection) -> None:
+        if conn not in self._conns:
+            return
+        self._conns.discard(conn)
+        self._per_client[conn.address] -= 1
+        if not self._per_client[conn.address]:
+            del self._per_client[conn.address]
+        if self._selector is not None:
+            with contextlib.suppress(KeyError, ValueError):
+                self._selector.unregister(conn.sock)
+        conn.close()

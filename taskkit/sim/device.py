@@ -5,11 +5,11 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Mapping
+from typing import Collection, Mapping
 
 from taskkit.device.base import Device, ShellResult
 from taskkit.errors import TaskkitError
-from taskkit.sim import databases, image, limits, shell
+from taskkit.sim import databases, image, limits, shell, storage
 from taskkit.sim.state import SimState
 
 
@@ -19,11 +19,14 @@ _OWN_FILES = {MARKER, ".taskkit.lock"}
 
 
 class StateDirError(TaskkitError, ValueError):
-    """A directory that is neither empty nor a taskkit device's state directory."""
+    """A directory that is neither empty nor a taskkit device's state directory, or a device
+    that cannot be opened as configured (a storage quota that is not a number of bytes)."""
 
 
-def check_state_dir(path: str | os.PathLike[str]) -> Path:
-    """`path` as a usable state directory: new, empty, or already a taskkit device.
+def check_state_dir(path: str | os.PathLike[str], marker: str = MARKER, own_files: Collection[str] = _OWN_FILES,
+                    kind: str = "a taskkit device") -> Path:
+    """`path` as a usable state directory: new, empty (but for `own_files`), or already `kind`
+    (it holds the file `marker`). taskkit.outdir applies the same rule to output directories.
 
     Anything else (a file, a directory holding other things, a place that cannot be written)
     raises StateDirError and is left untouched.
@@ -32,11 +35,11 @@ def check_state_dir(path: str | os.PathLike[str]) -> Path:
     if root.exists() and not root.is_dir():
         raise StateDirError(f"{path} is a file, not a directory; give an empty or new directory")
     if root.is_dir():
-        if (root / MARKER).is_file():
+        if (root / marker).is_file():
             return root
-        others = sorted(entry.name for entry in root.iterdir() if entry.name not in _OWN_FILES)
+        others = sorted(entry.name for entry in root.iterdir() if entry.name not in own_files)
         if others:
-            raise StateDirError(f"{path} is not empty and not a taskkit device (it holds {others[0]!r}"
+            raise StateDirError(f"{path} is not empty and not {kind} (it holds {others[0]!r}"
                                 f"{' and more' if len(others) > 1 else ''}); give an empty or new directory")
         if not os.access(root, os.W_OK):
             raise StateDirError(f"{path} is not writable")
@@ -67,6 +70,12 @@ class SimDevice(Device):
         self._owns_dir = state_dir is None
         root = Path(tempfile.mkdtemp(prefix="taskkit-sim-")) if state_dir is None else check_state_dir(state_dir)
         self.state = SimState(root)
+        try:
+            storage.quota_of(self.state)  # a bad quota (device.json, the environment) stops here
+        except storage.QuotaError as error:
+            if self._owns_dir:
+                shutil.rmtree(root, ignore_errors=True)
+            raise StateDirError(str(error)) from None
         if not (root / MARKER).exists():
             image.build(self.state, app_databases)
         elif app_databases:
@@ -94,7 +103,7 @@ class SimDevice(Device):
         if created or not target.exists():
             created.append(ancestor)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        storage.write_file(self.state, target, data)
         t = self.state.clock_epoch  # every write carries the device clock as its mtime
         for path in [target, *created]:
             os.utime(path, (t, t))
@@ -106,5 +115,6 @@ class SimDevice(Device):
         return source.read_bytes()
 
     def close(self) -> None:
+        storage.forget(self.state)
         if self._owns_dir:
             shutil.rmtree(self.state.root, ignore_errors=True)

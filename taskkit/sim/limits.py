@@ -5,6 +5,8 @@ adbd server, for each stream) sets a deadline for the current thread with `deadl
 the shell interpreter calls `check()` before every command and loop iteration, SQLite's progress
 handler calls `expired()` every few thousand virtual-machine steps, and the output sinks count
 bytes. Passing a limit raises `LimitExceeded`, which the shell reports like a killed command.
+The same checks stop a command whose client went away (`deadline(..., cancelled=EVENT)` and the
+event set), so that an abandoned command frees its worker as soon as it next checks.
 
 One value the shell or a tool builds in memory — a variable, an expansion, a command's output
 held for the next one in a pipe, a `printf` field — is at most MAX_SIZE bytes (`check_size`):
@@ -26,6 +28,8 @@ TIMEOUT_STATUS = 124
 MAX_SIZE = 64 << 20
 #: The exit status of a command stopped for building a value past MAX_SIZE (ENOMEM's errno).
 OUT_OF_MEMORY_STATUS = 12
+#: The exit status of a command stopped because its client went away (as SIGPIPE would: 128 + 13).
+CLIENT_GONE_STATUS = 141
 
 _LOCAL = threading.local()
 
@@ -39,21 +43,28 @@ class LimitExceeded(TaskkitError):
 
 
 @contextlib.contextmanager
-def deadline(seconds: float | None) -> Iterator[None]:
-    """Give the commands this thread runs inside the block `seconds` in all (None: no limit)."""
-    previous = getattr(_LOCAL, "deadline", None)
+def deadline(seconds: float | None, cancelled: threading.Event | None = None) -> Iterator[None]:
+    """Give the commands this thread runs inside the block `seconds` in all (None: no limit),
+    and stop them as soon as `cancelled` is set."""
+    previous = getattr(_LOCAL, "deadline", None), getattr(_LOCAL, "cancelled", None)
     _LOCAL.deadline = None if seconds is None else time.monotonic() + seconds
     _LOCAL.seconds = seconds
+    _LOCAL.cancelled = cancelled
     try:
         yield
     finally:
-        _LOCAL.deadline = previous
+        _LOCAL.deadline, _LOCAL.cancelled = previous
+
+
+def _cancelled() -> bool:
+    event = getattr(_LOCAL, "cancelled", None)
+    return event is not None and event.is_set()
 
 
 def expired() -> bool:
-    """Whether this thread's deadline has passed."""
+    """Whether this thread's deadline has passed or its command was cancelled."""
     limit = getattr(_LOCAL, "deadline", None)
-    return limit is not None and time.monotonic() > limit
+    return _cancelled() or (limit is not None and time.monotonic() > limit)
 
 
 def check_size(size: int, what: str) -> None:
@@ -64,6 +75,8 @@ def check_size(size: int, what: str) -> None:
 
 
 def check() -> None:
-    """Raise LimitExceeded if this thread's deadline has passed."""
+    """Raise LimitExceeded if this thread's deadline has passed or its command was cancelled."""
+    if _cancelled():
+        raise LimitExceeded("the client went away: the command was stopped", status=CLIENT_GONE_STATUS)
     if expired():
         raise LimitExceeded(f"timed out after {getattr(_LOCAL, 'seconds', 0):g} s (the simulator's command time limit)")

@@ -42,7 +42,7 @@ from taskkit.device.base import ShellResult
 from taskkit.device.quoting import shell_quote
 from taskkit.errors import TaskkitError
 from taskkit.sim import commands as registry
-from taskkit.sim import limits
+from taskkit.sim import limits, storage
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.commands.toybox import (check_writable_parent, echo_output, evaluate_test_command,
                                          glob_regex)
@@ -985,17 +985,26 @@ def _exec_case(node: Case, ctx: _Ctx, inp: _Input, out: bytearray, err: bytearra
 
 
 def _with_redirs(redirs: tuple, ctx: _Ctx, inp: _Input, out: bytearray, err: bytearray,
-                 body: Callable[[_Input, bytearray, bytearray], int]) -> int:
+                 body: Callable[[_Input, bytearray, bytearray], int], writer: str = f"{SH}: write error") -> int:
+    """Run `body` with `redirs` applied. Output for a file is written when the body ends; if the
+    device is full, `writer: No space left on device` goes to stderr and the status is 1, as
+    when the command's own write(2) fails."""
     if not redirs:
         return body(inp, out, err)
     try:
         fds, flushes = _open_redirs(redirs, ctx, inp, out, err)
     except _RedirError:
         return 1
+    full = False
     try:
-        return body(fds[0], fds[1], fds[2])
+        status = body(fds[0], fds[1], fds[2])
     finally:
-        _flush(ctx.state, flushes)
+        full = _flush(ctx.state, flushes)
+    if not full:
+        return status
+    sink = fds[2] if isinstance(fds[2], bytearray) else err
+    sink += _enc(f"{writer}: {os.strerror(errno.ENOSPC)}\n")
+    return status or 1
 
 
 def _exec_simple(node: Simple, ctx: _Ctx, inp: _Input, out: bytearray, err: bytearray) -> int:
@@ -1010,8 +1019,11 @@ def _exec_simple(node: Simple, ctx: _Ctx, inp: _Input, out: bytearray, err: byte
             status = _with_redirs(node.redirs, ctx, inp, out, err, lambda i, o, e: status)
         return status
     if node.redirs:
+        # who reports a failed write: mksh for its builtins, the tool itself (toybox's xwrite) else
+        name = argv[0]
+        writer = f"{SH}: {name}: write error" if name in _BUILTINS else f"{name.rsplit('/', 1)[-1]}: write"
         return _with_redirs(node.redirs, ctx, inp, out, err,
-                            lambda i, o, e: _dispatch(ctx, argv, assigns, i, o, e))
+                            lambda i, o, e: _dispatch(ctx, argv, assigns, i, o, e), writer)
     return _dispatch(ctx, argv, assigns, inp, out, err)
 
 
@@ -1137,13 +1149,20 @@ def _open_out(ctx: _Ctx, target: str, append: bool, flushes: list) -> bytearray:
     return sink
 
 
-def _flush(state: SimState, flushes: list) -> None:
+def _flush(state: SimState, flushes: list) -> bool:
+    """Append each sink to its file, within the device's storage; whether one did not fit."""
     t = state.clock_epoch
+    full = False
     for host, sink in flushes:
         if sink:
-            with open(host, "ab") as fh:
-                fh.write(sink)
+            try:
+                storage.write_file(state, host, bytes(sink), append=True)
+            except OSError as exc:
+                if exc.errno != errno.ENOSPC:
+                    raise
+                full = True
             os.utime(host, (t, t))
+    return full
 
 
 # --- expansion ------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ import functools
 import sqlite3
 
 # One string or blob at most this long (SQLITE_LIMIT_LENGTH; Android's default is 1e9): bounds
-# `zeroblob(N)`, `randomblob(N)`, `printf('%.*c', N, ...)` and `group_concat` over a runaway CTE.
+# `zeroblob(N)`, `randomblob(N)`, `printf('%.*c', N, ...)` (checked before the call: see
+# sqlite_functions) and `group_concat` over a runaway CTE.
 MAX_LENGTH = 64 * 1024 * 1024
 # SQLite's heap in one host process at most (PRAGMA hard_heap_limit, process-wide): a query that
 # sorts or materializes without end fails with "out of memory" instead of exhausting the host.
@@ -38,11 +39,13 @@ json_replace json_set json_type json_valid json_group_array json_group_object ->
 match snippet offsets matchinfo optimize
 """.split())
 MODULES = frozenset({"fts3", "fts4", "fts4aux", "fts3tokenize", "dbstat", "json_each", "json_tree"})
-# Pragmas that only read, or whose argument names a table or index: any argument.
+# Pragmas that only read, or whose argument names a table or index: any argument (but the
+# last four, which only read: max_page_count is the device's storage quota, see sqlite_sandbox).
 READ_PRAGMAS = frozenset("""
 collation_list compile_options data_version database_list foreign_key_check foreign_key_list
 freelist_count function_list index_info index_list index_xinfo integrity_check module_list page_count
 pragma_list quick_check table_info table_list table_xinfo schema_version trusted_schema writable_schema
+max_page_count
 """.split())
 # Pragmas a connection may also set: each changes only that connection or its own database file.
 SETTABLE_PRAGMAS = frozenset("""
@@ -50,7 +53,7 @@ analysis_limit application_id auto_vacuum automatic_index busy_timeout cache_siz
 case_sensitive_like cell_size_check checkpoint_fullfsync count_changes default_cache_size
 defer_foreign_keys empty_result_callbacks encoding foreign_keys full_column_names fullfsync
 ignore_check_constraints incremental_vacuum journal_mode journal_size_limit legacy_alter_table
-locking_mode max_page_count optimize page_size query_only read_uncommitted recursive_triggers
+locking_mode optimize page_size query_only read_uncommitted recursive_triggers
 reverse_unordered_selects secure_delete short_column_names shrink_memory synchronous temp_store
 user_version wal_autocheckpoint wal_checkpoint
 """.split())
@@ -99,7 +102,8 @@ def pragma_allowed(name: str, argument: object) -> bool:
     if name in SETTABLE_PRAGMAS:
         return True
     if name in READ_PRAGMAS:
-        return argument is None or name not in ("schema_version", "trusted_schema", "writable_schema")
+        return argument is None or name not in ("schema_version", "trusted_schema", "writable_schema",
+                                                "max_page_count")
     return name not in library_pragmas()
 
 

@@ -19,7 +19,14 @@ Every connection the simulator opens on behalf of a device command comes from `c
   to SQLite's own `no such function` / `no such module` (pragmas it does not know do nothing);
 * SQLITE_LIMIT_ATTACHED bounds the files one connection holds open, SQLITE_LIMIT_LENGTH the size
   of one string or blob (`zeroblob`, `randomblob`, `printf` widths), and one process-wide SQLite
-  heap limit keeps a runaway query from exhausting the host's memory.
+  heap limit keeps a runaway query from exhausting the host's memory;
+* a progress handler stops a statement at the command's deadline, and the functions whose one
+  call could outlast it (`printf` widths, LIKE over long values ...) are bounded before they run
+  (`sqlite_functions`);
+* the device's storage quota (`storage`): the main database may grow only by the free space
+  (`max_page_count`, which device SQL may read but not set: past it SQLite answers `database or
+  disk is full`, as on a full phone), and what every database file of the connection grew by
+  is charged to the device when the connection closes.
 
 URI file names are always on, as in the sqlite3 shell (which sets SQLITE_CONFIG_URI).
 """
@@ -30,7 +37,7 @@ import sqlite3
 import sys
 from typing import Any, Callable
 
-from taskkit.sim import limits, sqlite_policy
+from taskkit.sim import limits, sqlite_functions, sqlite_policy, storage
 from taskkit.sim.state import SimState, is_inside
 
 # At most this many attached databases per connection: SQLite's default SQLITE_MAX_ATTACHED, set
@@ -124,17 +131,30 @@ def _is_memory_temp_store(value: str) -> bool:
     return value[:1] == "2" or value.lower() == "memory"
 
 
-def authorizer(root: str | os.PathLike[str]) -> Callable[..., int]:
-    """An sqlite3 authorizer that keeps every file a connection opens inside `root`."""
+def authorizer(root: str | os.PathLike[str],
+               case_sensitive_like: Callable[[object], None] | None = None,
+               attached: Callable[[str], None] | None = None) -> Callable[..., int]:
+    """An sqlite3 authorizer that keeps every file a connection opens inside `root`.
+
+    `PRAGMA case_sensitive_like = X` goes to `case_sensitive_like(X)` instead of the library
+    (which would register its own, unbounded LIKE again: `sqlite_functions`); the name of each
+    database an ATTACH (or VACUUM INTO) opens goes to `attached`.
+    """
 
     def authorize(action: int, arg1: Any, arg2: Any, _db: Any, _trigger: Any) -> int:
         if action == sqlite3.SQLITE_ATTACH:
             if arg1 is None or not allowed_database(arg1, root):
                 return sqlite3.SQLITE_DENY
             sys.audit(ATTACH_EVENT, arg1)  # SQLite opens it with no event of its own (taskkit.sim.changes)
+            if attached is not None:
+                attached(arg1)
             return sqlite3.SQLITE_OK
         if action == sqlite3.SQLITE_PRAGMA:
             pragma = str(arg1).lower()
+            if pragma == "case_sensitive_like" and case_sensitive_like is not None:
+                if arg2 is not None:
+                    case_sensitive_like(arg2)
+                return sqlite3.SQLITE_IGNORE
             if pragma == "temp_store" and arg2 is not None:
                 return sqlite3.SQLITE_OK if _is_memory_temp_store(str(arg2)) else sqlite3.SQLITE_DENY
             return sqlite3.SQLITE_OK if sqlite_policy.pragma_allowed(pragma, arg2) else sqlite3.SQLITE_DENY
@@ -150,17 +170,68 @@ def authorizer(root: str | os.PathLike[str]) -> Callable[..., int]:
 
 
 PROGRESS_STEPS = 10_000  # SQLite VM instructions between deadline checks
+#: Free bytes below which opening a database first walks the device's tree for the exact total
+#: (the running total only overestimates: this keeps a cap from being set too low).
+EXACT_ROOM_BELOW = 64 << 20
 
 
-def connect(state: SimState, name: str | os.PathLike[str], **options: Any) -> sqlite3.Connection:
-    """sqlite3.connect(name, uri=True, **options), confined to the device's filesystem.
+class _Growth:
+    """The database files one connection opened and their sizes then, to charge what they grew
+    by to the device's storage."""
+
+    def __init__(self, device: storage.Storage):
+        self.device = device
+        self.sizes: dict[str, int] = {}
+
+    def watch(self, name: str) -> None:
+        """Follow the files of database name `name` (and their journals)."""
+        for path in sqlite_files(name) or []:
+            for file in (path, path + "-journal", path + "-wal"):
+                self.sizes.setdefault(file, _size(file))
+
+    def settle(self) -> None:
+        """Charge what the files grew by (once)."""
+        sizes, self.sizes = self.sizes, {}
+        delta = sum(_size(file) - before for file, before in sizes.items())
+        if delta:
+            self.device.account(delta)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+class DeviceConnection(sqlite3.Connection):
+    """A connection to a device's databases: at close, what its files grew by is charged to the
+    device's storage (`storage`)."""
+
+    growth: _Growth | None = None
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            if self.growth is not None:
+                self.growth.settle()
+
+    def __del__(self) -> None:  # a connection dropped without close(): its files are final now
+        if self.growth is not None:
+            self.growth.settle()
+
+
+def connect(state: SimState, name: str | os.PathLike[str], **options: Any) -> DeviceConnection:
+    """sqlite3.connect(name, uri=True, **options), confined to the device's filesystem and its
+    storage quota.
 
     A name whose files lie outside it raises sqlite3.DatabaseError("not authorized").
     """
     text = os.fspath(name)
     if not allowed_database(text, state.fs_root):
         raise sqlite3.DatabaseError("not authorized")
-    conn = sqlite3.connect(text, uri=True, **options)
+    conn = sqlite3.connect(text, uri=True, factory=DeviceConnection, **options)
     try:
         if hasattr(conn, "enable_load_extension"):
             conn.enable_load_extension(False)
@@ -169,7 +240,16 @@ def connect(state: SimState, name: str | os.PathLike[str], **options: Any) -> sq
         conn.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, sqlite_policy.MAX_LENGTH)
         conn.execute("PRAGMA temp_store = MEMORY")
         sqlite_policy.cap_process_heap(conn)
-        conn.set_authorizer(authorizer(state.fs_root))
+        device = storage.of(state)
+        conn.growth = _Growth(device)
+        conn.growth.watch(text)
+        if sqlite_files(text):  # a file, not an in-memory database
+            (page_size,) = conn.execute("PRAGMA page_size").fetchone()
+            (pages,) = conn.execute("PRAGMA page_count").fetchone()
+            room = pages + device.room(EXACT_ROOM_BELOW) // page_size
+            conn.execute(f"PRAGMA max_page_count = {max(1, room)}")  # 0 would leave it unlimited
+        functions = sqlite_functions.install(conn)
+        conn.set_authorizer(authorizer(state.fs_root, functions.set_case_sensitive_like, conn.growth.watch))
         conn.set_progress_handler(limits.expired, PROGRESS_STEPS)  # a runaway query stops at the deadline
     except BaseException:
         conn.close()

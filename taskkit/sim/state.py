@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import errno
+import functools
 import json
 import os
 import posixpath
@@ -34,8 +35,21 @@ MAX_SYMLINK_HOPS = 40  # Linux's MAXSYMLINKS: more links in one lookup is ELOOP
 
 def is_inside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
     """Does `path`, with every host link in it followed, lie in (or be) directory `root`?"""
-    real, real_root = os.path.realpath(path), os.path.realpath(root)
+    return _real_inside(os.path.realpath(path), os.path.realpath(root))
+
+
+def _real_inside(real: str, real_root: str) -> bool:
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+class _Reads(threading.local):
+    """Per thread: while a caller records what it reads (taskkit.sim.gui.cache), the set that
+    `SimState.host_path` adds every host path it resolves to; None otherwise."""
+
+    paths: set[str] | None = None
+
+
+READS = _Reads()
 
 
 class SimState:
@@ -101,14 +115,19 @@ class SimState:
         """
         norm = self.normalize(path, cwd)
         if follow or norm == "/":
-            return self._confined(self._resolve(self.canonical(norm)), norm, True)
-        parent, name = posixpath.split(norm)
-        return self._confined(self._resolve(self.canonical(parent)) / name, norm, False)
+            host = self._confined(self._resolve(self.canonical(norm)), norm, True)
+        else:
+            parent, name = posixpath.split(norm)
+            host = self._confined(self._resolve(self.canonical(parent)) / name, norm, False)
+        if READS.paths is not None:
+            READS.paths.add(str(host))
+        return host
 
     def _resolve(self, device_path: str) -> Path:
         """The host path of absolute `device_path` with every symbolic link in it resolved."""
         pending = [part for part in reversed(device_path.split("/")) if part]  # next one last
         done: list[str] = []
+        root = os.fspath(self.fs_root)
         hops = 0
         while pending:
             name = pending.pop()
@@ -117,7 +136,7 @@ class SimState:
                     done.pop()
                 continue
             try:
-                target = os.readlink(self.fs_root.joinpath(*done, name))
+                target = os.readlink("/".join((root, *done, name)))  # (no pathlib here: every command resolves many)
             except OSError:  # not a link, missing, or below a file: the syscall will tell
                 done.append(name)
                 continue
@@ -135,9 +154,14 @@ class SimState:
         A second guard: `_resolve` leaves no link on the way (but a last one with follow=False),
         so this fails only if the tree changes between the two steps.
         """
-        if not is_inside(host if follow else host.parent, self.fs_root):
+        if not _real_inside(os.path.realpath(host if follow else host.parent), self.real_fs_root):
             raise OSError(errno.EACCES, os.strerror(errno.EACCES), device_path)
         return host
+
+    @functools.cached_property
+    def real_fs_root(self) -> str:
+        """`fs_root` with every host link in it resolved (read once: the directory stays put)."""
+        return os.path.realpath(self.fs_root)
 
     # --- clock -----------------------------------------------------------------------------
     @property

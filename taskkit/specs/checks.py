@@ -27,6 +27,7 @@ from taskkit.validators import (
     ui_element_matches, weighted,
 )
 from taskkit.validators.answers import AnswerEquals
+from taskkit.validators.detectors import SCREENS
 from taskkit.validators.questions import AnswerMatches
 
 if TYPE_CHECKING:
@@ -337,11 +338,15 @@ def validate_key_components(checker: Checker, msg: Any, path: str, scope: Scope)
         checker.problem(f"{path}.items", "required: the texts the screen must show")
     for i, item in enumerate(msg.items):
         checker.required_template(item, f"{path}.items[{i}]", scope)
+    if msg.screens and msg.screens not in SCREENS:
+        checker.problem(f"{path}.screens", f"one of {', '.join(map(repr, SCREENS))} (default 'episode'), "
+                                           f"got {msg.screens!r}")
 
 
 def compile_key_components(build: Build, msg: Any, field: str) -> Make:
-    items, ocr = tuple(msg.items), msg.ocr
-    return lambda ctx: key_components((render_field(item, ctx, f"{field}.items[{i}]") for i, item in enumerate(items)), ocr)
+    items, ocr, screens = tuple(msg.items), msg.ocr, msg.screens or SCREENS[0]
+    return lambda ctx: key_components((render_field(item, ctx, f"{field}.items[{i}]") for i, item in enumerate(items)),
+                                      ocr, screens)
 
 
 def validate_logcat_matches(checker: Checker, msg: Any, path: str, scope: Scope) -> None:

@@ -150,8 +150,9 @@ CHECKS = Kinds(task_spec_pb2.Check, "check", [
          "attributes set (checked, selected, enabled, focused)",
          'ui_element_matches { class_name: ".*Switch" checked: true }', validators.ui_element_matches),
     Kind("key_components", checks.validate_key_components, checks.compile_key_components,
-         "SPA-Bench's key components: the screen's visible text holds every item (case aside); with `ocr` also "
-         "the words tesseract reads in the screenshot",
+         "SPA-Bench's key components: a screen's visible text holds every item (case aside); with `ocr` also "
+         "the words tesseract reads in the screenshot; the episode's screens from the last back (`screens` "
+         "\"episode\", SPA's) or the final one (\"final\")",
          'key_components { items: ["{{ title }}", "Saved"] }', validators.key_components),
     Kind("logcat_matches", checks.validate_logcat_matches, checks.compile_logcat_matches,
          "B-MoCA's logcat detector: a line logged since setup with the tag (and at least `level`) whose message "

@@ -587,7 +587,10 @@ def _derive_command(v: CommandOutputMatches, obs: Observation) -> list[Mutation]
 @derive.register(UiElementMatches)
 @derive.register(KeyComponents)
 def _derive_screen(v: UiElementMatches | KeyComponents, obs: Observation) -> list[Mutation]:
-    """A screen check must fail once the screen it read is gone: the home screen, or one step back."""
+    """A screen check must fail once the screen it read is gone: the home screen, or one step back.
+    So must SPA's key components read on the episode's screens from the last back: the lifecycle
+    solves by device commands, so its only screen is the final one (that a screen shown earlier
+    still counts is gui_solvable's: the GUI reference followed by HOME still scores 1.0)."""
     return [Mutation("the home screen in front instead", lambda env: env.device.check("input keyevent HOME")),
             Mutation("one screen back", lambda env: env.device.check("input keyevent BACK"))]
 

@@ -12,7 +12,8 @@
 * gui_solvable — the task's GUI reference, played by `--agent gui_reference`, declares the goal
   complete within the step budget, scores 1.0 and reaches every milestone it declares; with its last step dropped, and with its last
   typed value (or answer) mistyped, it scores less (unless the task starts solved; n/a for a
-  task without a reference);
+  task without a reference); where the check reads the episode's screens (SPA's key components,
+  matched from the last screen back), followed by HOME it still scores 1.0;
 * hostile — hostile text appended to every free-text param round-trips through initialize,
   solve and check (solve still scores 1.0; under 1 KB of text, where a fuzzy comparison can
   still see the difference, the start still scores below 1.0), teardown is clean, and no
@@ -193,6 +194,11 @@ def check_gui_solvable(session: Session, task_cls: Any, seed: int) -> Outcome:
     missed = [name for name, step in (played.milestones or {}).items() if step is None]
     if missed:
         return f"the GUI reference scores 1.0 but never reaches (or does not hold) milestone(s) {', '.join(missed)}"
+    if played.key_components_step is not None:  # its check read the screens (SPA's rule: the last screen back)
+        home = _play(session, task_cls, seed, lambda steps: [*steps, gui_reference.home()])
+        if home.error or home.status != "complete" or home.score != 1.0:
+            return (f"the GUI reference followed by HOME: {_outcome(home)} (the key components are matched on the "
+                    "episode's screens from the last back, so the screen the reference ended on still counts)")
     if getattr(task_cls, "starts_solved", False):  # the goal already holds: no near miss can score less
         return None
     for miss, variant in (("with its last step dropped", gui_reference.without_last_step),
@@ -217,13 +223,14 @@ class _Played:
     problem: str | None
     reasons: tuple[str, ...]
     milestones: dict[str, int | None] | None = None
+    key_components_step: int | None = None  # the screen SPA's key components matched on (None: no such check)
 
 
 def _play(session: Session, task_cls: Any, seed: int, variant: Any) -> _Played:
     agent = GuiReferenceAgent(variant)
     result = run_episode(session.env, TaskInstance(task_cls, 0, seed), agent, seed)
     return _Played(result.score, result.status, result.steps, result.max_steps, result.error, agent.problem,
-                   tuple(result.reasons), result.milestones)
+                   tuple(result.reasons), result.milestones, result.key_components_step)
 
 
 def _outcome(played: _Played) -> str:

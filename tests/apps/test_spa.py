@@ -141,7 +141,8 @@ def _near_misses(task: SpaTask) -> list[tuple[dict[str, Any], int]]:
 
 @pytest.mark.parametrize("ladder", LADDERS, ids=lambda ladder: ladder.name)
 def test_state_and_key_components_are_both_needed(env: Env, ladder: Ladder) -> None:
-    """The top level, solved: going home keeps the state right but loses the key components
+    """The top level, solved by device commands (no screen kept: the solved app's screen is the
+    episode's only one): going home keeps the state right but loses the key components
     (score 0); some near miss — one entity wrong, or the level below solved — shows the key
     components but leaves the state wrong (score 0)."""
     task = _task(ladder, 3).from_seed(30)

@@ -233,8 +233,9 @@ def test_no_adb_server_is_a_device_error_and_none_is_started():
     port = _free_port()
     with pytest.raises(DeviceError, match=rf"adb server 127.0.0.1:{port} is not reachable.*adb start-server"):
         AdbDevice(port=port, timeout=5)
-    with pytest.raises(connect.DeviceSpecError, match="not reachable"):
+    with pytest.raises(DeviceError, match="cannot open device 'adb': .*not reachable") as caught:  # exit 3, not 2
         connect.open_device("adb", adb_port=port)
+    assert not isinstance(caught.value, connect.DeviceSpecError)
     with pytest.raises(ConnectionRefusedError):  # adbutils would have spawned a server here
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
 

@@ -510,6 +510,27 @@ def test_root_when_not_root_answers_restarting_and_drops_the_link(server):
     again.close()
 
 
+def test_a_restarting_adbd_opens_no_new_stream_before_the_link_drops(server):
+    """`root:` flips the identity at once, but, as an adbd that has exited, the old link answers
+    no further command: a shell opened before the drop is refused, so nothing can see root on a
+    link that is about to vanish (the adb server's next command fails and redials)."""
+    unroot = RawHost(server.port)
+    unroot.connect()
+    unroot.run("unroot:")
+    unroot.close()
+    client = RawHost(server.port)
+    client.connect()
+    local, remote = client.open("root:")
+    reply = client.read()  # the answer, not acknowledged yet: the link stays up until it is
+    assert reply.command == A_WRTE and reply.data == b"restarting adbd as root\n"
+    client.send(A_OPEN, 999, 0, b"shell:id -u\0")
+    refused = client.read()
+    assert (refused.command, refused.arg0, refused.arg1) == (A_CLSE, 0, 999)
+    client.send(A_OKAY, local, remote)
+    assert client.closed_by_peer()
+    client.close()
+
+
 def test_interactive_raw_shell_runs_line_by_line(host):
     local, remote = host.open("shell,v2,raw:")
     host.send(A_WRTE, local, remote, adbd.encode_packet(ID_STDIN, b"echo one\necho two >&2\nfal"))

@@ -3,6 +3,7 @@ of runs and checks on the simulated device with one notice, refused when nothing
 and their checks still read device state (here: files written into the camera folders)."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -22,8 +23,8 @@ def run(module: str, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_list_tasks_says_where_each_task_runs() -> None:
-    listed = run("taskkit.run", "--list_tasks", "--tasks", "CameraTakePhoto,CameraTakeVideo,SystemWifiTurnOn")
-    rows = {line.split("\t")[0]: line.split("\t")[6] for line in listed.stdout.splitlines()[1:]}
+    listed = run("taskkit.run", "--list_tasks", "--json", "--tasks", "CameraTakePhoto,CameraTakeVideo,SystemWifiTurnOn")
+    rows = {task["name"]: task["runs_on"] for task in json.loads(listed.stdout)}
     assert rows["SystemWifiTurnOn"] == "any"
     assert rows["CameraTakePhoto"].startswith("real device only: ") and "no camera" in rows["CameraTakePhoto"]
 
@@ -85,9 +86,9 @@ oracle { set_setting { namespace: "global" key: "call_recording" value: "1" } }
 
 def test_a_spec_says_it_needs_a_real_device_the_same_way(tmp_path: Path) -> None:
     (tmp_path / "record_call.textproto").write_text(SPEC)
-    listed = run("taskkit.run", "--spec_dir", str(tmp_path), "--list_tasks", "--tasks", "RecordTheCallSpec")
+    listed = run("taskkit.run", "--spec_dir", str(tmp_path), "--list_tasks", "--json", "--tasks", "RecordTheCallSpec")
     assert listed.returncode == 0, listed.stderr
-    assert listed.stdout.splitlines()[1].split("\t")[6] == \
+    assert json.loads(listed.stdout)[0]["runs_on"] == \
         "real device only: records a phone call; the simulated device has no telephony"
     ran = run("taskkit.run", "--spec_dir", str(tmp_path), "--tasks", "RecordTheCallSpec,SystemWifiTurnOn",
               "--agent", "noop")

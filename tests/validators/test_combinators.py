@@ -68,3 +68,28 @@ def test_fuzzy_text_keeps_numbers_exact():
     assert not fuzzy_match("City Hall, Room 4", "City Hall, Room 3")
     assert not fuzzy_match("2 tablespoon", "1 tablespoon")
     assert fuzzy_match("City hall room 3", "City Hall, Room 3")
+
+
+@dataclasses.dataclass(frozen=True)
+class Silent(Stateless):
+    """A part that fails without a reason (a custom validator, a partial weighted score)."""
+
+    score: float
+
+    def evaluate(self, env, snapshot):
+        return CheckResult(self.score)
+
+
+@given(st.lists(st.sampled_from(["pass", "reason", "silent"]), min_size=1, max_size=6))
+def test_every_failing_part_is_accounted_for(kinds):
+    """all_of, any_of and weighted name every part that fails, in order, whether or not it gave
+    its own reason; a passing part adds nothing."""
+    parts = [Fixed(1.0) if kind == "pass" else Fixed(0.0, f"reason {i}") if kind == "reason" else Silent(0.25)
+             for i, kind in enumerate(kinds)]
+    expected = [f"reason {i}" if kind == "reason" else f"part {i + 1} of {len(kinds)} (Silent) scored 0.25 without giving a reason"
+                for i, kind in enumerate(kinds) if kind != "pass"]
+    snapshot = (None,) * len(parts)
+    assert list(all_of(*parts).evaluate(None, snapshot).reasons) == expected
+    assert list(weighted(*parts).evaluate(None, snapshot).reasons) == expected
+    any_result = any_of(*parts).evaluate(None, snapshot)
+    assert list(any_result.reasons) == ([] if "pass" in kinds else ["none of the alternatives holds:"] + [f"  {r}" for r in expected])

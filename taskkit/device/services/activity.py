@@ -159,6 +159,7 @@ class Activity:
         check_start(self._device.shell(build_start_intent(action, data, extras, mime_type)))
 
     def force_stop(self, package: str) -> None:
+        """Stop the app's processes (`am force-stop`), as Android's close-app does."""
         self._device.run(build_force_stop(package))
 
     def foreground(self) -> str | None:
@@ -166,6 +167,7 @@ class Activity:
         return parse_foreground(self._device.check(build_foreground()))
 
     def foreground_package(self) -> str | None:
+        """The package of the activity in the foreground (None when none is resumed)."""
         component = self.foreground()
         return component.split("/", 1)[0] if component else None
 
@@ -208,9 +210,11 @@ class Packages:
         self._device = device
 
     def list(self, third_party_only: bool = False) -> list[str]:
+        """The installed packages' names (`pm list packages`)."""
         return parse_packages(self._device.check(build_list(third_party_only)))
 
     def is_installed(self, package: str) -> bool:
+        """Whether `package` is installed."""
         result = self._device.shell(build_path(package))
         return result.exit_code == 0 and result.stdout.startswith("package:")
 
@@ -221,6 +225,7 @@ class Packages:
             raise PackageError(f"pm clear {package}: {(result.stderr or result.stdout).strip() or 'Failed'}")
 
     def grant(self, package: str, permission: str) -> None:
+        """Grant `package` a runtime permission (`pm grant`)."""
         result = self._device.shell(build_grant(package, permission))
         if result.exit_code != 0:
             raise PackageError(f"pm grant {package} {permission}: {result.stderr.strip() or result.stdout.strip()}")

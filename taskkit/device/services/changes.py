@@ -13,6 +13,7 @@ since; each is one shell command, and the device decides how it answers:
   the marker changed. No file is read or hashed: the cost is two names-only walks of the roots
   on the device and their listings over adb (about 50–100 bytes a path), whatever the files'
   sizes. What this method can miss or get wrong:
+
   - mtime granularity: a write in the same timestamp tick as the marker's `touch` (the kernel's
     coarse clock, a few ms; 2 s on FAT-style storage) is not newer, so it is missed;
   - a write that sets an old mtime (`touch -d`, `cp -p`/`-a`, `tar`/`unzip` extraction, `mv` of an

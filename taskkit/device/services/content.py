@@ -9,9 +9,9 @@ Content.java splits bindings on unescaped colons.
 
 Limits of the command's output, and so of `parse_rows`:
 
-* Each row prints as `Row: N col=value, col=value` with strings unquoted, so a value is exact
-  unless it contains `, <its own column name>=` (columns are split from the right: the last
-  occurrence of `, <name>=` wins), or a newline followed by `Row: <next row number> `.
+* Each row prints as ``Row: N col=value, col=value`` with strings unquoted, so a value is exact
+  unless it contains ", <its own column name>=" (columns are split from the right: the last
+  occurrence of ", <name>=" wins), or a newline followed by "Row: <next row number> ".
 * Without a projection the column names are inferred: a `, name=` inside a value looks like a
   column. With several rows only names present in every row, in order, are kept, which removes
   most false splits; with one row they cannot be told apart. Pass `projection` to be exact.
@@ -235,10 +235,13 @@ class Content:
         return parse_rows(self._run(build_query(uri, projection, where, sort)), projection)
 
     def insert(self, uri: str, values: Mapping[str, Any]) -> None:
+        """Insert one row into the provider at `uri` (`content insert --bind`)."""
         self._run(build_insert(uri, values))
 
     def update(self, uri: str, values: Mapping[str, Any], where: str | None = None) -> None:
+        """Update the rows of `uri` that `where` selects (`content update`)."""
         self._run(build_update(uri, values, where))
 
     def delete(self, uri: str, where: str | None = None) -> None:
+        """Delete the rows of `uri` that `where` selects (`content delete`)."""
         self._run(build_delete(uri, where))

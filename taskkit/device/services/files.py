@@ -63,6 +63,7 @@ class LsEntry:
 
     @property
     def is_dir(self) -> bool:
+        """Whether the entry is a directory."""
         return self.mode.startswith("d")
 
 
@@ -217,9 +218,11 @@ class Files:
         return result.exit_code == 0
 
     def exists(self, path: str) -> bool:
+        """Whether `path` exists on the device."""
         return self._test(path, "-e")
 
     def is_dir(self, path: str) -> bool:
+        """Whether `path` is a directory on the device."""
         return self._test(path, "-d")
 
     def read_text(self, path: str) -> str:
@@ -227,6 +230,7 @@ class Files:
         return self._run(build_cat(path), path)
 
     def read_bytes(self, path: str) -> bytes:
+        """The file's bytes, pulled from the device."""
         return self.device.pull(_path(path))
 
     def write_bytes(self, path: str, data: bytes) -> None:
@@ -234,6 +238,7 @@ class Files:
         self.device.push(bytes(data), _path(path))
 
     def write_text(self, path: str, text: str) -> None:
+        """Write `text` (UTF-8) to `path`, pushed to the device."""
         self.write_bytes(path, text.encode("utf-8"))
 
     def remove(self, path: str, recursive: bool = False) -> None:

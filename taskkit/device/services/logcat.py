@@ -1,7 +1,7 @@
 """The main log through `logcat -d -v threadtime`.
 
 Each line of a multi-line message carries its own prefix in logcat's output, so `dump` returns
-one `LogEntry` per line. A tag containing `: ` cannot be told apart from the message.
+one `LogEntry` per line. A tag containing ": " cannot be told apart from the message.
 
 `mark(tag)` notes where the log stands (the last entry's time and how many entries share it)
 without clearing anything, and `since(mark, tag)` reads only what was logged after it, through
@@ -108,6 +108,7 @@ class Logcat:
         self.device = device
 
     def dump(self, tag: str | None = None, since: str | None = None) -> list[LogEntry]:
+        """The main log's entries so far (`logcat -d -v threadtime`), one per line."""
         return parse_threadtime(self.device.check(build_dump(tag, since)))
 
     def mark(self, tag: str | None = None) -> LogMark:
@@ -121,4 +122,5 @@ class Logcat:
         return after_mark(self.dump(tag, since=mark.time), mark)
 
     def clear(self) -> None:
+        """Empty the main log (`logcat -c`)."""
         self.device.check(BUILD_CLEAR)

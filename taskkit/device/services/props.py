@@ -54,4 +54,5 @@ class Props:
         self.device.check(build_set(name, value))
 
     def all(self) -> dict[str, str]:
+        """Every system property (`getprop`), by name."""
         return parse_all(self.device.check(build_all()))

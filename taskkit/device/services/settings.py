@@ -144,6 +144,7 @@ class Settings:
         return parse_get(self.device.check(build_get(ns, key)))
 
     def put(self, ns: str, key: str, value: str) -> None:
+        """Set `key` of namespace `ns` (system, secure, global) to `value` (`settings put`)."""
         self.device.run(build_put(ns, key, value))
 
     def delete(self, ns: str, key: str) -> bool:
@@ -151,6 +152,7 @@ class Settings:
         return parse_delete(self.device.check(build_delete(ns, key)))
 
     def list(self, ns: str) -> dict[str, str]:
+        """Every key of namespace `ns` with its value (`settings list`)."""
         return parse_list(self.device.check(build_list(ns)))
 
     def snapshot(self) -> Snapshot:

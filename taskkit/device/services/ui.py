@@ -3,9 +3,9 @@
 Only commands a stock Android 13 device has are used (no helper APK, no uiautomator2 server):
 
 * `dump()` runs `uiautomator dump` into a file and prints it in the same round trip, then
-  parses Android's `window_dump.xml` (`<hierarchy rotation=…>` of nested `<node …>`, each with
+  parses Android's `window_dump.xml` (``<hierarchy rotation=…>`` of nested ``<node …>``, each with
   `index`, `text`, `resource-id`, `class`, `package`, `content-desc`, the boolean flags and
-  `bounds="[x1,y1][x2,y2]"`) into a flat list of `UIElement`s. As AndroidWorld does with the
+  `bounds="[x1,y1][x2,y2]"`) into a flat list of `UIElement` objects. As AndroidWorld does with the
   accessibility tree, the list keeps the nodes an agent can act on or read: leaves, nodes with a
   content description, and scrollable nodes, in document order (that order is their index). A
   tap on a clickable row lands on it through the leaves inside it, as on the device.
@@ -18,6 +18,7 @@ what was wrong, never an empty screen.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import xml.etree.ElementTree as ElementTree
 from typing import TYPE_CHECKING
@@ -31,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from taskkit.device.errors import ShellResult
 
 DUMP_PATH = "/sdcard/window_dump.xml"
+PARSED_DUMPS = 4  # dumps whose parsed elements are kept (UIElement is immutable: they are shared)
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 _SIZE = re.compile(r"^(Physical|Override) size: (\d+)x(\d+)\s*$", re.M)
 
@@ -50,14 +52,17 @@ class BoundingBox:
 
     @property
     def center(self) -> tuple[int, int]:
+        """The box's centre, in pixels."""
         return (self.x_min + self.x_max) // 2, (self.y_min + self.y_max) // 2
 
     @property
     def width(self) -> int:
+        """The box's width, in pixels."""
         return self.x_max - self.x_min
 
     @property
     def height(self) -> int:
+        """The box's height, in pixels."""
         return self.y_max - self.y_min
 
 
@@ -155,8 +160,14 @@ def parse_window_dump(xml: str) -> list[UIElement]:
     """The actionable and readable elements of a `window_dump.xml`, in document order.
 
     Raises UIError when the text is not XML, its root is not `hierarchy`, or a node's bounds are
-    malformed.
+    malformed. The last few dumps' elements are kept: a screen observed again unchanged is not
+    parsed again.
     """
+    return list(_parsed(xml))
+
+
+@functools.lru_cache(maxsize=PARSED_DUMPS)
+def _parsed(xml: str) -> tuple[UIElement, ...]:
     start = xml.find("<?xml")
     start = xml.find("<hierarchy") if start < 0 else start
     if start < 0:
@@ -175,7 +186,7 @@ def parse_window_dump(xml: str) -> list[UIElement]:
                 elements.append(_element(node))
             except ValueError as error:
                 raise UIError(f"the window dump has a bad node: {error}") from None
-    return elements
+    return tuple(elements)
 
 
 def build_dump(path: str = DUMP_PATH) -> str:

@@ -13,7 +13,6 @@ deterministic. Installed packages come from `taskkit.device.catalog`.
 """
 from __future__ import annotations
 
-import base64
 import dataclasses
 import hashlib
 import os
@@ -464,22 +463,64 @@ def _clipper_get(state: SimState, intent: Intent) -> tuple[int, str | None]:
     return RESULT_OK, state.config.get("clipboard") or ""
 
 
-def _adb_keyboard(decode: Callable[[str], str]) -> Callable[[SimState, Intent], tuple[int, str | None]]:
+def _adb_keyboard(decode: Callable[[str], str | None]) -> Callable[[SimState, Intent], tuple[int, str | None]]:
     """ADBKeyboard's receivers (ADB_INPUT_TEXT: `msg` as given; ADB_INPUT_B64: `msg` in base64 of
     UTF-8): the text goes to the focused field, as its IME commits it, while it is the selected
-    input method (it registers them only then; otherwise nobody receives the broadcast)."""
+    input method (it registers them only then; otherwise nobody receives the broadcast). A
+    message `decode` cannot read (None) types nothing; the broadcast completes all the same."""
     def receive(state: SimState, intent: Intent) -> tuple[int, str | None]:
         if get_setting(state, "secure", "default_input_method") != catalog.ADB_KEYBOARD_IME:
             return 0, None
+        text = decode(str(intent.extras.get("msg", "")))
         screen = display.for_state(state)  # the screen types it, as `input text` does
-        if screen is not None:
-            screen.input(state, "text", [decode(str(intent.extras.get("msg", "")))])
+        if screen is not None and text is not None:
+            screen.input(state, "text", [text])
         return 0, None
     return receive
 
 
-def _from_base64(text: str) -> str:
-    return base64.b64decode(text, validate=False).decode("utf-8", "replace")
+_B64_ALPHABET = {c: i for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+
+
+def android_b64decode(text: str) -> bytes | None:
+    """android.util.Base64.decode(text, DEFAULT), or None where it throws `bad base-64`.
+
+    AOSP frameworks/base/core/java/android/util/Base64.java (Decoder.process): bytes outside the
+    alphabet other than `=` are skipped, padding is optional, and only a misplaced `=`, data after
+    the padding, or one character left over at the end are errors.
+    """
+    out = bytearray()
+    value, count, padding = 0, 0, 0  # count: data characters of the current quantum
+    for byte in text.encode("utf-8", "surrogatepass"):
+        digit = _B64_ALPHABET.get(byte)
+        if byte == ord("="):
+            if count < 2 or (padding and count == 3) or padding == 2:
+                return None
+            padding += 1
+            if padding == 1:
+                out += (value >> 4).to_bytes(1, "big") if count == 2 else (value >> 2).to_bytes(2, "big")
+        elif digit is None:
+            continue
+        elif padding:
+            return None
+        else:
+            value, count = (value << 6) | digit, count + 1
+            if count == 4:
+                out += value.to_bytes(3, "big")
+                value, count = 0, 0
+    if padding:
+        return None if count == 2 and padding == 1 else bytes(out)
+    if count == 1:
+        return None
+    if count:
+        out += (value >> (2 if count == 3 else 4)).to_bytes(count - 1, "big")
+    return bytes(out)
+
+
+def _from_base64(text: str) -> str | None:
+    """ADBKeyboard: `new String(Base64.decode(msg, Base64.DEFAULT), "UTF-8")`; None if bad."""
+    data = android_b64decode(text)
+    return None if data is None else data.decode("utf-8", "replace")
 
 
 RECEIVERS: dict[str, tuple[str, Callable[[SimState, Intent], tuple[int, str | None]]]] = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from taskkit.sim import changes
+from taskkit.sim import changes, storage
 from taskkit.sim.commands import Invocation, command
 
 NAME = "taskkit-changes"
@@ -48,6 +48,7 @@ def taskkit_changes(inv: Invocation) -> int:
             return inv.fail(f"{NAME}: bad undo journal name {args[1]!r}")
         try:
             inv.state.stamp(*recorder.undo(journal))
+            storage.forget(inv.state)  # files were put back behind the running total
         except changes.WatchError as error:
             return inv.fail(f"{NAME}: {error}")
         return 0

@@ -34,6 +34,7 @@ filesystem (`ATTACH (expr)`: `not authorized`) and keeps temporary storage in me
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import sqlite3
 import urllib.parse
@@ -131,6 +132,40 @@ class _Text(bytes):
 class _StatementError:
     rc: int
     message: str  # "in prepare, ..." or "stepping, ...", context lines included
+
+
+class _DevicePaths:
+    """Host file names put back as the device paths they stand for: SQLite names a database by
+    the full host path it opened (PRAGMA database_list, some errors), where a phone names the
+    device path. Known files map to the path the device named them by; anything else under
+    the device's filesystem loses the host prefix."""
+
+    def __init__(self, fs_root: Path):
+        roots = {str(fs_root), os.path.realpath(fs_root)}
+        self._known: dict[str, str] = {}
+        self._roots = sorted(roots, key=len, reverse=True)
+
+    def add(self, host: Path, device: str) -> None:
+        """Print host file `host` (and its real path) as `device`."""
+        for name in {str(host), os.path.realpath(host)}:
+            self._known.setdefault(name, device)
+
+    def text(self, text: str) -> str:
+        """`text` with every host path in it replaced by a device path."""
+        if not any(root in text for root in self._roots):
+            return text
+        for host in sorted(self._known, key=len, reverse=True):
+            text = text.replace(host, self._known[host])
+        for root in self._roots:
+            text = text.replace(root + "/", "/").replace(root, "/")
+        return text
+
+    def value(self, value: object) -> object:
+        """A column value (TEXT as `_Text`, BLOB as bytes) with host paths replaced."""
+        if not isinstance(value, bytes) or not any(os.fsencode(root) in value for root in self._roots):
+            return value
+        fixed = self.text(value.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+        return type(value)(fixed)
 
 
 # --- helpers that mirror the C shell ----------------------------------------------------------
@@ -377,6 +412,7 @@ class _Shell:
         self._helper: sqlite3.Connection | None = None
         self._real_text: dict[tuple[str, float], bytes] = {}
         self._device_names: dict[str, str] = {}  # host file name -> the device name it stands for
+        self._device_paths = _DevicePaths(inv.state.fs_root)
         try:
             self._host = self._host_file(self.db_name)
         except OSError as exc:  # the device path does not resolve: open_db() reports it
@@ -395,7 +431,9 @@ class _Shell:
             name = urllib.parse.unquote(urllib.parse.urlsplit(name).path) or ":memory:"
             if name == ":memory:":
                 return None
-        return self.inv.host_path(name)
+        host = self.inv.host_path(name)
+        self._device_paths.add(host, self.inv.normalize(name))
+        return host
 
     def _on_host(self, name: str, readonly: bool = False) -> str:
         """Database name `name` as the device reads it, turned into the name SQLite must open
@@ -476,6 +514,7 @@ class _Shell:
     # --- output ---------------------------------------------------------------------------
     def _emit_row(self, names: list[bytes], row: tuple, count: int) -> None:
         """shell_callback() for one row; `count` is the row's index within its statement."""
+        row = tuple(self._device_paths.value(value) for value in row)
         out = bytearray()
         if self.mode == "line":
             width = max([5] + [len(name) for name in names])
@@ -566,7 +605,7 @@ class _Shell:
         text = str(exc)
         for host, device in self._device_names.items():
             text = text.replace(host, device)
-        return text
+        return self._device_paths.text(text)
 
     def _run_statement(self, sql: str, start: int, end: int) -> _StatementError | None:
         """Run the statement sql[start:end]; errors show the SQL from `start` on as context."""

@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 
 from taskkit.device.catalog import ADB_KEYBOARD_IME, LATIN_IME
 from taskkit.device.reference import SCREEN_DENSITY, SCREEN_SIZE
-from taskkit.sim import display
+from taskkit.sim import display, storage
 from taskkit.sim.commands import COMMANDS, Invocation, command
 from taskkit.sim.commands.activity import DUMPSYS_SERVICES
 from taskkit.sim.commands.settings import delete_setting, get_setting, put_setting
@@ -729,7 +729,7 @@ def uiautomator(inv: Invocation) -> int:
         return 0
     try:
         path = inv.host_path(target)
-        path.write_text(xml, encoding="utf-8")
+        storage.write_file(inv.state, path, xml.encode("utf-8"))
     except OSError as exc:
         return inv.fail(f"ERROR: could not write {target}: {os.strerror(exc.errno or 2)}")
     os.utime(path, (inv.state.clock_epoch, inv.state.clock_epoch))
@@ -773,7 +773,10 @@ def screencap(inv: Invocation) -> int:
     if not path.parent.is_dir() or path.is_dir():
         reason = "Is a directory" if path.is_dir() else "No such file or directory"
         return inv.fail(f"Error opening file: {target} ({reason})")
-    path.write_bytes(data)
+    try:
+        storage.write_file(inv.state, path, data)
+    except OSError as exc:
+        return inv.fail(f"Error writing file: {target} ({os.strerror(exc.errno or 28)})")
     os.utime(path, (inv.state.clock_epoch, inv.state.clock_epoch))
     return 0
 

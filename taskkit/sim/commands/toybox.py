@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from taskkit.errors import TaskkitError
-from taskkit.sim import limits
+from taskkit.sim import limits, storage
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.commands import call as call_command, find as find_command
 from taskkit.sim.state import SDCARD, SDCARD_BACKING, SimState
@@ -197,11 +197,12 @@ def write_file(state: SimState, path: str, data: bytes, cwd: str = "/", append: 
         raise _os_error(errno.EISDIR)
     if not existed:
         check_writable_parent(state, norm)
-    with open(host, "ab" if append else "wb") as fh:
-        fh.write(data)
-    state.stamp(host)
-    if not existed:
-        _stamp_parent(state, norm)
+    try:
+        storage.write_file(state, host, data, append)
+    finally:  # what fit was written, as by write(2) before ENOSPC
+        state.stamp(host)
+        if not existed:
+            _stamp_parent(state, norm)
 
 
 # ============================================================================================
@@ -325,6 +326,59 @@ def false_(inv: Invocation) -> int:
 def pwd(inv: Invocation) -> int:
     inv.out(inv.cwd + "\n")
     return 0
+
+
+# df: the two mounts that hold the device's storage, both as big as its quota (taskkit/sim/storage.py):
+# /data and the FUSE view of shared storage over it, named as an Android 13 emulator names them.
+_DF_MOUNTS = (("/dev/block/dm-5", "/data"), ("/dev/fuse", "/storage/emulated"))
+_SHARED = ("/sdcard", "/mnt/sdcard", "/storage/self", "/storage/emulated")
+
+
+def _df_mount(state: SimState, path: str, cwd: str) -> tuple[str, str] | None:
+    """The mount `path` lies on, or None if it is not on the device's storage."""
+    norm = state.normalize(path, cwd)
+    if any(norm == root or norm.startswith(root + "/") for root in _SHARED):
+        return _DF_MOUNTS[1]
+    return _DF_MOUNTS[0] if norm == "/data" or norm.startswith("/data/") else None
+
+
+def _human(size: int) -> str:
+    """toybox human_readable(): at most 3 digits and a unit, one decimal below 10."""
+    value, unit = float(size), 0
+    while value >= 1000 and unit < 5:
+        value, unit = value / 1024, unit + 1
+    text = f"{value:.1f}" if unit and value < 10 else f"{round(value):d}"
+    return text + " KMGTP"[unit].strip()
+
+
+@toy("df")
+def df(inv: Invocation) -> int:
+    """`df [-h|-k] [PATH...]`: size, use and free space of the device's storage (its quota)."""
+    opts, paths = parse_options(inv.args, "hkaPt*")
+    device = storage.of(inv.state)
+    total, used = device.quota, min(device.used, device.quota)
+    status, mounts = 0, []
+    for path in paths or [mount for _, mount in _DF_MOUNTS]:
+        if try_vstat(inv.state, path, inv.cwd) is None:
+            inv.err(f"df: {path}: No such file or directory\n")
+            status = 1
+        elif (mount := _df_mount(inv.state, path, inv.cwd)) is None:
+            inv.err(f"df: {path}: not on the device's storage (the simulator has /data and /storage/emulated)\n")
+            status = 1
+        else:
+            mounts.append(mount)
+    if "h" in opts:
+        head = ["Filesystem", "Size", "Used", "Avail", "Use%", "Mounted on"]
+        cells = [_human(total), _human(used), _human(total - used)]
+    else:
+        head = ["Filesystem", "1K-blocks", "Used", "Available", "Use%", "Mounted on"]
+        cells = [str(total // 1024), str(-(-used // 1024)), str(total // 1024 - -(-used // 1024))]
+    percent = f"{-(-used * 100 // total) if total else 0}%"
+    rows = [head] + [[name, *cells, percent, mount] for name, mount in mounts]
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    for row in rows:
+        inv.out(" ".join([row[0].ljust(widths[0]), *(row[i].rjust(widths[i]) for i in range(1, 5)), row[5]]) + "\n")
+    return status
 
 
 @toy("sleep")
@@ -838,8 +892,7 @@ def touch(inv: Invocation) -> int:
 def _copy_file(state: SimState, src: VStat, dest_host: Path, preserve: bool) -> None:
     if os.path.isdir(dest_host):
         raise _os_error(errno.EISDIR)
-    with open(src.host, "rb") as fin, open(dest_host, "wb") as fout:
-        shutil.copyfileobj(fin, fout)
+    storage.of(state).copy_file(src.host, dest_host)
     t = src.mtime if preserve else state.clock_epoch
     os.utime(dest_host, (t, t))
 

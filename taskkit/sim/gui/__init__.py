@@ -14,10 +14,10 @@ stores the checks read. Importing this package registers the screens and wraps `
 from __future__ import annotations
 
 from taskkit.sim import display
-from taskkit.sim.gui import apps as _apps, intents as _intents, launcher as _launcher  # noqa: F401 - they register
+from taskkit.sim.gui import apps as _apps, cache, intents as _intents, launcher as _launcher  # noqa: F401 - they register
 from taskkit.sim.gui.input import handle
 from taskkit.sim.gui.node import to_xml
-from taskkit.sim.gui.screen import build
+from taskkit.sim.gui.screen import View, build
 from taskkit.sim.gui.session import Session
 from taskkit.sim.state import SimState
 
@@ -29,22 +29,31 @@ class Gui:
 
     def dump(self, state: SimState) -> str:
         ui = Session(state)
-        view = build(ui)
+        xml = cache.remember(state, "dump", lambda: _xml(build(ui)), ui.inputs)
         ui.save()
-        return to_xml(view.window, view.package)
+        return xml
 
     def render(self, state: SimState, width: int, height: int) -> bytes:
-        from taskkit.sim.gui.render import render_png  # Pillow is loaded on the first screenshot
-
         ui = Session(state)
-        view = build(ui, drawn=True)
+        png = cache.remember(state, ("png", width, height), lambda: _png(build(ui, drawn=True), width, height),
+                             ui.inputs)
         ui.save()
-        return render_png(view, width, height)
+        return png
 
     def input(self, state: SimState, verb: str, args: list[str]) -> None:
         ui = Session(state)
         handle(ui, verb, args)
         ui.save()
+
+
+def _xml(view: View) -> str:
+    return to_xml(view.window, view.package)
+
+
+def _png(view: View, width: int, height: int) -> bytes:
+    from taskkit.sim.gui.render import render_png  # Pillow is loaded on the first screenshot
+
+    return render_png(view, width, height)
 
 
 def install(state: SimState) -> None:

@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from taskkit.sim import sqlite_sandbox
+from taskkit.sim import sqlite_sandbox, storage
 from taskkit.sim.gui.session import Session
 
 def now_ms(ui: Session) -> int:
@@ -112,7 +112,7 @@ def write_bytes(ui: Session, device_path: str, data: bytes) -> None:
     made = [folder for folder in (path.parent, *path.parent.parents) if not folder.exists()]
     path.parent.mkdir(parents=True, exist_ok=True)
     existed = path.exists()
-    path.write_bytes(data)
+    storage.write_file(ui.state, path, data)
     ui.state.stamp(path, *made, *(() if existed or made else (path.parent,)))
     if made:
         ui.state.stamp(made[-1].parent)

@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 
 from taskkit.sim.gui import appdata, widgets
 from taskkit.sim.gui.app import Frame
-from taskkit.sim.gui.node import Action, Node
+from taskkit.sim.gui.node import Action, Box, Node
 from taskkit.sim.gui.session import Session
 
 
@@ -37,6 +37,7 @@ class Ids:
     describe: Callable[[Session, str, bool, int], str] = size_line
     empty: str = "No items"  # what an empty folder shows
     selected: str = "{count} selected"  # the selection's title
+    image: Callable[[Session, Box, str, bool, bool], Node] | None = None  # a row's picture: (row box, path, is_dir, selected)
 
 
 def selected(ui: Session, frame: Frame) -> list[str]:
@@ -62,9 +63,10 @@ def rows(ui: Session, folder: str, ids: Ids, open_file: Callable[[str], Action],
         start = lambda s, p=path: s.push("selection", folder=folder, drafts={"selection": p})  # noqa: E731
 
         def build(box, name=name, path=path, action=action, start=start, is_dir=is_dir, size=size) -> Node:
+            picture = ids.image(ui, box, path, is_dir, path in selection) if ids.image else None
             row = widgets.list_item(ui, box, name, ids.describe(ui, path, is_dir, size), action=action,
                                     long_action=None if selection else start, title_rid=ids.title,
-                                    subtitle_rid=ids.subtitle)
+                                    subtitle_rid=ids.subtitle, leading=picture)
             row.selected = path in selection
             return row
         found.append(widgets.Row(ui.m.dp(72), build))

@@ -2,16 +2,20 @@
 
 `icon_name(node)` maps a control to the icon the real app's layout or menu gives it: first by
 its resource id (package and id, or the id alone), then by its content description. The glyphs
-are drawn from Google's Material Icons font as Debian's `fonts-material-design-icons-iconfont`
-installs it; `CODEPOINTS` holds the code points of the icons used here, as published in
+are drawn from Google's Material Icons font, shipped in fonts/ (from Debian's
+`fonts-material-design-icons-iconfont`); `CODEPOINTS` holds the code points of the icons used here, as published in
 google/material-design-icons `font/MaterialIcons-Regular.codepoints`. The sources of the mapping
 (the apps' `res/layout`, `res/menu` and drawable names) are listed in docs/sim-gui.md ("Looks").
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from taskkit.sim.gui.node import Node
 
-MATERIAL_ICONS = "/usr/share/fonts/truetype/material-design-icons-iconfont/MaterialIcons-Regular.ttf"
+#: The fonts shipped with the package (fonts/README.md).
+FONTS = Path(__file__).with_name("fonts")
+MATERIAL_ICONS = str(FONTS / "MaterialIcons-Regular.ttf")
 
 CODEPOINTS: dict[str, int] = {
     "expand_more": 0xE5CF, "expand_less": 0xE5CE,  # Clock's alarm arrow (Expand alarm / Collapse alarm)
@@ -43,6 +47,10 @@ CODEPOINTS: dict[str, int] = {
     "settings": 0xE8B8, "sms": 0xE625,
     # Calculator (ExactCalculator ic_del) and Phone (Dialer quantum_ic_backspace, _dialpad, _call; InCallUI's end call)
     "backspace": 0xE14A, "dialpad": 0xE0BC, "call": 0xE0B0, "call_end": 0xE0B1,
+    # the apps' pictures (pictures.DRAWABLES): Markor's file icon, Broccoli's placeholder, Pro Expense's categories
+    "insert_drive_file": 0xE24D, "local_florist": 0xE545, "remove_circle_outline": 0xE15D,
+    "add_circle_outline": 0xE148, "fastfood": 0xE57A, "weekend": 0xE16B, "theaters": 0xE8DA, "train": 0xE570,
+    "checkroom": 0xF19E, "medical_services": 0xF109, "menu_book": 0xEA19, "volunteer_activism": 0xEA70,
 }
 
 # By resource id: "package:id/name" for one app's control, ":id/name" for any app's.

@@ -89,6 +89,7 @@ class Node:
     image: str = ""  # screenshots only: the host path of a picture drawn to fit the node (a photo)
     background: tuple[int, int, int] | None = None  # screenshots only: a fill under the node
     text_size: int = 0  # screenshots only: the text's height in px (0: from the node's height)
+    text_color: tuple[int, int, int] | None = None  # screenshots only: a colour the layout sets (android:textColor)
     laid_out: Box | None = None  # screenshots only: the bounds before a list cut them (text is clipped, not shrunk)
     icon: str = ""  # screenshots only: the Material icon of a control the dump leaves unnamed (no id, no description)
 
@@ -160,11 +161,16 @@ def clip(node: Node, box: Box) -> Node | None:
 
 def _is_naf(node: Node) -> bool:
     """A clickable, enabled node with no label of its own or below it (Not Accessibility Friendly)."""
-    if any(node.class_name.endswith(name) for name in _NAF_EXCLUDED):
-        return False
     if not (node.clickable and node.enabled) or node.content_desc or node.shown_text:
         return False
+    if any(node.class_name.endswith(name) for name in _NAF_EXCLUDED):
+        return False
     return not any(n.content_desc or n.shown_text for n in node.walk()[1:])
+
+
+# Each flag's attribute as written when true and when false, in the dumper's order.
+_FLAG_ATTRIBUTES = tuple((flag, f' {flag.replace("_", "-")}="true"', f' {flag.replace("_", "-")}="false"')
+                         for flag in _FLAGS)
 
 
 def to_xml(root: Node, package_default: str) -> str:
@@ -173,15 +179,12 @@ def to_xml(root: Node, package_default: str) -> str:
 
     def emit(node: Node, index: int) -> None:
         x1, y1, x2, y2 = node.bounds
-        attrs = {"NAF": "true"} if _is_naf(node) else {}
-        attrs.update({
-            "index": str(index), "text": node.shown_text, "resource-id": node.resource_id,
-            "class": node.class_name, "package": node.package or package_default,
-            "content-desc": node.content_desc,
-            **{flag.replace("_", "-"): "true" if getattr(node, flag) else "false" for flag in _FLAGS},
-            "bounds": f"[{x1},{y1}][{x2},{y2}]",
-        })
-        text = " ".join(f'{name}="{_xml_safe(value).translate(_ATTRIBUTE_ESCAPES)}"' for name, value in attrs.items())
+        text = "".join((
+            'NAF="true" ' if _is_naf(node) else "", f'index="{index}" text="{_attribute(node.shown_text)}"',
+            f' resource-id="{_attribute(node.resource_id)}" class="{_attribute(node.class_name)}"',
+            f' package="{_attribute(node.package or package_default)}" content-desc="{_attribute(node.content_desc)}"',
+            *(on if getattr(node, flag) else off for flag, on, off in _FLAG_ATTRIBUTES),
+            f' bounds="[{x1},{y1}][{x2},{y2}]"'))
         if node.children:
             parts.append(f"<node {text}>")
             for child_index, child in enumerate(node.children):
@@ -193,6 +196,11 @@ def to_xml(root: Node, package_default: str) -> str:
     emit(root, 0)
     parts.append("</hierarchy>")
     return "".join(parts)
+
+
+def _attribute(value: str) -> str:
+    """An attribute's value as the dumper writes it (see _ATTRIBUTE_ESCAPES and _xml_safe)."""
+    return _xml_safe(value).translate(_ATTRIBUTE_ESCAPES) if value else ""
 
 
 # How Android's XmlSerializer (libcore's KXmlSerializer, `writeEscaped` with quot '"') writes an

@@ -10,8 +10,11 @@ system Dark theme; an app bar of a filled-toolbar theme takes its toolbar colour
 action buttons are filled circles in the primary colour; dialogs sit on a scrim; the launcher's
 icons are a Material glyph on a coloured circle (taskkit's own drawing); what a custom view
 paints on its canvas (`Node.paint`: a calendar's day numbers, a picker's month title) is drawn
-with the same text routine, never dumped; the status bar shows
-wifi, signal and battery glyphs and the navigation bar Back, Home and Overview. A missing font
+with the same text routine, never dumped; pictures (`Node.image`, `pictures`) are photos
+fitted or cut to their view and the apps' drawables, layer by layer; a bottom navigation bar is
+opaque, and a toolbar over a picture see-through with light icons; the status bar shows
+wifi, signal and battery glyphs and the navigation bar Back, Home and Overview. With a ledger
+(`render_image`), what each node of the active window drew is noted for `audit`. A missing font
 falls back to Pillow's bundled one (icons to an outline circle) with one warning line. The same
 screen gives the same bytes (PNG without timestamps, fixed compression).
 """
@@ -19,49 +22,53 @@ from __future__ import annotations
 
 import functools
 import io
-import logging
 
 from PIL import Image, ImageDraw, ImageFont, features
 
 from taskkit.apps import media
-from taskkit.sim.gui import icons, launcher, widgets
+from taskkit.sim.gui import icons, launcher, pictures, widgets
 from taskkit.sim.gui.node import EDIT_TEXT, Box, Node, Painted, Tone
 from taskkit.sim.gui.screen import View
 from taskkit.sim.gui.theme import NEUTRAL_DARK, NEUTRAL_LIGHT, Palette, theme
 
 Color = tuple[int, int, int]
+#: What the painter drew for a node of the active window: the node, the box it drew in, and
+#: whether it filled that box opaquely (a background: what is under it is hidden) or inked it.
+Mark = tuple[Node, Box, bool]
 _MUTED_IDS = ("android:id/summary", "_body_short", "_date", "app_label", "item_contact_number")
 _DIALOG_BUTTONS = ("android:id/button1", "android:id/button2", "android:id/button3")
 PNG_COMPRESSION = 1  # zlib level: screenshots are taken every step, so speed over size
 _SHADE_DIM = 0.45  # how bright the app under the shade stays
 _SCRIM = 0.32  # Material's dialog scrim: black at 32 %
 _WHITE: Color = (255, 255, 255)
-# characters the fonts lack, drawn as their nearest look-alike
-_DRAWABLE = str.maketrans({"\u2011": "-", "\u2026": "...", "\u2022": "*"})
-_LOG = logging.getLogger(__name__)
+_BLACK: Color = (0, 0, 0)
 
-# Fonts (Debian packages; an absent one falls back to Pillow's bundled font with one warning):
-# Roboto as Android draws text, Android's own CJK fallback (fonts-droid-fallback) and DejaVu
-# Sans for Arabic and Hebrew, shaped right to left by libraqm when Pillow has it.
-ROBOTO = "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf"
-ROBOTO_MEDIUM = "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Medium.ttf"
-_CJK_FONT = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
-_RTL_FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-_PACKAGES = {ROBOTO: "fonts-roboto", ROBOTO_MEDIUM: "fonts-roboto", _CJK_FONT: "fonts-droid-fallback",
-             _RTL_FONT: "fonts-dejavu-core", icons.MATERIAL_ICONS: "fonts-material-design-icons-iconfont"}
+# Fonts, shipped with the package (fonts/README.md): Roboto as Android draws text, Android's own
+# CJK fallback and DejaVu Sans for Arabic and Hebrew, shaped right to left by libraqm when Pillow
+# has it.
+ROBOTO = str(icons.FONTS / "Roboto-Regular.ttf")
+ROBOTO_MEDIUM = str(icons.FONTS / "Roboto-Medium.ttf")
+_CJK_FONT = str(icons.FONTS / "DroidSansFallbackFull.ttf")
+#: Hangul, which the Droid fallback covers only in part: Android 13 draws Korean in Noto Sans CJK
+#: (frameworks/base data/fonts/fonts.xml, lang="ko"); shipped as its Hangul subset.
+_HANGUL_FONT = str(icons.FONTS / "NotoSansCJKkr-Hangul.otf")
+_RTL_FONT = str(icons.FONTS / "DejaVuSans.ttf")
 
 
-@functools.lru_cache(maxsize=None)
-def _warn_missing(path: str) -> None:
-    """One warning line per missing font file and process."""
-    _LOG.warning("taskkit: screenshots lack %s (Debian package %s): drawn with a fallback", path,
-                 _PACKAGES.get(path, "?"))
+def _is_hangul(code: int) -> bool:
+    return 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F or 0xA960 <= code <= 0xA97F or 0xAC00 <= code <= 0xD7FF
 
 
 def _is_cjk(char: str) -> bool:
     code = ord(char)
-    return (0x1100 <= code <= 0x11FF or 0x2E80 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7AF
-            or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF)
+    return (_is_hangul(code) or 0x2E80 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF)
+
+
+def _cjk_font(char: str) -> str | None:
+    """The font that draws `char` in a CJK line: Hangul's, the CJK fallback, or None (Roboto)."""
+    if not _is_cjk(char):
+        return None
+    return _HANGUL_FONT if _is_hangul(ord(char)) else _CJK_FONT
 
 
 def _script_font(line: str) -> str | None:
@@ -76,13 +83,13 @@ def _script_font(line: str) -> str | None:
 
 
 def _runs(line: str, path: str | None) -> list[tuple[str, str | None]]:
-    """`line` cut where the font changes: the CJK fallback has no Latin letters, digits or
+    """`line` cut where the font changes: the CJK fonts have no Latin letters, digits or
     punctuation, so those are drawn with the default font (Android falls back per character)."""
     if path != _CJK_FONT:
         return [(line, path)]
     runs: list[tuple[str, str | None]] = []
     for char in line:
-        wanted = _CJK_FONT if _is_cjk(char) else None
+        wanted = _cjk_font(char)
         if runs and runs[-1][1] == wanted:
             runs[-1] = (runs[-1][0] + char, wanted)
         else:
@@ -91,25 +98,17 @@ def _runs(line: str, path: str | None) -> list[tuple[str, str | None]]:
 
 
 @functools.lru_cache(maxsize=64)
-def _font(size: int, path: str | None = None) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """The font at `path` (default Roboto) at `size` px, or Pillow's bundled one when it is absent."""
+def _font(size: int, path: str | None = None) -> ImageFont.FreeTypeFont:
+    """The font at `path` (default Roboto) at `size` px."""
     path = path or ROBOTO
     # right-to-left text needs libraqm's shaping; the rest is laid out far faster without it
     engine = ImageFont.Layout.RAQM if path == _RTL_FONT and features.check("raqm") else ImageFont.Layout.BASIC
-    try:
-        return ImageFont.truetype(path, size, layout_engine=engine)
-    except OSError:
-        _warn_missing(path)
-        return ImageFont.load_default(size=size)
+    return ImageFont.truetype(path, size, layout_engine=engine)
 
 
 @functools.lru_cache(maxsize=64)
-def _icon_font(size: int) -> ImageFont.FreeTypeFont | None:
-    try:
-        return ImageFont.truetype(icons.MATERIAL_ICONS, size, layout_engine=ImageFont.Layout.BASIC)
-    except OSError:
-        _warn_missing(icons.MATERIAL_ICONS)
-        return None
+def _icon_font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(icons.MATERIAL_ICONS, size, layout_engine=ImageFont.Layout.BASIC)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -140,6 +139,16 @@ def _mix(a: Color, b: Color, share: float) -> Color:
     return tuple(round(x + (y - x) * share) for x, y in zip(a, b))  # type: ignore[return-value]
 
 
+def _cut(box: Box, clip: Box) -> Box | None:
+    """The part of `box` inside `clip`, None when there is none."""
+    cut = (max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]), min(box[3], clip[3]))
+    return cut if cut[0] < cut[2] and cut[1] < cut[3] else None
+
+
+def _inside(inner: Box, outer: Box) -> bool:
+    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
 def _is_fab(node: Node) -> bool:
     name = node.resource_id.rpartition(":id/")[2]
     return name.startswith("fab") or name.endswith("fab") or name in ("fb_main_add", "floating_action_button")
@@ -166,6 +175,44 @@ def text_layout(node: Node, value: str, inset: int = 0, path: str | None = None,
     return size, lines, y1 + max(0, (y2 - y1 - len(lines) * step) // 2), step
 
 
+@functools.lru_cache(maxsize=64)  # a list's rows draw the same few drawables at one size
+def _layers(drawable: pictures.Drawable, size: tuple[int, int], dark: bool,
+            palette: bool) -> tuple[tuple[Image.Image, Color], ...]:
+    """`drawable` at `size` as masks in their colours: a gradient, a fill, a glyph (thresholded for
+    a palette image, which takes no blended edges)."""
+    layers: list[tuple[Image.Image, Color]] = []
+    if drawable.gradient != (0, 0):  # black, from one alpha at the top to another at the bottom
+        top, bottom = drawable.gradient
+        layers.append((Image.linear_gradient("L").resize(size).point(lambda v: top + (bottom - top) * v // 255), _BLACK))
+    if drawable.fill is not None:
+        mask = Image.new("L", size, 0)
+        ImageDraw.Draw(mask).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=int(min(size) * drawable.corner),
+                                               fill=255)
+        layers.append((mask, drawable.fill[int(dark)]))
+    if drawable.glyph:
+        mask = Image.new("L", size, 0)
+        ImageDraw.Draw(mask).text((size[0] // 2, size[1] // 2), icons.glyph(drawable.glyph), fill=255,
+                                  font=_icon_font(max(8, int(min(size) * drawable.share))), anchor="mm")
+        layers.append((mask, drawable.tint[int(dark)]))
+    if palette:
+        layers = [(mask.point(lambda v: 255 if v >= 128 else 0), colour) for mask, colour in layers]
+    return tuple(layers)
+
+
+def _photo(image: str, size: tuple[int, int]) -> Image.Image:
+    """The picture file `image` names at a view of `size`: scaled to fit it (fitCenter), or cut to
+    fill it (`pictures.CROP`: centerCrop)."""
+    crop = image.startswith(pictures.CROP)
+    with _open_picture(image[len(pictures.CROP):] if crop else image) as picture:
+        picture.draft("RGB", size)  # JPEG: decode at about the size needed
+        scale = (max if crop else min)(size[0] / picture.width, size[1] / picture.height)
+        scaled = picture.convert("RGB").resize((max(1, round(picture.width * scale)), max(1, round(picture.height * scale))))
+    if not crop:
+        return scaled
+    left, top = (scaled.width - size[0]) // 2, (scaled.height - size[1]) // 2
+    return scaled.crop((left, top, left + size[0], top + size[1]))
+
+
 def _open_picture(image: str) -> Image.Image:
     """A picture file, or the frame of a video at a time (`<path>#t=<ms>`, a media fragment)."""
     path, _, at = image.partition("#t=")
@@ -185,30 +232,45 @@ def _open_picture(image: str) -> Image.Image:
 
 class _Painter:
     def __init__(self, image: Image.Image, palette: Palette, dim: float = 1.0, rtl: bool = False,
-                 package: str = "", toolbar_top: int | None = None):
+                 package: str = "", toolbar_top: int | None = None, ledger: list[Mark] | None = None):
         self.image = image
         self.draw = _Dimmed(ImageDraw.Draw(image), dim) if dim != 1.0 else ImageDraw.Draw(image)
         self.palette, self.rtl, self.package, self.toolbar_top = palette, rtl, package, toolbar_top
+        self.ledger, self.current = ledger, Node()
+        self.backdrops: list[Box] = []  # the boxes pictures filled so far
+
+    def mark(self, box: Box, opaque: bool = False) -> None:
+        """Note that the node being drawn drew in `box` (with a ledger: `render_image`)."""
+        if self.ledger is not None and box[2] > box[0] and box[3] > box[1]:
+            self.ledger.append((self.current, tuple(int(v) for v in box), opaque))  # type: ignore[arg-type]
 
     def node(self, node: Node, under: Color) -> None:
         x1, y1, x2, y2 = node.bounds
         if x2 <= x1 or y2 <= y1:
             return
+        self.current = node
         if widgets.is_dialog_panel(node):
             self.scrim()
         toolbar = node.background is None and self.is_toolbar(node)
-        fill = self.palette.toolbar if toolbar else node.background
+        if toolbar and any(_inside(node.bounds, box) for box in self.backdrops):
+            toolbar, under = False, _BLACK  # a collapsing toolbar over its backdrop: see-through, its icons light
+        # a bottom navigation bar is opaque: Material's BottomNavigationView fills itself with colorSurface
+        bar = node.background is None and node.class_name.endswith("BottomNavigationView")
+        fill = self.palette.toolbar if toolbar else self.palette.background if bar else node.background
         if fill is not None:
-            square = toolbar or node.class_name == "android.widget.FrameLayout"
+            square = toolbar or bar or node.class_name == "android.widget.FrameLayout"
             radius = 0 if square else min(self.px(node, 16), (y2 - y1) // 2)
             self.draw.rounded_rectangle((x1, y1, x2 - 1, y2 - 1), radius=radius, fill=fill)
+            self.mark(node.bounds, opaque=True)
             under = fill
         if node.image:
             self.picture(node)
         for points, colour, width in node.ink:
             self.draw.line(list(points) if len(points) > 1 else list(points) * 2, fill=colour, width=width, joint="curve")
+            self.mark((min(x for x, _ in points) - width // 2, min(y for _, y in points) - width // 2,
+                       max(x for x, _ in points) + width // 2 + 1, max(y for _, y in points) + width // 2 + 1))
         for shape in node.paint:
-            self.painted(shape, under)
+            self.painted(shape, under, node.bounds)
         kind = node.class_name
         inset = 0
         if kind == "android.widget.Switch" and fill is None:
@@ -228,10 +290,12 @@ class _Painter:
             return
         elif node.clickable and kind.endswith(("LinearLayout", "FrameLayout")) and fill is None:
             self.draw.line((x1, y2 - 1, x2, y2 - 1), fill=self.palette.line)
+            self.mark((x1, y2 - 1, x2, y2))
         if node.text and kind != "android.widget.Button":
             muted = any(node.resource_id.endswith(tail) for tail in _MUTED_IDS)
             medium = widgets.is_dialog_title(node)
-            self.text(node, node.text, self.color(under, muted), inset=inset, path=ROBOTO_MEDIUM if medium else None)
+            self.text(node, node.text, node.text_color or self.color(under, muted), inset=inset,
+                      path=ROBOTO_MEDIUM if medium else None)
         for child in node.children:
             self.node(child, under)
 
@@ -246,30 +310,48 @@ class _Painter:
             self.image.paste(Image.blend(self.image, Image.new("RGB", self.image.size), _SCRIM))
 
     def picture(self, node: Node) -> None:
-        """The node's picture scaled to fit its bounds (fitCenter), centred; nothing if it cannot be read."""
-        x1, y1, x2, y2 = node.bounds
+        """The node's picture (`pictures`: a file fitted or cropped to the view, or an app's
+        drawable), laid out in the box the node had before a list cut it and drawn where it is
+        visible; nothing if the file cannot be read."""
+        box = node.laid_out or node.bounds
+        found = pictures.drawable(node.image)
+        if found is not None:
+            self.drawable(found, box, node.bounds)
+            return
         try:
-            with _open_picture(node.image) as picture:
-                picture.draft("RGB", (x2 - x1, y2 - y1))  # JPEG: decode at about the size needed
-                scale = min((x2 - x1) / picture.width, (y2 - y1) / picture.height)
-                size = (max(1, int(picture.width * scale)), max(1, int(picture.height * scale)))
-                picture = picture.convert("RGB").resize(size)
+            picture = _photo(node.image, (box[2] - box[0], box[3] - box[1]))
         except (OSError, ValueError, Image.DecompressionBombError):
             return
-        left, top = x1 + (x2 - x1 - picture.width) // 2, y1 + (y2 - y1 - picture.height) // 2
-        self.image.paste(picture, (left, top))
+        left, top = box[0] + (box[2] - box[0] - picture.width) // 2, box[1] + (box[3] - box[1] - picture.height) // 2
+        seen = _cut((left, top, left + picture.width, top + picture.height), node.bounds)
+        if seen is None:
+            return
+        self.image.paste(picture.crop((seen[0] - left, seen[1] - top, seen[2] - left, seen[3] - top)), seen[:2])
+        self.mark(seen)
+        self.backdrops.append(seen)
+
+    def drawable(self, drawable: pictures.Drawable, box: Box, clip: Box) -> None:
+        """An app's drawable laid out in `box` and drawn where `clip` shows it, layer by layer."""
+        seen = _cut(box, clip)
+        if seen is None:
+            return
+        size = (box[2] - box[0], box[3] - box[1])
+        for mask, colour in _layers(drawable, size, _is_dark(self.palette.background), self.image.mode == "P"):
+            self.draw.bitmap(seen[:2], mask.crop((seen[0] - box[0], seen[1] - box[1], seen[2] - box[0], seen[3] - box[1])),
+                             fill=colour)
+        self.mark(seen)
 
     @staticmethod
     def px(node: Node, default: int) -> int:
         return node.text_size or default
 
     def color(self, under: Color, muted: bool = False) -> Color:
-        """Text colour over `under`: the theme's when it suits the background, else a neutral one."""
+        """Text colour over `under`: the theme's when it suits the background (its muted grey for
+        secondary text), else a neutral one in full (secondary text on a coloured header, such as
+        the date picker's date, is drawn in the header's own text colour, never grey on colour)."""
         if _is_dark(under) == _is_dark(self.palette.background):
-            base = self.palette
-        else:
-            base = NEUTRAL_DARK if _is_dark(under) else NEUTRAL_LIGHT
-        return base.muted if muted else base.text
+            return self.palette.muted if muted else self.palette.text
+        return (NEUTRAL_DARK if _is_dark(under) else NEUTRAL_LIGHT).text
 
     def text(self, node: Node, value: str, color: Color, center: bool = False, inset: int = 0,
              path: str | None = None, box: Box | None = None) -> None:
@@ -281,7 +363,7 @@ class _Painter:
         script = _script_font(value) or path
         clip = (x1, y1, x2, y2) if box is None and is_clipped(node) else None
         for line in lines:
-            runs = [(part, _font(size, run_path or path)) for part, run_path in _runs(line.translate(_DRAWABLE), script)]
+            runs = [(part, _font(size, run_path or path)) for part, run_path in _runs(line, script)]
             length = int(sum(_length(run_font, part) for part, run_font in runs))
             left = end - 4 - length if self.rtl else start + 4  # text starts at the layout's start edge
             if center:
@@ -296,14 +378,25 @@ class _Painter:
         colour = getattr(self.palette, tone) if isinstance(tone, str) else tone
         return colour if alpha >= 1.0 else _mix(under, colour, alpha)
 
-    def painted(self, shape: Painted, under: Color) -> None:
-        """A shape and its text as a custom view paints them on its canvas."""
+    def painted(self, shape: Painted, under: Color, clip: Box) -> None:
+        """A shape and its text as a custom view paints them on its canvas, where the view is
+        visible (`clip`: its bounds, which a list may have cut)."""
         x1, y1, x2, y2 = shape.box
+        seen = _cut(shape.box, clip)
+        if seen is None:
+            return
         fill = None if shape.fill is None else self.tone(shape.fill, under, shape.alpha)
-        if fill is not None and shape.oval:
-            self.draw.ellipse((x1, y1, x2 - 1, y2 - 1), fill=fill)
-        elif fill is not None:
-            self.draw.rounded_rectangle((x1, y1, x2 - 1, y2 - 1), radius=shape.radius, fill=fill)
+        whole = seen == shape.box
+        if fill is not None:  # in part: the shape as a mask (0 or 255, as ImageDraw's shapes are not smoothed), cut
+            pen = self.draw if whole else ImageDraw.Draw(mask := Image.new("L", (x2 - x1, y2 - y1), 0))
+            outline = (x1, y1, x2 - 1, y2 - 1) if whole else (0, 0, x2 - x1 - 1, y2 - y1 - 1)
+            if shape.oval:
+                pen.ellipse(outline, fill=fill if whole else 255)
+            else:
+                pen.rounded_rectangle(outline, radius=shape.radius, fill=fill if whole else 255)
+            if not whole:
+                self.draw.bitmap(seen[:2], mask.crop((seen[0] - x1, seen[1] - y1, seen[2] - x1, seen[3] - y1)), fill=fill)
+            self.mark(seen)
         if not shape.text:
             return
         if shape.color is not None:
@@ -313,13 +406,14 @@ class _Painter:
             colour = self.tone(_WHITE if _is_dark(solid) else NEUTRAL_LIGHT.text, fill, shape.text_alpha)
         else:
             colour = self.tone(self.color(under), under, shape.text_alpha)
-        self.text(Node(bounds=shape.box, text_size=shape.size), shape.text, colour, center=shape.center)
+        self.text(Node(bounds=seen, laid_out=shape.box, text_size=shape.size), shape.text, colour, center=shape.center)
 
     def words(self, at: tuple[int, int], part: str, font, color: Color, clip: Box | None) -> None:
         """Draw `part` at `at`; with `clip`, only the pixels inside that box."""
         if clip is None:  # the mask ImageDraw.text would set (aliased on a palette image, as it does)
             mask, left, top = _mask(font, part, "1" if self.image.mode == "P" else "L")
             self.draw.bitmap((at[0] + left, at[1] + top), mask, fill=color)
+            self.mark((at[0] + left, at[1] + top, at[0] + left + mask.width, at[1] + top + mask.height))
             return
         cx1, cy1, cx2, cy2 = clip
         mask = Image.new("L", (cx2 - cx1, cy2 - cy1), 0)
@@ -327,14 +421,17 @@ class _Painter:
         pen.fontmode = "1" if self.image.mode == "P" else "L"  # a palette image takes no blended edges
         pen.text((at[0] - cx1, at[1] - cy1), part, fill=255, font=font)
         self.draw.bitmap((cx1, cy1), mask, fill=color)
+        inked = mask.getbbox()
+        if inked:
+            self.mark((cx1 + inked[0], cy1 + inked[1], cx1 + inked[2], cy1 + inked[3]))
 
-    def glyph(self, name: str, center: tuple[int, int], size: int, color: Color) -> bool:
-        """Material icon `name` centred on `center`; False when the icon font is missing."""
+    def glyph(self, name: str, center: tuple[int, int], size: int, color: Color) -> None:
+        """Material icon `name` centred on `center`."""
         font = _icon_font(max(8, size))
-        if font is None:
-            return False
         self.draw.text(center, icons.glyph(name), fill=color, font=font, anchor="mm")
-        return True
+        if self.ledger is not None:
+            left, top, right, bottom = font.getbbox(icons.glyph(name), anchor="mm")
+            self.mark((center[0] + left, center[1] + top, center[0] + right, center[1] + bottom))
 
     def switch(self, node: Node) -> None:
         """A Material switch: the thumb at the end in the accent colour when on, at the start in
@@ -351,6 +448,7 @@ class _Painter:
         thumb = accent if node.checked else (236, 236, 236)
         self.draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=thumb,
                           outline=None if node.checked else self.palette.muted, width=2)
+        self.mark((min(track[0], cx - radius), cy - radius, max(track[2], cx + radius) + 1, cy + radius + 1))
 
     def checkable(self, node: Node) -> int:
         """A radio button's or checkbox's state glyph at its start; the text's inset after it."""
@@ -377,22 +475,25 @@ class _Painter:
         self.draw.line((x1, mid, cx, mid), fill=accent, width=thickness)
         radius = (y2 - y1) // 4
         self.draw.ellipse((cx - radius, mid - radius, cx + radius, mid + radius), fill=accent)
+        self.mark((min(x1, cx - radius), mid - radius, max(x2, cx + radius + 1), mid + radius + 1))
 
     def field(self, node: Node, under: Color) -> None:
         x1, y1, x2, y2 = node.bounds
         accent = self.palette.accent
         line = accent if node.focused else self.palette.track
         self.draw.line((x1, y2 - 2, x2, y2 - 2), fill=line, width=3 if node.focused else 2)
+        self.mark((x1, y2 - 3, x2, y2))
         value = node.shown_text
         if value:
             self.text(node, value, self.color(under, muted=not node.text))
         if node.focused:  # the cursor after the last line drawn, one line tall
             size, lines, top, step = text_layout(node, node.text or " ")
             last = lines[-1] if node.text else ""
-            width = int(_length(_font(size, _script_font(last)), last.translate(_DRAWABLE)))
+            width = int(_length(_font(size, _script_font(last)), last))
             cx = max(x1 + 4, x2 - 4 - width) if self.rtl else min(x2 - 4, x1 + 4 + width)
             line_top = top + step * (len(lines) - 1)
             self.draw.line((cx, line_top, cx, line_top + step), fill=accent, width=3)
+            self.mark((cx - 1, line_top, cx + 2, line_top + step + 1))
 
     def icon(self, node: Node, under: Color) -> None:
         """A button (filled, or a dialog's text button), a FAB or an icon-only control's glyph."""
@@ -404,27 +505,28 @@ class _Painter:
             self.text(node, label, colour, center=True, path=ROBOTO_MEDIUM)
             return
         if node.class_name == "android.widget.Button" and node.text:
-            fill = self.palette.primary if node.clickable else self.palette.track
-            self.draw.rounded_rectangle((x1, y1, x2 - 1, y2 - 1), radius=side // 2, fill=fill)
+            fill = node.background or (self.palette.primary if node.clickable else self.palette.track)
+            if node.background is None:  # the theme's filled button (a button of its own colour is filled already)
+                self.draw.rounded_rectangle((x1, y1, x2 - 1, y2 - 1), radius=side // 2, fill=fill)
+                self.mark(node.bounds, opaque=True)
             self.text(node, label, _WHITE if _is_dark(fill) else NEUTRAL_LIGHT.text, center=True, path=ROBOTO_MEDIUM)
             return
         name = icons.icon_name(node)
         if node.image or name is None:
             if node.class_name == "android.widget.Button" and label:  # a labelled web button (a swatch)
                 self.draw.rounded_rectangle((x1, y1, x2 - 1, y2 - 1), radius=side // 2, fill=self.palette.primary)
+                self.mark(node.bounds, opaque=True)
                 self.text(node, label, _WHITE, center=True)
             return
         cx, cy = node.center
         if _is_fab(node):
             fill = self.palette.primary
             self.draw.ellipse((cx - side // 2, cy - side // 2, cx + side // 2, cy + side // 2), fill=fill)
-            drawn = self.glyph(name, (cx, cy), side * 3 // 7, _WHITE if _is_dark(fill) else NEUTRAL_LIGHT.text)
+            self.mark((cx - side // 2, cy - side // 2, cx + side // 2 + 1, cy + side // 2 + 1))
+            self.glyph(name, (cx, cy), side * 3 // 7, _WHITE if _is_dark(fill) else NEUTRAL_LIGHT.text)
         else:
             scale = 0.8 if y1 == 0 else 0.55  # a status bar icon fills its slot
-            drawn = self.glyph(name, (cx, cy), int(side * scale), self.color(under))
-        if not drawn:  # no icon font: an outline marks the control
-            radius = side // 4
-            self.draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), outline=self.color(under), width=3)
+            self.glyph(name, (cx, cy), int(side * scale), self.color(under))
 
     def app_icon(self, node: Node, under: Color) -> None:
         """A launcher icon: the app's glyph on a circle of its colour, its label under it."""
@@ -435,6 +537,7 @@ class _Painter:
         cx, cy = (x1 + x2) // 2, y1 + (label_top - y1) // 2
         name, colour = launcher.icon(node.text)
         self.draw.ellipse((cx - diameter // 2, cy - diameter // 2, cx + diameter // 2, cy + diameter // 2), fill=colour)
+        self.mark((cx - diameter // 2, cy - diameter // 2, cx + diameter // 2 + 1, cy + diameter // 2 + 1))
         self.glyph(name, (cx, cy), diameter // 2, _WHITE)
         self.text(node, node.text, self.color(under), center=True, box=(x1, label_top, x2, y2))
 
@@ -488,10 +591,18 @@ def _fit(font, line: str, width: int) -> str:
 
 def render_png(view: View, width: int, height: int) -> bytes:
     """The PNG bytes of `view` on a `width` × `height` screen."""
+    out = io.BytesIO()
+    render_image(view, width, height).save(out, format="PNG", compress_level=PNG_COMPRESSION)
+    return out.getvalue()
+
+
+def render_image(view: View, width: int, height: int, ledger: list[Mark] | None = None) -> Image.Image:
+    """`view` drawn on a `width` × `height` screen; with `ledger`, what each node of the active
+    window drew is appended to it in drawing order (`Mark`: taskkit.sim.gui.audit reads it)."""
     palette = theme(view.package, view.dark)
     roots = (view.window, *view.bars, *((view.behind,) if view.behind is not None else ()))
     nodes = [node for root in roots for node in root.walk()]
-    if any(node.image or widgets.is_dialog_panel(node) for node in nodes):  # a photo or a scrim needs every colour
+    if any(pictures.full_colour(node.image) or widgets.is_dialog_panel(node) for node in nodes):  # a photo or a scrim
         image = Image.new("RGB", (width, height), palette.background)
     else:  # a palette image: a few dozen colours, fast to encode
         image = Image.new("P", (width, height), 0)
@@ -505,11 +616,9 @@ def render_png(view: View, width: int, height: int) -> bytes:
         dim = _Painter(image, under, _SHADE_DIM, view.rtl, view.behind.package, toolbar_top)
         dim.draw.rectangle((0, 0, width, height), fill=under.background)
         dim.node(view.behind, under.background)
-    painter = _Painter(image, palette, rtl=view.rtl, package=view.package, toolbar_top=toolbar_top)
+    painter = _Painter(image, palette, rtl=view.rtl, package=view.package, toolbar_top=toolbar_top, ledger=ledger)
     painter.node(view.window, view.window.background or palette.background)
     system = _Painter(image, theme("", view.dark), rtl=view.rtl, toolbar_top=toolbar_top)
     for bar in view.bars:
         system.node(bar, bar.background or palette.background)
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=PNG_COMPRESSION)
-    return out.getvalue()
+    return image

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from taskkit.sim.gui import bars, launcher, shade, texttoolbar, widgets
+from taskkit.sim.gui import bars, cache, launcher, shade, texttoolbar, widgets
 from taskkit.sim.gui.localize import is_rtl, localize
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
@@ -56,7 +56,12 @@ def _app_window(ui: Session) -> tuple[Node, str, bool]:
 def build(ui: Session, drawn: bool = False) -> View:
     """The screen now (reconciling the window stacks with the activity manager on the way),
     in the device's locale, font scale and layout direction; `drawn` adds what only a
-    screenshot needs (the bars, the app under the shade)."""
+    screenshot needs (the bars, the app under the shade). Kept while nothing it was built from
+    changes (taskkit/sim/gui/cache.py): never change the nodes of a built screen."""
+    return cache.remember(ui.state, ("view", drawn), lambda: _build(ui, drawn), ui.inputs)
+
+
+def _build(ui: Session, drawn: bool) -> View:
     local = lambda node, package: localize(node, package, ui.locale, ui.font_scale, ui.m.width)  # noqa: E731
     system = tuple(local(bar, bars.SYSTEMUI) for bar in (bars.status_bar(ui), bars.navigation_bar(ui))) if drawn else ()
     if ui.shade_open:

@@ -17,6 +17,7 @@ from taskkit.sim.commands.activity import foreground_component, launcher_intent,
 from taskkit.sim.commands.settings import all_settings, put_setting
 from taskkit.device.reference import SCREEN_DENSITY
 from taskkit.sim.commands.system import display_size
+from taskkit.sim.gui import cache
 from taskkit.sim.gui.app import APPS, AppScreens, Frame, Intent, Opening
 from taskkit.sim.gui.layout import Metrics
 from taskkit.sim.gui.store import Store
@@ -30,16 +31,26 @@ class Session:
     def __init__(self, state: SimState):
         self.state = state
         self.store = Store(state)
-        self._settings: dict[str, dict[str, str | None]] = {}
+        self._settings: Mapping[str, Mapping[str, str | None]] = {}
         forced = self.setting("secure", "display_density_forced")
         density = int(forced) if forced and forced.isdigit() and int(forced) > 0 else SCREEN_DENSITY
         self.m = Metrics(*display_size(state), density)
 
     # --- settings (read once per command) ----------------------------------------------------
     def setting(self, namespace: str, key: str) -> str | None:
-        if not self._settings:  # every namespace over one connection
-            self._settings = all_settings(self.state)
-        return self._settings[namespace].get(key)
+        return self.settings()[namespace].get(key)
+
+    def settings(self) -> Mapping[str, Mapping[str, str | None]]:
+        """Every namespace's settings (read over one connection, kept while the database holds
+        them: taskkit/sim/gui/cache.py); never changed in place."""
+        if not self._settings:
+            self._settings = cache.remember(self.state, "settings", lambda: all_settings(self.state))
+        return self._settings
+
+    def inputs(self) -> tuple[Any, ...]:
+        """What a screen is built from besides the files it reads: the GUI store, device.json's
+        config and the settings (the key of a kept screen: taskkit/sim/gui/cache.py)."""
+        return self.store.data, self.state.config, cache.Same(self.settings())
 
     def put_setting(self, namespace: str, key: str, value: str) -> None:
         put_setting(self.state, namespace, key, value)

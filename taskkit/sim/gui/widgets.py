@@ -18,6 +18,7 @@ from taskkit.sim.gui.session import Session
 TEXT_VIEW = "android.widget.TextView"
 RECYCLER_VIEW = "androidx.recyclerview.widget.RecyclerView"
 ACCENT = (26, 115, 232)
+SLIVER_PX = 4  # a view a list cuts thinner than this is left out (`scroll_list`)
 
 
 def text(ui: Session, box: Box, value: str, rid: str = "", *, desc: str = "", size_dp: float = 0,
@@ -43,7 +44,7 @@ def icon_button(ui: Session, box: Box, desc: str, action: Action | None, rid: st
 
 
 def app_bar(ui: Session, title: str, *, up: bool | Node = True, rid: str = "", title_rid: str = "",
-            actions: tuple[Node, ...] = ()) -> tuple[list[Node], int]:
+            actions: tuple[Node, ...] = (), title_dp: float = 22) -> tuple[list[Node], int]:
     """A 64 dp toolbar under the status bar: Navigate up (BACK; or the navigation button `up` is,
     placed at the start), the title, action views at the end (placed right to left in the order
     given). Returns the nodes and the bar's bottom edge."""
@@ -64,7 +65,7 @@ def app_bar(ui: Session, title: str, *, up: bool | Node = True, rid: str = "", t
         placed.append(dataclasses.replace(view, bounds=(right - width, top + inset, right - m.dp(8), bottom - inset)))
         right -= width
     if title:
-        children.append(text(ui, (left, top, right - m.dp(8), bottom), title, title_rid, size_dp=22))
+        children.append(text(ui, (left, top, right - m.dp(8), bottom), title, title_rid, size_dp=title_dp))
     children.extend(reversed(placed))
     bar = Node("android.view.ViewGroup", resource_id=rid, bounds=(0, top, m.width, bottom), children=children)
     return [bar], bottom
@@ -114,17 +115,21 @@ def pref_row(ui: Session, box: Box, title: str, summary: str = "", action: Actio
 
 def list_item(ui: Session, box: Box, title: str, subtitle: str = "", *, action: Action | None = None,
               long_action: Action | None = None, rid: str = "", title_rid: str = "", subtitle_rid: str = "",
-              trailing: str = "", trailing_rid: str = "") -> Node:
-    """A clickable two-line list row (a conversation, a contact): title, subtitle, trailing text."""
+              trailing: str = "", trailing_rid: str = "", leading: Node | None = None, indent_dp: float = 72) -> Node:
+    """A clickable two-line list row (a conversation, a contact): title, subtitle, trailing text,
+    and the `leading` picture in the gutter before the title (placed by the caller); the texts
+    start `indent_dp` in."""
     m = ui.m
     x1, y1, x2, y2 = box
     middle = (y1 + y2) // 2
     end = x2 - (m.dp(96) if trailing else m.dp(16))
-    children = [Node(TEXT_VIEW, text=title, resource_id=title_rid, text_size=m.dp(18),
-                     bounds=(x1 + m.dp(72), y1 + m.dp(10), end, middle if subtitle else y2 - m.dp(10)))]
+    start = x1 + m.dp(indent_dp)
+    children = [leading] if leading is not None else []
+    children += [Node(TEXT_VIEW, text=title, resource_id=title_rid, text_size=m.dp(18),
+                      bounds=(start, y1 + m.dp(10), end, middle if subtitle else y2 - m.dp(10)))]
     if subtitle:
         children.append(Node(TEXT_VIEW, text=subtitle, resource_id=subtitle_rid, text_size=m.dp(14),
-                             bounds=(x1 + m.dp(72), middle, end, y2 - m.dp(10))))
+                             bounds=(start, middle, end, y2 - m.dp(10))))
     if trailing:
         children.append(Node(TEXT_VIEW, text=trailing, resource_id=trailing_rid, text_size=m.dp(12),
                              bounds=(end, y1 + m.dp(10), x2 - m.dp(16), middle)))
@@ -135,12 +140,13 @@ def list_item(ui: Session, box: Box, title: str, subtitle: str = "", *, action: 
 
 def list_item_with_menu(ui: Session, box: Box, title: str, subtitle: str, menu: tuple[str, str, Action], *,
                         action: Action | None = None, long_action: Action | None = None, selected: bool = False,
-                        title_rid: str = "", subtitle_rid: str = "") -> Node:
+                        title_rid: str = "", subtitle_rid: str = "", leading: Node | None = None,
+                        indent_dp: float = 72) -> Node:
     """A two-line row with its own menu button at the end (`menu`: description, resource id, action)."""
     m = ui.m
     x1, y1, x2, y2 = box
     row = list_item(ui, (x1, y1, x2 - m.dp(48), y2), title, subtitle, action=action, long_action=long_action,
-                    title_rid=title_rid, subtitle_rid=subtitle_rid)
+                    title_rid=title_rid, subtitle_rid=subtitle_rid, leading=leading, indent_dp=indent_dp)
     row.selected = selected
     desc, rid, open_menu = menu
     button = icon_button(ui, (x2 - m.dp(48), y1 + m.dp(12), x2, y2 - m.dp(12)), desc, open_menu, rid,
@@ -175,7 +181,7 @@ def scroll_list(ui: Session, frame: Frame, name: str, box: Box, rows: list[Row],
         y = bottom - total  # stacked from the end: a short thread sits at the bottom
     for row in rows:
         if y + row.height > top and y < bottom:
-            shown = clip(row.build((x1, y, x2, y + row.height)), box)
+            shown = _without_slivers(clip(row.build((x1, y, x2, y + row.height)), box))
             if shown is not None:
                 children.append(shown)
         y += row.height
@@ -185,6 +191,22 @@ def scroll_list(ui: Session, frame: Frame, name: str, box: Box, rows: list[Row],
 
     return Node(class_name, resource_id=rid, bounds=box, scrollable=limit > 0, focusable=limit > 0,
                 children=children, swipe=drag if limit > 0 else None)
+
+
+def _without_slivers(node: Node | None) -> Node | None:
+    """`node` (cut to its list's box) without the views the cut left thinner than `SLIVER_PX`:
+    a title cut to 2 px shows nothing to read or to tap, so it is left out of the dump rather
+    than listed where nothing of it is drawn (Android's dumper would list it: its visible
+    rectangle is not empty; a difference kept on purpose, so that the dump names only what the
+    screenshot shows — taskkit.sim.gui.audit)."""
+    if node is None:
+        return None
+    x1, y1, x2, y2 = node.bounds
+    if node.bounds != node.laid_out and (x2 - x1 < SLIVER_PX or y2 - y1 < SLIVER_PX):
+        return None
+    kept = [c for c in (_without_slivers(child) for child in node.children) if c is not None]
+    same = len(kept) == len(node.children) and all(a is b for a, b in zip(kept, node.children))
+    return node if same else dataclasses.replace(node, children=kept)
 
 
 @dataclasses.dataclass(frozen=True)

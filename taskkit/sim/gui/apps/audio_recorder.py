@@ -4,8 +4,9 @@ dialog) and the records list, over the record files the Audio Recorder checks re
 Ids and labels follow Dimowner/AudioRecorder (res/layout/activity_main.xml: `btn_record`
 described "Start recording", `btn_record_stop`, `btn_records_list`, `txt_progress` "00:00",
 `txt_name`, the toolbar's `btn_import` and `btn_share` and the bottom's `btn_settings` "Settings"
-(which do nothing here); res/layout/dialog_rename.xml: "New name" with `input_name`, Cancel and Save;
-res/values/strings.xml). The launcher's WelcomeActivity opens the record screen, as it does once
+(which do nothing here); res/layout/dialog_rename.xml: `dialog_title` "New name", `input_name`,
+`dialog_negative_btn` Cancel and `dialog_positive_btn` Save, in the framework's AlertDialog as
+util/AndroidUtils.java showRenameDialog sets it; res/values/strings.xml). The launcher's WelcomeActivity opens the record screen, as it does once
 the app's setup pages are done (AndroidWorld's setup completes them); the screen keeps reporting
 WelcomeActivity in front, where the app hands over to its MainActivity (a difference, so that a
 fresh start and a resumed task report the same activity). A tap on Record starts a
@@ -13,7 +14,7 @@ recording, Stop saves it as the next `Record-N.m4a` and shows its name; a tap on
 it (the extension is kept): the dialog shows the current name selected, so what is typed
 replaces it (the simulator has no text selection: the name is the field's placeholder until
 something is typed, and Save on an untouched field keeps it). Simplified: no pause, playback, waveform, settings, trash or
-automatic rename dialog; the rename dialog's buttons carry AlertDialog's ids.
+automatic rename dialog.
 
 Pinned: AndroidWorld installs com.dimowner.audiorecorder_926.apk; this model follows
 Dimowner/AudioRecorder at commit 05545b9, the commit that sets versionCode 926 (versionName 0.9.26;
@@ -21,6 +22,7 @@ the release has no tag).
 """
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 
 from taskkit.apps.audio_recorder import PACKAGE, PREFS_PATH, RECORDS_DIR, counted, m4a_bytes, next_record_name
@@ -125,12 +127,41 @@ def _save(frame: Frame):
     return act
 
 
+# dialog_rename.xml: a white panel padded 20 dp; the title 22 sp, 16 dp above the field (18 sp);
+# the buttons (Widget.Material.Button: 88 x 48 dp at least, 8 dp margins) end-aligned 4 dp under
+# it: Cancel borderless, Save raised on `md_yellow_A700` (raised_button_background.xml), both in
+# #414141 (styles.xml Widget.BorderlessButton, Widget.RaisedButton).
+_PANEL, _SAVE_FILL = (255, 255, 255), (255, 214, 0)
+
+
 def _rename_dialog(ui: Session, frame: Frame) -> list[Node]:
-    def body(box: tuple[int, int, int, int]) -> list[Node]:
-        x1, y1, x2, _ = box
-        current = posixpath.splitext(posixpath.basename(str(frame.args["path"])))[0]
-        return [widgets.edit_text(ui, frame, "name", (x1, y1, x2, y1 + ui.m.dp(56)), current, f"{ID}input_name")]
-    return widgets.dialog(ui, "New name", body=body, body_dp=64, positive=("Save", _save(frame)))
+    """AndroidUtils.showRenameDialog: the framework's AlertDialog holding dialog_rename.xml as its
+    view (setView, no title or buttons of the dialog's own, so its panel shows only
+    `customPanel`/`custom`): `dialog_title` "New name", `input_name` with the current name,
+    `dialog_negative_btn` Cancel and `dialog_positive_btn` Save."""
+    m = ui.m
+    current = posixpath.splitext(posixpath.basename(str(frame.args["path"])))[0]
+    left, right = m.dp(24), m.width - m.dp(24)
+    height = m.dp(20 + 32 + 16 + 48 + 4 + 64 + 20)
+    top = (m.height - height) // 2
+    x1, x2, y = left + m.dp(20), right - m.dp(20), top + m.dp(20)
+    title = widgets.text(ui, (x1, y, x2, y + m.dp(32)), "New name", f"{ID}dialog_title", size_dp=22)
+    y += m.dp(32 + 16)
+    field = widgets.edit_text(ui, frame, "name", (x1, y, x2, y + m.dp(48)), current, f"{ID}input_name")
+    y += m.dp(48 + 4 + 8)
+    save = (x2 - m.dp(8 + 88), y, x2 - m.dp(8), y + m.dp(48))
+    cancel = (save[0] - m.dp(16 + 104), y, save[0] - m.dp(16), y + m.dp(48))
+    buttons = [dataclasses.replace(widgets.button(ui, cancel, "Cancel", Session.finish, f"{ID}dialog_negative_btn"),
+                                   background=_PANEL, text_size=m.dp(18)),
+               dataclasses.replace(widgets.button(ui, save, "Save", _save(frame), f"{ID}dialog_positive_btn"),
+                                   background=_SAVE_FILL, text_size=m.dp(18))]
+    row = Node("android.widget.LinearLayout", bounds=(cancel[0] - m.dp(8), y - m.dp(8), x2, y + m.dp(56)),
+               children=buttons)
+    view = Node("android.widget.LinearLayout", bounds=(left, top, right, top + height), children=[title, field, row])
+    custom = Node("android.widget.FrameLayout", resource_id="android:id/custom", bounds=view.bounds, children=[view])
+    panel = Node("android.widget.FrameLayout", resource_id="android:id/customPanel", bounds=view.bounds, children=[custom])
+    return [Node("android.widget.FrameLayout", resource_id="android:id/parentPanel", bounds=view.bounds,
+                 background=_PANEL, children=[panel])]
 
 
 APP = register(AppScreens(

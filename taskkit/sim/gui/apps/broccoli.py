@@ -44,7 +44,9 @@ Deleting several recipes is one at a time, as in the app: it has no multi-select
 Simplified: the navigation drawer (Categories, Seasonal calendar, Support, Backup and restore,
 Settings, About) is not drawn, and the category spinner shows "All recipes" only; the search
 matches each typed word anywhere in those four fields (the last as a prefix), without FTS
-phrases or operators; no photos (the photo fields do nothing), categories (the field shows the
+phrases or operators; no way to add a photo (the photo fields do nothing; a recipe's `imageName`
+file is drawn, in its card and as the expanded header of its details, activity_recipe_details.xml
+`backdrop` and `scrim`, which does not collapse as the page scrolls), categories (the field shows the
 app's "No categories have been created yet." dialog), cooking assistant (Cook does nothing),
 sharing (Share and Share as file only close the menu), hashtags, web import or toasts (an
 untitled recipe is silently not saved); BACK leaves the form without asking (the app asks
@@ -56,12 +58,13 @@ flauschtrud/broccoli v1.2.6 (versionCode 1020600).
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import re
 import unicodedata
 from typing import Any
 
 from taskkit.apps.broccoli import DB_PATH, KEY, PACKAGE, TABLE
-from taskkit.sim.gui import appdata, widgets
+from taskkit.sim.gui import appdata, pictures, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import EDIT_TEXT, Action, Box, Node
 from taskkit.sim.gui.session import Session
@@ -73,6 +76,7 @@ DETAILS = ".recipe.details.RecipeDetailsActivity"
 EDITOR = ".recipe.crud.CreateAndEditRecipeActivity"
 IMAGE_VIEW = "android.widget.ImageView"
 CARD = "androidx.cardview.widget.CardView"  # MaterialCardView's accessibility class
+PICTURES_DIR = f"/storage/emulated/0/Android/data/{PACKAGE}/files/Pictures"  # where the app keeps recipe photos
 SEARCH_HINT = "Search in ALL RECIPES"
 # The form's text fields in the layout's order (the Categories field sits after the title).
 FORM = (
@@ -223,14 +227,26 @@ def _new_recipe(ui: Session) -> None:
 
 
 # --- the recipe list ------------------------------------------------------------------------------
+def _photo(ui: Session, row: dict[str, Any]) -> str | None:
+    """The host path of the recipe's photo, None without one: RecipeImageService.findImage, the
+    file `imageName` in the app's external Pictures folder (getExternalFilesDir(DIRECTORY_PICTURES))."""
+    name = str(row.get("imageName") or "")
+    if not name or "/" in name:
+        return None
+    path = appdata.host(ui, posixpath.join(PICTURES_DIR, name))
+    return str(path) if path.is_file() else None
+
+
 def _card(ui: Session, box: Box, row: dict[str, Any]) -> Node:
     """One recipe_item card: photo, title, description and source; a tap opens the details."""
     m = ui.m
     x1, y1, x2, y2 = box[0] + m.dp(8), box[1] + m.dp(8), box[2] - m.dp(8), box[3]
     left, right = x1 + (y2 - y1) + m.dp(8), x2 - m.dp(8)
     top = y1 + m.dp(10)
+    photo = _photo(ui, row)  # ImageBindingAdapter: the photo cut to the square (centerCrop), else the placeholder
     children = [Node(IMAGE_VIEW, resource_id=f"{ID}card_image", content_desc="Recipe photo",
-                     bounds=(x1, y1, x1 + (y2 - y1), y2), background=(200, 220, 190))]
+                     bounds=(x1, y1, x1 + (y2 - y1), y2),
+                     image=pictures.cropped(photo) if photo else pictures.resource("broccoli/placeholder"))]
     for column, rid, height, size in (("title", "card_text_view_title", 36, 20),
                                       ("description", "card_text_view_description", 40, 14),
                                       ("source", "card_text_view_source", 20, 14)):
@@ -377,6 +393,14 @@ def _detail(ui: Session, frame: Frame) -> list[Node]:
     more = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "More options", lambda s: s.push("menu", recipe=int(row[KEY])),
                                class_name=IMAGE_VIEW)
     nodes, top = widgets.app_bar(ui, str(row.get("title") or "").strip(), rid=f"{ID}toolbar", actions=(more, heart))
+    photo = _photo(ui, row)
+    if photo:  # the app bar stays expanded over the photo (bind:expanded), its toolbar see-through on the scrim
+        header = (0, m.status_bar, m.width, m.status_bar + m.dp(400))  # app_bar_height_details
+        nodes = [Node(IMAGE_VIEW, resource_id=f"{ID}backdrop", content_desc="Recipe photo", bounds=header,
+                      image=pictures.cropped(photo)),
+                 Node("android.view.View", bounds=(0, m.status_bar, m.width, m.status_bar + m.dp(160)),
+                      image=pictures.resource("broccoli/scrim")), *nodes]
+        top = header[3] - m.dp(16)
     nodes.append(widgets.scroll_list(ui, frame, "details", (0, top + m.dp(16), m.width, m.content_bottom),
                                      _detail_rows(ui, row), rid=f"{ID}scroll_view",
                                      class_name="android.widget.ScrollView"))

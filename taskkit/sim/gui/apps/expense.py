@@ -5,7 +5,8 @@ Ids and labels follow arduia/ProExpense v1.0.0-beta05 (res/layout/frag_expense_e
 `toolbar` titled "Expense Entry", or "Update Data" with the button "Update" when editing
 (ExpenseEntryFragment.changeToUpdateMode), `edt_name` "Name", `edt_amount` "Amount", the categories
 `rv_category` of item_category.xml cards `cd_category` named by `tv_name`, `edt_note` "Note",
-`btn_save` "Save"; item_expense_recent.xml: `cd_expense` with `tv_name`, `tv_date`, `tv_amount`;
+`btn_save` "Save"; item_expense_recent.xml: `cd_expense` with the category's icon `imv_category` in
+its circle `cv_category`, `tv_name`, `tv_date`, `tv_amount`;
 expense_detail_dialog.xml: "Expense Detail", `tv_name_value`, `tv_amount_value`, `tv_date_value`,
 `tv_note_value`, `btn_edit` "Edit"; frag_delete_confirm_dialog.xml: "Delete Items", `tv_items`
 ("item " for one, DeleteConfirmFragment), "will be deleted!" and `btn_confirm` "Confirm"; the add
@@ -30,9 +31,9 @@ from typing import Any
 
 from taskkit.apps.common import format_amount
 from taskkit.apps.expense import CATEGORIES, DB_PATH, KEY, PACKAGE, TABLE
-from taskkit.sim.gui import appdata, widgets
+from taskkit.sim.gui import appdata, pictures, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
-from taskkit.sim.gui.node import Node
+from taskkit.sim.gui.node import Box, Node, Painted
 from taskkit.sim.gui.session import Session
 from taskkit.sim.gui.source import Source
 
@@ -106,10 +107,33 @@ def _home(ui: Session, frame: Frame) -> list[Node]:
         action=lambda s, i=e[KEY]: s.push("detail", expense=int(i)),
         long_action=lambda s, i=e[KEY]: s.push("delete", expense=int(i)),
         rid=f"{ID}cd_expense", title_rid=f"{ID}tv_name", subtitle_rid=f"{ID}tv_date",
-        trailing_rid=f"{ID}tv_amount")) for e in expenses(ui)]
+        trailing_rid=f"{ID}tv_amount", leading=category_icon(ui, b, int(e["category"] or 1)),
+        indent_dp=16 + 55 + 16)) for e in expenses(ui)]  # tv_name after cv_category and its 16 dp margins
     nodes.append(widgets.list_or_empty(ui, frame, top, rows, f"{ID}rv_expense", "No Expense Logs", f"{ID}tv_no_expense_logs"))
     nodes.append(widgets.fab(ui, lambda s: s.push("entry", focus="name"), f"{ID}fb_main_add"))  # no content description in activ_main.xml
     return nodes
+
+
+# ExpenseCategoryProviderImpl.getCategoryData: each category's drawable (pictures.DRAWABLES)
+_CATEGORY_DRAWABLES = {1: "ic_outcome", 2: "ic_income", 3: "ic_food", 4: "ic_household", 5: "ic_social",
+                       6: "ic_entertainment", 7: "ic_transportation", 8: "ic_clothes", 9: "ic_healthcare",
+                       10: "ic_education", 11: "ic_donation"}
+_CATEGORY_CIRCLE = (0xB3, 0xE5, 0xFC)  # item_expense_recent.xml cardBackgroundColor
+
+
+def category_icon(ui: Session, row: Box, category: int) -> Node:
+    """item_expense_recent.xml's `cv_category` (a 55 dp circular card, 16 dp in, centred on the row)
+    holding `imv_category` (30 dp), the category's drawable (RecentListAdapter)."""
+    m = ui.m
+    x, middle = row[0] + m.dp(16), (row[1] + row[3]) // 2
+    card = (x, middle - m.dp(55) // 2, x + m.dp(55), middle - m.dp(55) // 2 + m.dp(55))
+    centre = ((card[0] + card[2]) // 2, (card[1] + card[3]) // 2)
+    icon = (centre[0] - m.dp(15), centre[1] - m.dp(15), centre[0] + m.dp(15), centre[1] + m.dp(15))
+    name = _CATEGORY_DRAWABLES.get(category, "ic_outcome")
+    image = Node("android.widget.ImageView", resource_id=f"{ID}imv_category", bounds=icon,
+                 image=pictures.resource(f"expense/{name}"))
+    return Node(CARD, resource_id=f"{ID}cv_category", bounds=card, children=[image],
+                paint=(Painted(card, fill=_CATEGORY_CIRCLE, oval=True),))
 
 
 def _drawer(ui: Session, frame: Frame) -> list[Node]:

@@ -43,9 +43,9 @@ import posixpath
 from taskkit.apps.files import STORAGE_ROOT
 from taskkit.apps.markor import EXTENSIONS, NOTES_DIR, PACKAGE
 from taskkit.sim.devicetime import local_time
-from taskkit.sim.gui import appdata, filelist, widgets
+from taskkit.sim.gui import appdata, filelist, pictures, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
-from taskkit.sim.gui.node import Node
+from taskkit.sim.gui.node import Box, Node
 from taskkit.sim.gui.session import Session
 from taskkit.sim.gui.source import Source
 
@@ -61,10 +61,20 @@ def modified_line(ui: Session, path: str, is_dir: bool, size: int) -> str:
     return f"{when.month}/{when.day}/{when.year % 100:02d}, {when.hour:02d}:{when.minute:02d}"
 
 
+def file_icon(ui: Session, row: Box, path: str, is_dir: bool, selected: bool) -> Node:
+    """opoc_filesystem_item.xml's `opoc_filesystem_item__image` (28 dp, at the row's 16 dp side
+    padding, centred): GsFileBrowserListAdapter's selectedItemImage, folderImage or fileImage."""
+    m = ui.m
+    x, middle, half = row[0] + m.dp(16), (row[1] + row[3]) // 2, m.dp(14)
+    name = "ic_check_black_24dp" if selected else "ic_folder_white_24dp" if is_dir else "ic_file_white_24dp"
+    return Node("android.widget.ImageView", resource_id=f"{ID}opoc_filesystem_item__image",
+                bounds=(x, middle - half, x + 2 * half, middle + half), image=pictures.resource(f"markor/{name}"))
+
+
 IDS = filelist.Ids(f"{ID}ui__filesystem_dialog__list", f"{ID}opoc_filesystem_item__title",
                    f"{ID}opoc_filesystem_item__description", f"{ID}action_delete_selected_items", modified_line,
-                   empty="¯\\_(ツ)_/¯", selected="")  # opoc_filesystem_fragment.xml's empty_hint; MainActivity
-                   # clears the title while items are selected
+                   empty="¯\\_(ツ)_/¯", selected="", image=file_icon)  # opoc_filesystem_fragment.xml's empty_hint;
+                   # MainActivity clears the title while items are selected
 
 
 def _delete_message(paths: list[str]) -> str:
@@ -228,7 +238,8 @@ def _move_dialog(ui: Session, frame: Frame) -> list[Node]:
     y2 = y1 + m.dp(480)
     bar = widgets.text(ui, (x1, y1, x2, y1 + m.dp(56)), "Move", f"{ID}ui__filesystem_dialog__title", size_dp=20)
     rows = [widgets.Row(m.dp(64), lambda row, name=name, target=target: widgets.list_item(
-                ui, row, name, "", action=go(target), title_rid=f"{ID}opoc_filesystem_item__title"))
+                ui, row, name, "", action=go(target), title_rid=f"{ID}opoc_filesystem_item__title",
+                leading=file_icon(ui, row, target, True, False)))
             for name, target in entries]
     listed = widgets.scroll_list(ui, frame, "list", (x1, y1 + m.dp(60), x2, y2 - m.dp(64)), rows,
                                  rid=f"{ID}ui__filesystem_dialog__list")
@@ -251,14 +262,17 @@ def _editor(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
     path = str(frame.args["path"])
     icon = (0, 0, m.dp(48), 0)
-    actions = (widgets.icon_button(ui, icon, "More options", lambda s: s.push("editor_menu")),
+    overflow = (0, 0, m.dp(36), 0)  # AppCompat's abc_action_button_min_width_overflow_material
+    actions = (widgets.icon_button(ui, overflow, "More options", lambda s: s.push("editor_menu")),
                widgets.icon_button(ui, icon, "Search", widgets.inert, f"{ID}action_search"),
                widgets.icon_button(ui, icon, "Save", lambda s: _save_text(s, frame), f"{ID}action_save"),
                widgets.icon_button(ui, icon, "View mode", widgets.inert, f"{ID}action_preview"),
                widgets.icon_button(ui, icon, "Redo", widgets.inert, f"{ID}action_redo"),
                widgets.icon_button(ui, icon, "Undo", widgets.inert, f"{ID}action_undo"))
-    nodes, top = widgets.app_bar(ui, posixpath.basename(path), title_rid=f"{ID}note__activity__text_note_title",
-                                 actions=actions)
+    # document__activity.xml's title (20sp): Document.getTitle, the name without its extension
+    # (GsFileUtils.getFilenameWithoutExtension)
+    nodes, top = widgets.app_bar(ui, posixpath.splitext(posixpath.basename(path))[0],
+                                 title_rid=f"{ID}note__activity__text_note_title", actions=actions, title_dp=20)
     nodes.append(widgets.edit_text(ui, frame, "text", (m.dp(8), top, m.width - m.dp(8), m.content_bottom), "",
                                    f"{ID}document__fragment__edit__highlighting_editor", single_line=False))
     return nodes

@@ -5,7 +5,8 @@ the databases the Retro checks read.
 
 Labels follow RetroMusicPlayer/RetroMusicPlayer (res/values/strings.xml: "Songs", "Playlists",
 "Add to playing queue", "Add to playlist", "New playlist", "Playlist name", "Create",
-"Save as file", "You have no songs", "You have no playlists"; layout item_list.xml: `title`,
+"Save as file", "You have no songs", "You have no playlists"; layout item_list.xml: the album-art
+placeholder `image` in `imageTextContainer`, `title`,
 `text`, `menu`). Menus are complete: a song's (menu_item_song.xml: Play next, Add to playing
 queue, Add to playlist, Go to album, Go to artist, Share, Tag editor, Details, Set as ringtone,
 Add to Blacklist, Delete from device), a playlist's (menu_playlist_detail.xml: Shuffle playlist
@@ -47,10 +48,10 @@ from typing import Any
 from taskkit.apps import media, retro_music
 from taskkit.apps.files import DOWNLOAD_DIR
 from taskkit.apps.retro_music import MUSIC_DIR, PACKAGE, PLAYBACK_DB, PLAYLIST_DB
-from taskkit.sim.gui import appdata, widgets
+from taskkit.sim.gui import appdata, pictures, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.apps import retro_home as home
-from taskkit.sim.gui.node import Node
+from taskkit.sim.gui.node import Box, Node
 from taskkit.sim.gui.session import Session
 from taskkit.sim.gui.source import Source
 
@@ -58,6 +59,7 @@ SOURCE = Source("RetroMusicPlayer/RetroMusicPlayer", "v6.1.0", 10603)
 ID = f"{PACKAGE}:id/"
 PLAYLIST_ACTIVITY = ".activities.PlaylistDetailActivity"
 DOCUMENTS_UI = "com.google.android.documentsui"
+CARD = "androidx.cardview.widget.CardView"  # what a MaterialCardView reports to accessibility
 # bottom_navigation_main.xml: each item's id, title and icon (ic_home, ic_audiotrack, ic_album,
 # ic_artist, ic_queue_music)
 _TABS = (widgets.Tab("For you", f"{ID}action_home", "home"), widgets.Tab("Songs", f"{ID}action_song", "audiotrack"),
@@ -122,11 +124,23 @@ def _add_to_playlist(ui: Session, playlist_id: int, entries: list[dict[str, Any]
             appdata.insert(ui, PLAYLIST_DB, "SongEntity", retro_music.song_entity(playlist_id, entry))
 
 
+def _album_art(ui: Session, row: Box) -> Node:
+    """item_list.xml's `image` (45 dp, 16 dp in, centred) in its card `imageTextContainer`: the
+    songs carry no album art here, so it shows the placeholder Glide puts there
+    (RetroGlideExtension's DEFAULT_SONG_IMAGE, default_audio_art)."""
+    m = ui.m
+    x, middle = row[0] + m.dp(17), (row[1] + row[3]) // 2  # the row's 1 dp margin and the card's 16 dp
+    box = (x, middle - m.dp(45) // 2, x + m.dp(45), middle - m.dp(45) // 2 + m.dp(45))
+    image = Node("android.widget.ImageView", resource_id=f"{ID}image", bounds=box,
+                 image=pictures.resource("retro_music/default_audio_art"))
+    return Node(CARD, resource_id=f"{ID}imageTextContainer", bounds=box, children=[image])
+
+
 def _song_row(ui: Session, entry: dict[str, Any], play: Any, select: Any = None, selected: bool = False) -> widgets.Row:
     menu = ("More options", f"{ID}menu", lambda s: s.push("song_menu", entries=[entry]))
     return widgets.Row(ui.m.dp(72), lambda box: widgets.list_item_with_menu(
         ui, box, entry["title"], entry["artist_name"], menu, action=play, long_action=select, selected=selected,
-        title_rid=f"{ID}title", subtitle_rid=f"{ID}text"))
+        title_rid=f"{ID}title", subtitle_rid=f"{ID}text", leading=_album_art(ui, box), indent_dp=1 + 16 + 45 + 16))
 
 
 def _main(ui: Session, frame: Frame) -> list[Node]:

@@ -14,9 +14,11 @@ Edit, Share, Delete); the main screen's top is Simple-Commons' MySearchMenu
 and its overflow menu (Sort by ... About), with Simple-Commons' folder picker
 (taskkit/sim/gui/folderpicker.py) choosing the target. Copy to writes the file under the same name
 in the chosen folder and stays on the picture; Move to moves it and closes the picture. Screenshots
-draw the pictures themselves. A folder is any folder of internal storage (three levels down,
+draw the pictures themselves, cut to the tiles' squares (Config.cropThumbnails, on by default:
+extensions/Context.kt loadImageBase's CenterCrop), the names white over the tiles' gradient
+(gradient_background.xml). A folder is any folder of internal storage (three levels down,
 `Android` and hidden ones left out) holding a photo or video. Simplified: the file names are shown
-under the thumbnails (the app's "Show file names" setting, off by default); the items Copy to and
+over the media thumbnails (the app's "Show file names" setting, off by default); the items Copy to and
 Move to aside, menus and bottom buttons are there to be found and do nothing; the search field takes
 text but does not search; no sorting, grouping, selection mode, favourites, recycle bin, editor,
 slideshow, video playback or swiping between pictures; a file already in the target is replaced (the
@@ -32,7 +34,7 @@ import dataclasses
 import posixpath
 
 from taskkit.apps.simple_gallery_pro import PACKAGE, STORAGE_ROOT, is_media
-from taskkit.sim.gui import appdata, folderpicker, widgets
+from taskkit.sim.gui import appdata, folderpicker, pictures, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Box, Node
 from taskkit.sim.gui.searchmenu import search_menu
@@ -49,6 +51,7 @@ _OVERFLOW_REST = ("Create shortcut", "Open with", "Set as", "Change orientation"
 MEDIA = ".activities.MediaActivity"
 VIEWER = ".activities.ViewPagerActivity"
 _SKIPPED = ("Android",)
+IMAGE_VIEW = "android.widget.ImageView"  # MySquareImageView, an AppCompatImageView
 
 
 def _media(ui: Session, folder: str) -> list[str]:
@@ -77,20 +80,47 @@ def _grid(ui: Session, frame: Frame, top: int, tiles: list, columns: int, rid: s
     return widgets.list_or_empty(ui, frame, top, rows, rid, empty, f"{ID}directories_empty_placeholder")
 
 
-def _tile(ui: Session, box: Box, picture: str, label: str, label_rid: str, holder: str, thumb: str,
-          action, count: str = "") -> Node:
+_WHITE = (255, 255, 255)  # dir_name, photo_cnt and medium_name: android:textColor white
+_GRADIENT = pictures.resource("simple_gallery_pro/gradient_background")
+
+
+def _folder_tile(ui: Session, box: Box, picture: str, name: str, count: int, action) -> Node:
+    """directory_item_grid_square.xml: `dir_holder` (1 px padding) filled by `dir_thumbnail`, the
+    folder's first picture cut to the square (cropThumbnails, on by default: Glide's CenterCrop);
+    over its bottom the 70 dp `dir_shadow_holder` gradient and `dir_bottom_holder` (8 dp and 4 dp
+    padding) with `dir_name` (4 dp under it) and `photo_cnt`, white 14 sp."""
+    m = ui.m
+    x1, y1, x2, y2 = inner = (box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1)
+    line = m.dp(19)  # a 14 sp line
+    holder = (x1, y2 - m.dp(4 + 4 + 4) - 2 * line, x2, y2)
+    name_box = (x1 + m.dp(8), holder[1] + m.dp(4), x2 - m.dp(8), holder[1] + m.dp(8) + line)
+    count_box = (x1 + m.dp(8), name_box[3], x2 - m.dp(8), name_box[3] + line)
+    return Node("android.widget.RelativeLayout", resource_id=f"{ID}dir_holder", bounds=inner, clickable=True,
+                focusable=True, action=action, children=[
+                    Node(IMAGE_VIEW, resource_id=f"{ID}dir_thumbnail", bounds=inner,
+                         image=pictures.cropped(str(appdata.host(ui, picture)))),
+                    Node(IMAGE_VIEW, resource_id=f"{ID}dir_shadow_holder", bounds=(x1, y2 - m.dp(70), x2, y2),
+                         image=_GRADIENT),
+                    Node("android.widget.LinearLayout", resource_id=f"{ID}dir_bottom_holder", bounds=holder, children=[
+                        dataclasses.replace(widgets.text(ui, name_box, name, f"{ID}dir_name", size_dp=14),
+                                            text_color=_WHITE),
+                        dataclasses.replace(widgets.text(ui, count_box, str(count), f"{ID}photo_cnt", size_dp=14),
+                                            text_color=_WHITE)])])
+
+
+def _medium_tile(ui: Session, box: Box, picture: str, name: str, action) -> Node:
+    """photo_item_grid.xml: `media_item_holder` filled by `medium_thumbnail` (cut to the square) and
+    `medium_name` at its bottom on the gradient, white 12 sp, 4 dp padding (shown here; the app's
+    "Show file names" is off by default)."""
     m = ui.m
     x1, y1, x2, y2 = box
-    inner = (x1 + m.dp(2), y1 + m.dp(2), x2 - m.dp(2), y2 - m.dp(2))
-    children = [Node("android.widget.ImageView", resource_id=f"{ID}{thumb}", bounds=inner,
-                     image=str(appdata.host(ui, picture)))]
-    children.append(widgets.text(ui, (inner[0] + m.dp(8), inner[3] - m.dp(36), inner[2] - m.dp(40), inner[3] - m.dp(4)),
-                                 label, f"{ID}{label_rid}", size_dp=14))
-    if count:
-        children.append(widgets.text(ui, (inner[2] - m.dp(40), inner[3] - m.dp(36), inner[2] - m.dp(4), inner[3] - m.dp(4)),
-                                     count, f"{ID}photo_cnt", size_dp=14))
-    return Node("android.widget.RelativeLayout", resource_id=f"{ID}{holder}", bounds=inner, clickable=True,
-                focusable=True, action=action, children=children)
+    label = (x1, y2 - m.dp(4 + 17 + 8), x2, y2)
+    return Node("android.widget.RelativeLayout", resource_id=f"{ID}media_item_holder", bounds=box, clickable=True,
+                focusable=True, action=action, children=[
+                    Node(IMAGE_VIEW, resource_id=f"{ID}medium_thumbnail", bounds=box,
+                         image=pictures.cropped(str(appdata.host(ui, picture)))),
+                    Node(widgets.TEXT_VIEW, text=name, resource_id=f"{ID}medium_name", image=_GRADIENT,
+                         bounds=label, text_size=m.dp(12), text_color=_WHITE)])
 
 
 def _main(ui: Session, frame: Frame) -> list[Node]:
@@ -101,9 +131,8 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
         widgets.icon_button(ui, icon, "Open camera", widgets.inert, f"{ID}open_camera")))
     tiles = []
     for folder, media in _folders(ui):
-        tiles.append(lambda box, f=folder, first=media[0], n=len(media): _tile(
-            ui, box, posixpath.join(f, first), posixpath.basename(f), "dir_name", "dir_holder", "dir_thumbnail",
-            lambda s, path=f: s.push("media", path=path), count=str(n)))
+        tiles.append(lambda box, f=folder, first=media[0], n=len(media): _folder_tile(
+            ui, box, posixpath.join(f, first), posixpath.basename(f), n, lambda s, path=f: s.push("media", path=path)))
     return nodes + [_grid(ui, frame, top, tiles, 2, f"{ID}directories_grid",
                           "No media files have been found with the selected filters.")]
 
@@ -119,9 +148,8 @@ def _main_overflow(ui: Session, frame: Frame) -> list[Node]:
 def _folder(ui: Session, frame: Frame) -> list[Node]:
     folder = str(frame.args["path"])
     nodes, top = widgets.app_bar(ui, posixpath.basename(folder), rid=f"{ID}media_menu")
-    tiles = [lambda box, name=name: _tile(ui, box, posixpath.join(folder, name), name, "medium_name",
-                                          "media_item_holder", "medium_thumbnail",
-                                          lambda s, path=posixpath.join(folder, name): s.push("viewer", path=path))
+    tiles = [lambda box, name=name: _medium_tile(ui, box, posixpath.join(folder, name), name,
+                                                 lambda s, path=posixpath.join(folder, name): s.push("viewer", path=path))
              for name in _media(ui, folder)]
     return nodes + [_grid(ui, frame, top, tiles, 3, f"{ID}media_grid",
                           "No media files have been found with the selected filters.")]

@@ -4,7 +4,8 @@ conversation with a recipient field, over the telephony provider the SMS checks 
 Layouts and labels follow SimpleMobileTools/Simple-SMS-Messenger (app/src/main/res/layout/
 activity_main.xml, activity_thread.xml, layout_thread_send_message_holder.xml,
 activity_new_conversation.xml; values/strings.xml): the list `conversations_list` with rows
-`conversation_frame` (`conversation_address`, `conversation_body_short`, `conversation_date`), the
+`conversation_frame` (the letter avatar `conversation_image`, `conversation_address`,
+`conversation_body_short`, `conversation_date`), the
 FAB `conversations_fab`, the placeholder "No stored conversations have been found" with "Start a
 conversation"; a thread's `thread_messages_list` of `thread_message_body` bubbles (the newest at the
 bottom), the EditText `thread_type_message` ("Type a message…") and the send button
@@ -40,7 +41,7 @@ from taskkit.apps.common import normalize_phone
 from taskkit.apps.sms import BOX_URIS, PACKAGE, SMS_URI, TYPE_INBOX
 from taskkit.sim import providers
 from taskkit.sim.devicetime import device_zone
-from taskkit.sim.gui import widgets
+from taskkit.sim.gui import pictures, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.searchmenu import search_menu
@@ -167,17 +168,30 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
     else:
         def row(thread_id: int, message: dict[str, Any]) -> widgets.Row:
             address = str(message["address"] or "")
+            title = title_for(address, contacts)
             return widgets.Row(m.dp(76), lambda b: widgets.list_item(
-                ui, b, title_for(address, contacts), str(message["body"] or ""),
+                ui, b, title, str(message["body"] or ""),
                 action=open_thread(address, thread_id), long_action=lambda session: None,
                 rid=f"{ID}conversation_frame", title_rid=f"{ID}conversation_address",
                 subtitle_rid=f"{ID}conversation_body_short", trailing=_when(ui, message["date"]),
-                trailing_rid=f"{ID}conversation_date"))
+                trailing_rid=f"{ID}conversation_date", leading=_avatar(ui, b, title), indent_dp=4 + 12 + 48 + 12))
 
         nodes.append(widgets.scroll_list(ui, frame, "list", box, [row(t, msg) for t, msg in latest],
                                          rid=f"{ID}search_results_list" if query else f"{ID}conversations_list"))
     nodes.append(widgets.fab(ui, lambda session: session.push("new", focus="address"), f"{ID}conversations_fab"))
     return nodes
+
+
+def _avatar(ui: Session, row: tuple[int, int, int, int], title: str) -> Node:
+    """item_conversation.xml's `conversation_image` (48 dp, 16 dp in: the holder's small_margin and
+    its own normal_margin, centred on the row): no contact photo here, so the letter avatar
+    SimpleContactsHelper.loadContactImage falls back to for the conversation's title
+    (BaseConversationsAdapter.setupView; taskkit.sim.gui.pictures.letter_avatar)."""
+    m = ui.m
+    x, middle, half = row[0] + m.dp(16), (row[1] + row[3]) // 2, m.dp(24)
+    box = (x, middle - half, x + 2 * half, middle + half)
+    return Node("android.widget.ImageView", resource_id=f"{ID}conversation_image", bounds=box,
+                paint=(pictures.letter_avatar(box, title),))
 
 
 def _bubble(ui: Session, box: tuple[int, int, int, int], message: dict[str, Any]) -> Node:

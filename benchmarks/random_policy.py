@@ -1,0 +1,139 @@
+"""The headline throughput: a seeded random policy over the android_world family, resets included.
+
+    python benchmarks/random_policy.py [--steps 300] [--episodes 0] [--seed 30] [--task android_world]
+                                       [--setups random,random_screenshots,wait,wait_screenshots] [--json]
+
+One `taskkit/Task-v0` environment (taskkit.gym) in process on a fresh simulated device, over the
+android_world family (`--task`: another family, or one task): each `reset` draws a task of the family (and sets it up inside taskkit's
+restore point), and the policy steps until it declares completion or the step budget ends the
+episode. The policy is taskkit.agents.builtin's `mixed_action` (click a random element 55 %, type
+into a field 10 %, scroll 10 %, back or home 13 %, open one of the task's apps 7 %, declare
+completion 5 %), reading only what the environment observes (the numbered element list). Each
+setup runs `--steps` steps (and at most `--episodes` episodes, 0: no bound) and reports steps per
+wall second and per CPU second (this process and its children), with and without screenshots, and
+how much CPU a step and a reset take. The `wait` rows step only `wait` (the cheapest step there is,
+resets included): a lower bound on a step's cost, not a figure for real work.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT)]
+
+import gymnasium  # noqa: E402
+
+import taskkit.gym  # noqa: E402,F401 - registers taskkit/Task-v0
+from taskkit import registry  # noqa: E402
+from taskkit.agents.builtin import mixed_action  # noqa: E402
+from taskkit.report import table  # noqa: E402
+
+FAMILY = "android_world"  # the headline's tasks
+_LINE = re.compile(r"^(\d+): .* \(([^()]*)\)$")  # Observation.describe_elements: `index: 'label' (Kind, flags)`
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its ended children."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _indices(elements: str) -> tuple[int, list[int], list[int]]:
+    """From the observed element list: how many elements, which are editable, which scrollable."""
+    count, editable, scrollable = 0, [], []
+    for line in elements.splitlines():
+        match = _LINE.match(line)
+        if match is None:  # a label with a line break: its continuation
+            continue
+        index, flags = int(match.group(1)), match.group(2).split(", ")[1:]
+        count = index + 1
+        if "editable" in flags:
+            editable.append(index)
+        if "scrollable" in flags:
+            scrollable.append(index)
+    return count, editable, scrollable
+
+
+Policy = Callable[[random.Random, dict[str, Any], dict[str, Any]], str]
+
+
+def random_policy(rng: random.Random, observation: dict[str, Any], info: dict[str, Any]) -> str:
+    """The mixed random step, as AndroidWorld JSON."""
+    count, editable, scrollable = _indices(observation["elements"])
+    apps = registry.get(info["task"]).app_names
+    return json.dumps(mixed_action(rng, count, editable, scrollable, apps).to_dict())
+
+
+def wait_policy(rng: random.Random, observation: dict[str, Any], info: dict[str, Any]) -> str:
+    """`wait`, the cheapest step (episodes end on the step budget)."""
+    return '{"action_type": "wait"}'
+
+
+def measure(policy: Policy, screenshot: bool, steps: int, episodes: int, seed: int, task: str = FAMILY) -> dict[str, Any]:
+    """Run `policy` for `steps` steps (at most `episodes` episodes) on a fresh environment of
+    `task` (a family or a task)."""
+    env = gymnasium.make("taskkit/Task-v0", task=task, screenshot=screenshot).unwrapped
+    rng = random.Random(seed)
+    reset_cpu, taken, started = 0.0, 0, 0
+    try:
+        wall, cpu = time.perf_counter(), _cpu()
+        while taken < steps and (not episodes or started < episodes):
+            before = _cpu()
+            observation, info = env.reset(seed=seed + started)
+            reset_cpu += _cpu() - before
+            started += 1
+            done = False
+            while not done and taken < steps:
+                observation, _, terminated, truncated, info = env.step(policy(rng, observation, info))
+                taken += 1
+                done = terminated or truncated
+        wall, cpu = time.perf_counter() - wall, _cpu() - cpu
+    finally:
+        env.close()
+    return {"steps": taken, "episodes": started, "steps_per_s": round(taken / wall, 1),
+            "steps_per_cpu_s": round(taken / max(cpu, 1e-9), 1),
+            "cpu_ms_per_step": round(1000 * (cpu - reset_cpu) / max(taken, 1), 2),
+            "cpu_ms_per_reset": round(1000 * reset_cpu / max(started, 1), 1)}
+
+
+#: name -> (the table's label, policy, screenshots)
+SETUPS: dict[str, tuple[str, Policy, bool]] = {
+    "random": ("random policy", random_policy, False),
+    "random_screenshots": ("random policy, screenshots", random_policy, True),
+    "wait": ("wait (lower bound on cost)", wait_policy, False),
+    "wait_screenshots": ("wait (lower bound on cost), screenshots", wait_policy, True),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=300, help="steps per setup")
+    parser.add_argument("--episodes", type=int, default=0, help="at most this many episodes per setup (0: no bound)")
+    parser.add_argument("--seed", type=int, default=30, help="the policy's seed; episode i resets with seed + i")
+    parser.add_argument("--task", default=FAMILY, help="a family (default: android_world) or one task")
+    parser.add_argument("--setups", default=",".join(SETUPS), help="comma-separated setups to run")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args()
+    chosen = [name.strip() for name in args.setups.split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in SETUPS]
+    if args.steps < 1 or args.episodes < 0 or unknown or not chosen:
+        parser.error(f"--steps must be at least 1, --episodes at least 0, --setups among: {', '.join(SETUPS)}")
+    rows = {name: measure(*SETUPS[name][1:], args.steps, args.episodes, args.seed, args.task) for name in chosen}
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return
+    columns = ("steps", "episodes", "steps_per_s", "steps_per_cpu_s", "cpu_ms_per_step", "cpu_ms_per_reset")
+    print(table(["setup", "steps", "episodes", "steps/s", "steps per CPU-s", "CPU ms/step", "CPU ms/reset"],
+                [[SETUPS[name][0], *(str(row[column]) for column in columns)] for name, row in rows.items()]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,357 @@
+"""What the GUI computed from a device's state, kept until something it read changes (issue #37).
+
+Every `uiautomator dump`, tap and screenshot builds the screen from the stored state
+(taskkit/sim/gui/__init__.py). An agent's step observes the screen and acts on it: the tap finds
+its target on the screen the dump just showed. `remember(state, name, compute, key)` answers
+from the last result of `compute` for that device while it still holds, and computes again
+otherwise. A result holds while:
+
+* `key()` (the caller's in-memory inputs: the GUI store, device.json's config, the settings)
+  equals what it was when the result was made;
+* no write since then touched a path the computation read. What it read is recorded while it
+  runs: every host path `SimState.host_path` resolved (taskkit/sim/state.py `READS`, so a file
+  only tested for existence counts) and every file opened, folder listed or SQLite database
+  connected (audit events, PEP 578). Writes are seen as taskkit.sim.changes sees them: one
+  audit hook on the interpreter's events raised before every `open` for writing, `os.remove`,
+  `rmdir`, `mkdir`, `rename`/`replace`, `symlink`, `link`, `truncate`, `shutil.rmtree`,
+  `utime`, `chmod` and `chown`, whichever code path makes it. A content or structure write
+  counts when it is on a read path, below one (a listed folder's entries) or, for a folder,
+  above one; a metadata write (`utime`, `chmod`, `chown`) when it is on a read path or on an
+  entry of a read folder;
+* each read file or folder still has the stat it had (inode, size, mtime, ctime), and each
+  read SQLite database the header it had: SQLite changes a database without an audit event,
+  and its file change counter (header offset 24) moves on every committed write in a rollback
+  journal mode. A database in WAL mode (header byte 18 is 2) is never kept. The stat also
+  catches most writes by other processes, which the hook cannot see; only one by another
+  process within the same kernel clock tick, changing neither size nor inode, can go unseen.
+
+A result computed while another thread wrote to the device is checked against those writes
+too. `enabled = False` (or TASKKIT_GUI_CACHE=0 in the environment) computes everything afresh,
+as before; `clear()` forgets every result.
+"""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import itertools
+import os
+import stat
+import sys
+import threading
+from typing import Any, Callable, TypeVar
+
+from taskkit.sim.state import READS, SimState
+
+T = TypeVar("T")
+
+#: Off (TASKKIT_GUI_CACHE=0): every dump, tap and screenshot builds the screen afresh.
+enabled = os.environ.get("TASKKIT_GUI_CACHE", "1") != "0"
+MAX_WRITES = 4096  # writes kept per device: a result older than the oldest kept one is computed again
+MAX_DEVICES = 16  # devices with kept results per process (the least recently used go first)
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_HEADER = 100  # bytes of a SQLite header read to tell whether the database changed
+CONTENT, STRUCTURE, METADATA = "content", "structure", "metadata"
+Write = tuple[int, str, str, int]  # (sequence number, real host path, kind, thread id)
+
+
+@dataclasses.dataclass
+class _Result:
+    value: Any
+    key: Any  # a copy of the key
+    reads: frozenset[str]
+    marks: dict[str, Any]  # read path -> its stat or SQLite header when the result was made
+    start: int  # the device's write count when the computation began,
+    end: int  # and when it ended
+    thread: int  # the thread that computed it (its own writes in between are part of it)
+
+
+class _Device:
+    """One device's kept results and the writes made to it since the oldest of them."""
+
+    def __init__(self, root: str, named: str):
+        self.root = root  # real path of the state directory
+        self.named = named  # and the path its SimState names it by
+        self.results: dict[Any, _Result] = {}
+        self.writes: collections.deque[Write] = collections.deque(maxlen=MAX_WRITES)
+        self.count = 0
+
+    def since(self, result: _Result) -> list[Write] | None:
+        """The writes after `result` began (or was last found to hold), but its own; None if
+        some were not kept."""
+        found = []
+        for write in reversed(self.writes):  # the newest first: a kept result was checked lately
+            if write[0] <= result.start:
+                return found
+            if not (write[0] <= result.end and write[3] == result.thread):
+                found.append(write)
+        return found if self.count - len(self.writes) <= result.start else None
+
+    def real(self, read: str) -> str | None:
+        """The real path of a path read inside the state directory (None for one outside).
+        Only the directory's own path is resolved: `SimState.host_path`, which every device path
+        goes through, follows the device's links itself."""
+        for prefix in (self.named, self.root):
+            if _under(read, prefix):
+                return self.root + read[len(prefix):]
+        return None
+
+
+_DEVICES: collections.OrderedDict[str, _Device] = collections.OrderedDict()
+_LOCK = threading.RLock()
+_LOCAL = threading.local()  # .reads: the set the running computation records into (or None)
+_HOOKED = False
+
+
+def remember(state: SimState, name: Any, compute: Callable[[], T], key: Callable[[], Any] = lambda: None) -> T:
+    """`compute()`, or its last result for this device while that still holds (see the module doc).
+
+    `key()` gives the in-memory inputs of `compute` (plain data: dicts, lists and tuples of
+    immutable values, compared by equality); `name` tells apart the results kept for one
+    device. A computation that changes its own key or writes what it read is not kept: what it
+    gives may not be what the next one would.
+    """
+    if not enabled:
+        return compute()
+    device = _device(state)
+    with _LOCK:
+        kept = device.results.get(name)
+    current = key()
+    if kept is not None and kept.key == current and _holds(device, kept):
+        _note_reads(kept.reads)
+        return kept.value
+    before = _snapshot(current)
+    outer = getattr(_LOCAL, "reads", None)
+    reads: set[str] = set()
+    with _LOCK:
+        start = device.count
+    _LOCAL.reads, READS.paths = reads, reads
+    try:
+        value = compute()
+    finally:
+        _LOCAL.reads, READS.paths = outer, outer
+    if outer is not None:
+        outer.update(reads)
+    real = frozenset(path for path in (device.real(read) for read in reads) if path is not None)
+    marks = {path: _mark(path) for path in real}
+    with _LOCK:
+        result = _Result(value, before, real, marks, start, device.count, threading.get_ident())
+        own = [w for w in itertools.takewhile(lambda w: w[0] > start, reversed(device.writes)) if w[3] == result.thread]
+        device.results.pop(name, None)
+        if (_UNKEPT not in marks.values() and key() == before
+                and not any(_touches(path, kind, read) for _, path, kind, _ in own for read in real)):
+            device.results[name] = result
+    return value
+
+
+class Same:
+    """A part of a key that is compared by identity and never copied: a value no one changes in
+    place (another kept result), which a change replaces by a new one."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.value is self.value
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _snapshot(value: Any) -> Any:
+    """A copy of plain data, its immutable leaves shared (a fraction of `copy.deepcopy`'s cost)."""
+    if isinstance(value, dict):
+        return {name: _snapshot(item) if isinstance(item, _CONTAINERS) else item for name, item in value.items()}
+    if isinstance(value, _CONTAINERS):
+        return type(value)(_snapshot(item) if isinstance(item, _CONTAINERS) else item for item in value)
+    return value
+
+
+_CONTAINERS = (dict, list, tuple)
+
+
+def clear() -> None:
+    """Forget every kept result (and the writes kept for them)."""
+    with _LOCK:
+        _DEVICES.clear()
+
+
+def _note_reads(reads: frozenset[str]) -> None:
+    """A kept result used inside another computation: that one read what this one read."""
+    outer = getattr(_LOCAL, "reads", None)
+    if outer is not None:
+        outer.update(reads)
+
+
+def _holds(device: _Device, result: _Result) -> bool:
+    """Does `result` still hold? If so, the writes checked now need no second look."""
+    with _LOCK:
+        writes, upto = device.since(result), device.count
+    if writes is None:
+        return False
+    for _, path, kind, _ in writes:
+        if any(_touches(path, kind, read) for read in result.reads):
+            return False
+    if not all(_mark(path) == mark for path, mark in result.marks.items()):
+        return False
+    with _LOCK:
+        if upto > result.end:
+            result.start = result.end = upto
+    return True
+
+
+def _touches(written: str, kind: str, read: str) -> bool:
+    """Can a write of `kind` on `written` change what reading `read` gives?"""
+    if kind == METADATA:
+        return written == read or os.path.dirname(written) == read
+    return _under(written, read) or (kind == STRUCTURE and _under(read, written))
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+_UNKEPT = object()  # the mark of a database whose changes its header does not show (WAL)
+
+
+def _mark(path: str) -> Any:
+    """What must not change in `path` for a result that read it to hold."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    mark: tuple[Any, ...] = (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    if stat.S_ISREG(st.st_mode) and st.st_size >= _HEADER:
+        try:
+            with open(path, "rb") as file:
+                header = file.read(_HEADER)
+        except OSError:
+            return None
+        if header.startswith(_SQLITE_MAGIC):
+            if header[18] == 2 or os.path.exists(path + "-wal"):
+                return _UNKEPT
+            mark = (st.st_mode, st.st_ino, header[18:20], header[24:28], header[92:100])
+    return mark
+
+
+# --- the devices and their writes ----------------------------------------------------------------
+def _device(state: SimState) -> _Device:
+    global _HOOKED
+    real = os.path.dirname(state.real_fs_root)
+    with _LOCK:
+        device = _DEVICES.get(real)
+        if device is None:
+            device = _DEVICES[real] = _Device(real, os.fspath(state.root))
+            while len(_DEVICES) > MAX_DEVICES:
+                _DEVICES.popitem(last=False)
+            if not _HOOKED:
+                sys.addaudithook(_audit)
+                _HOOKED = True
+        else:
+            _DEVICES.move_to_end(real)
+        return device
+
+
+def _real_written(path: str, follow: bool) -> str:
+    """The real path of a written path: its folder resolved by the kernel, and its last link
+    too if `follow` (a folder that is gone is resolved by `os.path.realpath`)."""
+    folder, name = os.path.split(path)
+    if follow and os.path.islink(path):
+        return os.path.realpath(path)
+    try:
+        handle = os.open(folder, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return os.path.join(os.path.realpath(folder), name)
+    try:
+        return os.path.join(os.readlink(f"/proc/self/fd/{handle}"), name)
+    finally:
+        os.close(handle)
+
+
+def _path(path: Any, dir_fd: Any = None) -> str | None:
+    """An audit event's path (with its dir_fd), as text; None for none."""
+    if isinstance(path, int):
+        return os.readlink(f"/proc/self/fd/{path}")
+    if path is None:
+        return None
+    text = os.fsdecode(path)
+    if isinstance(dir_fd, int) and dir_fd >= 0 and not text.startswith("/"):
+        text = os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), text)
+    return text
+
+
+def _opened(args: tuple) -> list[tuple[str | None, str]]:
+    path, _mode, flags = args[:3]
+    if isinstance(path, int) or not isinstance(flags, int) or not flags & _WRITE_FLAGS:
+        return []
+    return [(_path(path), CONTENT)]
+
+
+def _made(args: tuple) -> list[tuple[str | None, str]]:
+    path = _path(args[0], args[2])
+    return [] if path is None or os.path.isdir(path) else [(path, STRUCTURE)]  # an existing folder stays
+
+
+# event -> the (path, kind) pairs it writes
+_WRITES: dict[str, Callable[[tuple], list[tuple[str | None, str]]]] = {
+    "open": _opened,
+    "os.remove": lambda a: [(_path(a[0], a[1]), STRUCTURE)],
+    "os.rmdir": lambda a: [(_path(a[0], a[1]), STRUCTURE)],
+    "os.mkdir": _made,
+    "os.mkfifo": lambda a: [(_path(a[0], a[2]), STRUCTURE)],
+    "os.mknod": lambda a: [(_path(a[0], a[3] if len(a) > 3 else None), STRUCTURE)],
+    "os.rename": lambda a: [(_path(a[0], a[2]), STRUCTURE), (_path(a[1], a[3]), STRUCTURE)],
+    "os.symlink": lambda a: [(_path(a[1], a[2]), STRUCTURE)],
+    "os.link": lambda a: [(_path(a[1], a[3]), STRUCTURE)],
+    "os.truncate": lambda a: [(_path(a[0]), CONTENT)],
+    "shutil.rmtree": lambda a: [(_path(a[0], a[1]), STRUCTURE)],
+    "os.utime": lambda a: [(_path(a[0], a[3]), METADATA)],
+    "os.chmod": lambda a: [(_path(a[0], a[2]), METADATA)],
+    "os.chown": lambda a: [(_path(a[0], a[3]), METADATA)],
+}
+# event -> the path it reads (while a computation records)
+_READ_EVENTS: dict[str, Callable[[tuple], str | None]] = {
+    "open": lambda a: None if isinstance(a[0], int) else _path(a[0]),
+    "os.listdir": lambda a: _path(a[0]),
+    "os.scandir": lambda a: _path(a[0]),
+    "sqlite3.connect": lambda a: _path(a[0]) if isinstance(a[0], (str, bytes, os.PathLike)) else None,
+}
+
+
+def _audit(event: str, args: tuple) -> None:
+    writes, read = _WRITES.get(event), _READ_EVENTS.get(event)
+    if (writes is None and read is None) or getattr(_LOCAL, "busy", False):
+        return
+    _LOCAL.busy = True  # (the hook's own calls raise events too)
+    try:
+        reads = getattr(_LOCAL, "reads", None)
+        if read is not None and reads is not None:
+            path = read(args)
+            if path is not None and not path.startswith(":") and not path.startswith("file:"):
+                reads.add(path)
+        if writes is not None and _DEVICES:
+            _note_writes(writes(args))
+    except Exception:  # noqa: BLE001 - never break the write; forget what may no longer hold instead
+        clear()
+    finally:
+        _LOCAL.busy = False
+
+
+def _note_writes(targets: list[tuple[str | None, str]]) -> None:
+    thread = threading.get_ident()
+    for path, kind in targets:
+        if path is None:
+            continue
+        text = os.path.abspath(path)
+        devices = [d for d in list(_DEVICES.values()) if _under(text, d.named) or _under(text, d.root)]
+        if not devices:
+            continue
+        real = _real_written(text, follow=kind == CONTENT)
+        with _LOCK:
+            for device in devices:
+                if kind == STRUCTURE and _under(device.root, real):  # the device itself goes (closed)
+                    _DEVICES.pop(device.root, None)
+                elif _under(real, device.root):
+                    device.count += 1
+                    device.writes.append((device.count, real, kind, thread))

@@ -1,0 +1,179 @@
+"""The screen is built once per change of what it shows (issue #37 item 2; taskkit/sim/gui/cache.py):
+a dump, tap or screenshot of a state that has not changed answers from what was built for it,
+and what it answers is always what a fresh build gives — after every step of GUI references
+across the apps, after random steps, and whatever changes the files, databases and settings
+a screen reads, in process or not."""
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from typing import Any
+
+import pytest
+
+from taskkit import loading, registry
+import taskkit.sim.gui as gui
+from taskkit.agents.base import Action, Observation
+from taskkit.agents.builtin import RandomPolicyAgent
+from taskkit.agents.gui_reference import GuiReferenceAgent
+from taskkit.connect import sim_device
+from taskkit.env import Env
+from taskkit.runner import run_episode
+from taskkit.sim.gui import cache
+from taskkit.suite import TaskInstance
+
+loading.load_builtin()
+_REFERENCED = sorted(cls.name for cls in registry.all_tasks() if cls.has_gui_reference() and not cls.real_device_only)
+# One GUI reference per app (the first by name of the tasks whose first app it is): 23 tasks.
+SAMPLE = sorted({registry.get(name).app_names[0]: name for name in reversed(_REFERENCED)}.values())
+RANDOM_TASKS = ("FilesDeleteFile", "MarkorCreateNote", "SimpleSmsSend", "ExpenseAddSingle", "SystemWifiTurnOn")
+
+
+def dump(device: Any) -> str:
+    return device.check("uiautomator dump /dev/tty")
+
+
+def fresh_dump(device: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    with monkeypatch.context() as patch:
+        patch.setattr(cache, "enabled", False)
+        return dump(device)
+
+
+@pytest.fixture
+def builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the dumps built with the cache on but not answered from it."""
+    counted: list[int] = []
+    original = gui._xml
+
+    def counting(view: Any) -> str:
+        counted.extend([1] if cache.enabled else [])
+        return original(view)
+
+    monkeypatch.setattr(gui, "_xml", counting)
+    return counted
+
+
+class Comparing(GuiReferenceAgent):
+    """The GUI reference, comparing before each step (after the one before) two dumps answered
+    with the cache on with a fresh one, and counting how often the second was built again."""
+
+    def __init__(self, device: Any, monkeypatch: pytest.MonkeyPatch, builds: list[int]) -> None:
+        super().__init__()
+        self.device, self.monkeypatch, self.builds = device, monkeypatch, builds
+        self.differ: list[int] = []
+        self.rebuilt = 0
+
+    def step(self, observation: Observation) -> Action:
+        kept = dump(self.device)
+        built = len(self.builds)
+        kept_again = dump(self.device)
+        self.rebuilt += len(self.builds) - built
+        if not kept == kept_again == fresh_dump(self.device, self.monkeypatch):
+            self.differ.append(observation.step)
+        return super().step(observation)
+
+
+@pytest.mark.parametrize("task", SAMPLE)
+def test_a_kept_screen_is_the_fresh_one_after_every_step_of_a_gui_reference(task: str, device: Any, builds: list[int],
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    agent = Comparing(device, monkeypatch, builds)
+    result = run_episode(Env(device), TaskInstance(registry.get(task), 0, 1), agent, 1)
+    assert result.error is None and result.score == 1.0, (result, agent.problem)
+    assert agent.differ == []
+    assert agent.rebuilt == 0  # a screen dumped again unchanged is answered from the cache
+    assert len(builds) <= 3 * result.steps  # and not three builds a step as before (observe, two dumps)
+
+
+def _random_run(task: str, with_cache: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any], list[str]]:
+    """A random-policy episode on a fresh device: its result row (but its duration) and the
+    dump before each step."""
+    seen: list[str] = []
+
+    class Watching(RandomPolicyAgent):
+        def step(self, observation: Observation) -> Action:
+            seen.append(dump(phone))
+            return super().step(observation)
+
+    phone = sim_device()
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(cache, "enabled", with_cache)
+            result = run_episode(Env(phone), TaskInstance(registry.get(task), 0, 7), Watching(), 7)
+    finally:
+        phone.close()
+    return {**dataclasses.asdict(result), "duration_s": None}, seen
+
+
+@pytest.mark.parametrize("task", RANDOM_TASKS)
+def test_a_random_episode_is_the_same_with_and_without_the_cache(task: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    kept_row, kept_screens = _random_run(task, True, monkeypatch)
+    fresh_row, fresh_screens = _random_run(task, False, monkeypatch)
+    assert kept_row["steps"] >= 2
+    assert kept_screens == fresh_screens
+    assert kept_row == fresh_row
+
+
+@pytest.mark.parametrize("change", [
+    "mkdir /sdcard/Aaa",  # a new entry in the folder the screen lists
+    "rmdir /sdcard/Alarms",
+    "mv /sdcard/Alarms /sdcard/Aalarms",
+])
+def test_a_change_to_what_a_screen_lists_is_shown_at_once(change: str, device: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    device.check("am start -n com.google.android.documentsui/com.android.documentsui.files.FilesActivity")
+    before = dump(device)  # the storage's folders
+    device.check(change)
+    assert dump(device) == fresh_dump(device, monkeypatch) != before
+
+
+def test_a_screen_is_kept_across_writes_it_never_read(device: Any, builds: list[int]) -> None:
+    device.check("input keyevent HOME")
+    dump(device)
+    built = len(builds)
+    device.check("mkdir -p /sdcard/Music && echo x > /sdcard/Music/song.mp3")  # the home screen reads no file there
+    device.check("uiautomator dump /sdcard/window_dump.xml && rm /sdcard/window_dump.xml")
+    dump(device)
+    assert len(builds) == built  # nothing the home screen read had changed
+
+
+def test_a_setting_changed_by_sql_from_outside_the_shell_is_shown(device: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite writes raise no audit event: the database's header tells the change."""
+    device.check("am start -a android.settings.DISPLAY_SETTINGS")
+    before = dump(device)
+    settings_db = device.state.host_path("/data/system/users/0/settings.db")
+    with sqlite3.connect(settings_db) as con:  # as another process (or a test) would
+        con.execute("INSERT OR REPLACE INTO secure (name, value) VALUES ('ui_night_mode', '2')")
+    con.close()
+    assert dump(device) == fresh_dump(device, monkeypatch) != before  # the Dark theme switch is on
+    kept = cache._DEVICES[str(device.state.root.resolve())].results["settings"]
+    assert kept.value["secure"]["ui_night_mode"] == "2"
+
+
+def test_a_database_in_wal_mode_is_read_again_for_every_screen(device: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In WAL mode SQLite's header does not count the changes: the settings are never kept."""
+    device.check("sqlite3 /data/system/users/0/settings.db 'PRAGMA journal_mode=WAL;'")
+    device.check("am start -a android.settings.DISPLAY_SETTINGS")
+    before = dump(device)
+    con = sqlite3.connect(device.state.host_path("/data/system/users/0/settings.db"))
+    con.execute("INSERT OR REPLACE INTO secure (name, value) VALUES ('ui_night_mode', '2')")
+    con.commit()
+    try:
+        assert dump(device) == fresh_dump(device, monkeypatch) != before
+        assert "settings" not in cache._DEVICES[str(device.state.root.resolve())].results
+    finally:
+        con.close()
+
+
+def test_the_cache_can_be_turned_off(device: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "enabled", False)
+    for _ in range(2):
+        dump(device)
+    assert str(device.state.root.resolve()) not in cache._DEVICES  # nothing was kept
+
+
+def test_a_closed_device_keeps_nothing() -> None:
+    phone = sim_device()
+    dump(phone)
+    root = str(phone.state.root.resolve())
+    assert root in cache._DEVICES
+    phone.close()
+    assert root not in cache._DEVICES
