@@ -17,8 +17,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from taskkit import metadata
-from taskkit.actions import commands_for
-from taskkit.agents.base import Action
 from taskkit.device.base import Device
 from taskkit.env import TaskEnv
 from taskkit.errors import TaskkitError
@@ -28,6 +26,15 @@ from taskkit.validators import all_of, logcat_matches
 from taskkit.validators.base import Validator
 
 _SCROLLS = 6  # a target not in view is looked for by scrolling the list this many times at most
+
+
+def _scroll_down(screen: Any) -> str:
+    """The GUI reference's scroll down of the screen's last list (or the whole screen): a 300 ms
+    swipe up across the middle 60 % of its box, as taskkit.actions carries out an agent's scroll."""
+    boxes = [(e.bbox.x_min, e.bbox.y_min, e.bbox.x_max, e.bbox.y_max) for e in screen.elements if e.is_scrollable]
+    x1, y1, x2, y2 = boxes[-1] if boxes else (0, 0, *screen.size)
+    cx, height = (x1 + x2) // 2, y2 - y1
+    return f"input swipe {cx} {y2 - height // 5} {cx} {y1 + height // 5} 300"
 
 
 def _on_device(device: Device, target: Target) -> Locator:
@@ -48,9 +55,7 @@ def find_and_tap(device: Device, target: Target, fraction: float | None = None) 
         found = found_by.indices(elements)
         if found:
             break
-        lists = [i for i, element in enumerate(elements) if element.is_scrollable]  # as the GUI reference scrolls
-        scroll = Action("scroll", index=lists[-1] if lists else None, direction="down")
-        device.check(" && ".join(commands_for(scroll, elements, screen.size)))
+        device.check(_scroll_down(screen))
     else:
         raise TaskkitError(f"{target!r} is not on the screen")
     box = elements[found[-1]].bbox

@@ -6,7 +6,8 @@ One environment in process, with and without screenshots, and an `AsyncVectorEnv
 devices (one process each), stepping `wait` actions on SystemWifiTurnOn (each step observes the
 screen: the element dump, plus a screenshot when asked), next to the floor: the device's cheapest
 command (`true`) in process. Reported per wall second and per CPU second (this process and the
-vector's workers, read from /proc while they run).
+vector's workers, read from /proc while they run). A `wait` step is the cheapest there is: these
+are upper bounds on throughput; benchmarks/random_policy.py measures the steps agents take.
 """
 from __future__ import annotations
 

@@ -4,9 +4,9 @@
                                        [--setups random,random_screenshots,wait,wait_screenshots] [--json]
 
 One `taskkit/Task-v0` environment (taskkit.gym) in process on a fresh simulated device, over the
-android_world family (`--task`: another family, or one task): each `reset` draws a task of the family (and sets it up inside taskkit's
-restore point), and the policy steps until it declares completion or the step budget ends the
-episode. The policy is taskkit.agents.builtin's `mixed_action` (click a random element 55 %, type
+android_world family (`--task`: another family, or one task): each `reset` draws a task of the
+family (and sets it up inside taskkit's restore point), and the policy steps until it declares
+completion or the step budget ends the episode. The policy is taskkit.agents.builtin's `mixed_action` (click a random element 55 %, type
 into a field 10 %, scroll 10 %, back or home 13 %, open one of the task's apps 7 %, declare
 completion 5 %), reading only what the environment observes (the numbered element list). Each
 setup runs `--steps` steps (and at most `--episodes` episodes, 0: no bound) and reports steps per
@@ -77,7 +77,8 @@ def wait_policy(rng: random.Random, observation: dict[str, Any], info: dict[str,
     return '{"action_type": "wait"}'
 
 
-def measure(policy: Policy, screenshot: bool, steps: int, episodes: int, seed: int, task: str = FAMILY) -> dict[str, Any]:
+def measure(policy: Policy, screenshot: bool, steps: int, episodes: int, seed: int,
+            task: str = FAMILY) -> dict[str, Any]:
     """Run `policy` for `steps` steps (at most `episodes` episodes) on a fresh environment of
     `task` (a family or a task)."""
     env = gymnasium.make("taskkit/Task-v0", task=task, screenshot=screenshot).unwrapped

@@ -19,7 +19,6 @@ import json
 from pathlib import Path
 from typing import Any, Mapping
 
-from taskkit import seed_coverage
 
 DIFFICULTIES = ("easy", "medium", "hard")
 #: The seed benchmarks besides AndroidWorld whose tasks carry the benchmark's name as a tag.
@@ -27,6 +26,8 @@ SEED_BENCHMARKS = ("bmoca", "spa", "androidlens")
 #: Tag prefixes that name a facet: `level:2`, `category:system`.
 FACETS = ("level", "category")
 ANDROID_WORLD_FILE = Path(__file__).with_name("android_world_tasks.json")
+#: B-MoCA's published tasks, each with the taskkit task and params that state it (taskkit.seed_coverage).
+BMOCA_FILE = Path(__file__).with_name("bmoca_tasks.json")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,9 +92,9 @@ def published_step_limit(name: str, params: Mapping[str, Any]) -> int | None:
 def _published_limits() -> dict[str, list[tuple[dict[str, Any], int]]]:
     """Each covered B-MoCA task's published (params, step limit) pairs, the most specific first."""
     found: dict[str, list[tuple[dict[str, Any], int]]] = {}
-    for entry in seed_coverage.bmoca():
-        if entry.task is not None:
-            found.setdefault(entry.task, []).append((entry.params, entry.step_limit))
+    for entry in json.loads(BMOCA_FILE.read_text(encoding="utf-8"))["tasks"]:
+        if entry.get("task") is not None:
+            found.setdefault(entry["task"], []).append((entry.get("params", {}), entry["step_limit"]))
     return {task: sorted(pairs, key=lambda pair: -len(pair[0])) for task, pairs in found.items()}
 
 

@@ -19,7 +19,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-BMOCA_FILE = Path(__file__).with_name("bmoca_tasks.json")
+from taskkit import metadata
+
+BMOCA_FILE = metadata.BMOCA_FILE
 
 
 @dataclasses.dataclass(frozen=True)

@@ -76,7 +76,8 @@ def test_the_benchmark_reads_the_targets_from_the_observed_element_list() -> Non
 
 def test_the_benchmark_reports_every_setup_it_runs(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, str(BENCHMARKS / "random_policy.py"), "--steps", "3", "--task",
-                           "SystemWifiTurnOn", "--setups", "random,wait", "--json"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+                           "SystemWifiTurnOn", "--setups", "random,wait", "--json"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)
     assert list(rows) == ["random", "wait"]
@@ -86,10 +87,12 @@ def test_the_benchmark_reports_every_setup_it_runs(tmp_path: Path) -> None:
 def test_the_benchmark_refuses_an_unknown_setup_in_one_line(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, str(BENCHMARKS / "random_policy.py"), "--setups", "fast"],
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    assert proc.returncode == 2 and proc.stderr.strip().splitlines()[-1].endswith("random_screenshots, wait, wait_screenshots")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[-1].endswith("random_screenshots, wait, wait_screenshots")
 
 
-@pytest.mark.parametrize("tasks, expected", [(["A", "B"], ["--tasks", "A,B"]), ([], ["--suite_family", "android_world"])])
+@pytest.mark.parametrize("tasks, expected", [(["A", "B"], ["--tasks", "A,B"]),
+                                             ([], ["--suite_family", "android_world"])])
 def test_pool_scaling_runs_the_agent_over_the_tasks_or_the_family(tasks: list[str], expected: list[str]) -> None:
     command = _benchmark("pool_scaling").run_command(2, 3, "local", tasks, "/out", "pkg.mod:Agent", "android_world")
     assert command[command.index("--agent") + 1] == "pkg.mod:Agent"

@@ -81,7 +81,7 @@ LADDERS: tuple[Ladder, ...] = (
     Ladder("MarkorFolder", MarkorFolderKind, "information-management", "Evernote (Create a new notebook 'Agent')", (
         Level("Create a new folder '{{ folder }}' in Markor.", 4, ("{{ folder }}",),
               "在 Markor 中新建一个文件夹“{{ folder }}”。"),
-        Level("Create a new folder '{{ folder }}' in Markor. Create a new note in the folder named '{{ name }}'.", 9,
+        Level("Create a new folder '{{ folder }}' in Markor. Create a new note in the folder named '{{ name }}'.", 8,
               ("{{ folder }}",),
               "在 Markor 中新建一个文件夹“{{ folder }}”,并在这个文件夹里新建一个名为“{{ name }}”的笔记。"),
         Level("Create a new folder '{{ folder }}' in Markor. Create a new note in the folder named '{{ name }}'. "

@@ -118,7 +118,8 @@ def test_a_random_episode_is_the_same_with_and_without_the_cache(task: str, monk
     "rmdir /sdcard/Alarms",
     "mv /sdcard/Alarms /sdcard/Aalarms",
 ])
-def test_a_change_to_what_a_screen_lists_is_shown_at_once(change: str, device: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_change_to_what_a_screen_lists_is_shown_at_once(change: str, device: Any,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     device.check("am start -n com.google.android.documentsui/com.android.documentsui.files.FilesActivity")
     before = dump(device)  # the storage's folders
     device.check(change)
