@@ -182,7 +182,8 @@ def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: An
                 results.put(worker.run(job))
         except StopRun as error:  # the agent cannot go on: the parent ends the run with it
             results.put(error)
-        finally:
+        finally:  # closing already: a stop request has nothing left to cut short (the parent kills after its grace)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
             worker.close()
     finally:
         results.put(_DONE)
