@@ -18,6 +18,8 @@ from typing import Any, ClassVar
 
 from taskkit import metadata
 from taskkit.device.base import Device
+from taskkit.device.gestures import swipe_command
+from taskkit.device.services.ui import BoundingBox
 from taskkit.env import TaskEnv
 from taskkit.errors import TaskkitError
 from taskkit.gui_reference import Locator, Step, Target, localized, open_app, tap
@@ -29,12 +31,10 @@ _SCROLLS = 6  # a target not in view is looked for by scrolling the list this ma
 
 
 def _scroll_down(screen: Any) -> str:
-    """The GUI reference's scroll down of the screen's last list (or the whole screen): a 300 ms
-    swipe up across the middle 60 % of its box, as taskkit.actions carries out an agent's scroll."""
-    boxes = [(e.bbox.x_min, e.bbox.y_min, e.bbox.x_max, e.bbox.y_max) for e in screen.elements if e.is_scrollable]
-    x1, y1, x2, y2 = boxes[-1] if boxes else (0, 0, *screen.size)
-    cx, height = (x1 + x2) // 2, y2 - y1
-    return f"input swipe {cx} {y2 - height // 5} {cx} {y1 + height // 5} 300"
+    """The GUI reference's scroll down of the screen's last list (or the whole screen), carried out
+    as an agent's scroll is."""
+    boxes = [e.bbox for e in screen.elements if e.is_scrollable]
+    return swipe_command(boxes[-1] if boxes else BoundingBox(0, 0, *screen.size), "down")
 
 
 def _on_device(device: Device, target: Target) -> Locator:

@@ -25,6 +25,7 @@ from taskkit import apps
 from taskkit.agents.base import NORMALIZED_SCALE, Action
 from taskkit.device.catalog import ADB_KEYBOARD_IME
 from taskkit.device.errors import CommandFailed
+from taskkit.device.gestures import swipe_command
 from taskkit.device.quoting import shell_quote
 from taskkit.device.services.ui import BoundingBox, UIElement
 from taskkit.env import Env
@@ -83,20 +84,6 @@ def gesture_point(point: tuple[float, float], screen_size: tuple[int, int] | Non
     return round((point[0] + 1) / 2 * (width - 1)), round((point[1] + 1) / 2 * (height - 1))
 
 
-def _swipe(box: BoundingBox, direction: str, towards: bool) -> str:
-    """A swipe across the middle 60 % of `box`; `towards` moves the finger in `direction`."""
-    left, right = box.x_min + box.width // 5, box.x_max - box.width // 5
-    top, bottom = box.y_min + box.height // 5, box.y_max - box.height // 5
-    cx, cy = box.center
-    # scroll <direction> moves the content that way, so the finger moves the other way
-    ends = {"up": ((cx, top), (cx, bottom)), "down": ((cx, bottom), (cx, top)),
-            "left": ((left, cy), (right, cy)), "right": ((right, cy), (left, cy))}
-    (x1, y1), (x2, y2) = ends[direction]
-    if towards:
-        (x1, y1), (x2, y2) = (x2, y2), (x1, y1)
-    return f"input swipe {x1} {y1} {x2} {y2} 300"
-
-
 def input_text_command(text: str) -> str:
     """The command that types `text` into the focused field: `input text` for what it can type
     exactly, ADBKeyboard's broadcast for the rest (see the module doc); ActionError for no text."""
@@ -142,7 +129,7 @@ def commands_for(action: Action, elements: Sequence[UIElement] = (),
             raise ValueError("a whole-screen scroll needs the screen size")
         else:
             box = BoundingBox(0, 0, *screen_size)
-        return [_swipe(box, action.direction or "down", towards=kind == "swipe")]  # type: ignore[arg-type]
+        return [swipe_command(box, action.direction or "down", towards=kind == "swipe")]
     if kind in _KEYS:
         return [f"input keyevent {_KEYS[kind]}"]
     if kind == "open_app":

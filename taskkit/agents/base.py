@@ -14,6 +14,7 @@ import math
 import re
 from typing import Any, ClassVar
 
+from taskkit.device.gestures import DIRECTIONS
 from taskkit.device.services.ui import UIElement
 from taskkit.errors import TaskkitError
 
@@ -33,7 +34,6 @@ _TEXT_ACTIONS = (  # B-MoCA's text actions: tap(n), swipe(direction), press(key)
      lambda m: {"action_type": {"home": "navigate_home", "back": "navigate_back",
                                 "overview": "navigate_recents"}[m.group(1).lower()]}),
 )
-DIRECTIONS = ("up", "down", "left", "right")
 STATUSES = ("complete", "infeasible")
 
 
