@@ -191,7 +191,8 @@ def test_a_replaced_watch_is_an_error_not_an_empty_answer(env, watched) -> None:
 
 def test_an_event_the_recorder_cannot_read_fails_the_watch(env, watched, monkeypatch) -> None:
     watch = side_effects.start(env, watched)
-    monkeypatch.setitem(recorder_lib._EVENTS, "os.mkdir", lambda args: 1 / 0)
+    readable = recorder_lib._changed
+    monkeypatch.setattr(recorder_lib, "_changed", lambda event, args: 1 / 0 if event == "os.mkdir" else readable(event, args))
     env.device.check("mkdir /sdcard/Download/x")
     monkeypatch.undo()
     with pytest.raises(CommandFailed, match="could not read the os.mkdir event"):

@@ -61,15 +61,15 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Iterator
 
 from taskkit.errors import TaskkitError
+from taskkit.sim.audit_events import EVENTS as WRITE_EVENTS, METADATA_EVENTS, changed_paths
 from taskkit.sim.sqlite_sandbox import ATTACH_EVENT, sqlite_files
 from taskkit.sim.state import SimState
 
 _WATCH_IDS = itertools.count(1)  # with the pid: a watch id this process never gave before
 RACY_NS = 100_000_000  # a file changed this recently (ns) at a `sqlite3.connect` is hashed then
-_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _UNKNOWN = "unknown"  # the md5 shown for a file whose content before was not read (never equal)
 JOURNAL_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,199}")  # an undo journal's folder name
 MAX_JOURNALS = 64  # undo watches kept at once; the oldest beyond is failed (its undo refuses)
@@ -375,60 +375,36 @@ def recorder(state: SimState) -> Recorder:
         return _RECORDERS.setdefault(real, Recorder(real))
 
 
-def _fd_path(fd: int) -> str:
-    return os.readlink(f"/proc/self/fd/{fd}")
-
-
-def _host(path: Any, dir_fd: Any = None, follow: bool = False) -> str | None:
-    """The real host path an event's path (and dir_fd) names; the last link followed if `follow`."""
-    if isinstance(path, int):
-        return _fd_path(path)
-    if path is None:
-        return None
-    text = os.fsdecode(path)
-    if isinstance(dir_fd, int) and dir_fd >= 0 and not text.startswith("/"):
-        text = os.path.join(_fd_path(dir_fd), text)
-    text = os.path.abspath(text)
+def _host(path: str, follow: bool = False) -> str:
+    """The real host path of an event's path; the last link followed if `follow`."""
+    text = os.path.abspath(path)
     if follow:
         return os.path.realpath(text)
     parent, name = os.path.split(text)
     return os.path.join(os.path.realpath(parent), name) if name else os.path.realpath(text)
 
 
-def _open(args: tuple) -> list[tuple[str | None, str]]:
-    path, _mode, flags = args[:3]
-    if isinstance(path, int) or not isinstance(flags, int) or not flags & _WRITE_FLAGS:
+def _changed(event: str, args: tuple) -> list[tuple[str, str]]:
+    """The (host path, how) pairs `event` writes: its content ("content"), a folder moved or
+    removed whole ("tree"), or a database SQLite opens, whose pages it may write without an event
+    ("stat"). Events that change metadata only (os.chmod, os.utime, os.chown) write none: the
+    listing never compared metadata."""
+    if event in ("sqlite3.connect", ATTACH_EVENT):
+        name = args[0]
+        files = sqlite_files(os.fsdecode(name)) if isinstance(name, (str, bytes, os.PathLike)) else None
+        return [(_host(f, follow=True), "stat") for f in files or []]
+    if event in METADATA_EVENTS:
         return []
-    return [(_host(path, follow=True), "content")]
+    how = "tree" if event in ("os.rename", "shutil.rmtree") else "content"
+    follow = event in ("open", "os.truncate")
+    return [(_host(path, follow), how) for path in changed_paths(event, args)]
 
 
-def _connect(args: tuple) -> list[tuple[str | None, str]]:
-    files = sqlite_files(os.fsdecode(args[0])) if isinstance(args[0], (str, bytes, os.PathLike)) else None
-    return [(_host(f, follow=True), "stat") for f in files or []]
-
-
-# event -> the (host path, how) pairs it writes; every other event is not a write of file content
-# (os.chmod, os.utime and os.chown change metadata only, which the listing never compared).
-_EVENTS: dict[str, Callable[[tuple], list[tuple[str | None, str]]]] = {
-    "open": _open,
-    "os.remove": lambda a: [(_host(a[0], a[1]), "content")],
-    "os.rmdir": lambda a: [(_host(a[0], a[1]), "content")],
-    "os.mkdir": lambda a: [(_host(a[0], a[2]), "content")],
-    "os.mkfifo": lambda a: [(_host(a[0], a[2]), "content")],
-    "os.mknod": lambda a: [(_host(a[0], a[3] if len(a) > 3 else None), "content")],
-    "os.rename": lambda a: [(_host(a[0], a[2]), "tree"), (_host(a[1], a[3]), "tree")],
-    "os.symlink": lambda a: [(_host(a[1], a[2]), "content")],
-    "os.link": lambda a: [(_host(a[1], a[3]), "content")],
-    "os.truncate": lambda a: [(_host(a[0], follow=True), "content")],
-    "shutil.rmtree": lambda a: [(_host(a[0], a[1]), "tree")],
-    "sqlite3.connect": _connect,
-    ATTACH_EVENT: _connect,
-}
+_EVENTS = WRITE_EVENTS | {"sqlite3.connect", ATTACH_EVENT}
 
 
 def _audit(event: str, args: tuple) -> None:
-    handler = _EVENTS.get(event)
-    if handler is None or not _RECORDERS or getattr(_LOCAL, "busy", False):
+    if event not in _EVENTS or not _RECORDERS or getattr(_LOCAL, "busy", False):
         return
     _LOCAL.busy = True  # hashing opens files too
     try:
@@ -437,7 +413,7 @@ def _audit(event: str, args: tuple) -> None:
             if not active:
                 return
             try:
-                targets = handler(args)
+                targets = _changed(event, args)
             except Exception as error:  # noqa: BLE001 - never break the write; fail the watches instead
                 for rec in active:
                     for watch in rec.watches.values():

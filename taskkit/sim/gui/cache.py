@@ -40,6 +40,7 @@ import sys
 import threading
 from typing import Any, Callable, TypeVar
 
+from taskkit.sim.audit_events import EVENTS as WRITE_EVENTS, METADATA_EVENTS, changed_paths, event_path
 from taskkit.sim.state import READS, SimState
 
 T = TypeVar("T")
@@ -48,7 +49,6 @@ T = TypeVar("T")
 enabled = os.environ.get("TASKKIT_GUI_CACHE", "1") != "0"
 MAX_WRITES = 4096  # writes kept per device: a result older than the oldest kept one is computed again
 MAX_DEVICES = 16  # devices with kept results per process (the least recently used go first)
-_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _HEADER = 100  # bytes of a SQLite header read to tell whether the database changed
 CONTENT, STRUCTURE, METADATA = "content", "structure", "metadata"
@@ -269,59 +269,30 @@ def _real_written(path: str, follow: bool) -> str:
         os.close(handle)
 
 
-def _path(path: Any, dir_fd: Any = None) -> str | None:
-    """An audit event's path (with its dir_fd), as text; None for none."""
-    if isinstance(path, int):
-        return os.readlink(f"/proc/self/fd/{path}")
-    if path is None:
+def _kind(event: str, path: str) -> str | None:
+    """What `event` does to `path`: its content, its place in the tree, or its metadata (None: an
+    existing folder made again, which changes nothing)."""
+    if event in ("open", "os.truncate"):
+        return CONTENT
+    if event in METADATA_EVENTS:
+        return METADATA
+    if event == "os.mkdir" and os.path.isdir(path):
         return None
-    text = os.fsdecode(path)
-    if isinstance(dir_fd, int) and dir_fd >= 0 and not text.startswith("/"):
-        text = os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), text)
-    return text
+    return STRUCTURE
 
 
-def _opened(args: tuple) -> list[tuple[str | None, str]]:
-    path, _mode, flags = args[:3]
-    if isinstance(path, int) or not isinstance(flags, int) or not flags & _WRITE_FLAGS:
-        return []
-    return [(_path(path), CONTENT)]
-
-
-def _made(args: tuple) -> list[tuple[str | None, str]]:
-    path = _path(args[0], args[2])
-    return [] if path is None or os.path.isdir(path) else [(path, STRUCTURE)]  # an existing folder stays
-
-
-# event -> the (path, kind) pairs it writes
-_WRITES: dict[str, Callable[[tuple], list[tuple[str | None, str]]]] = {
-    "open": _opened,
-    "os.remove": lambda a: [(_path(a[0], a[1]), STRUCTURE)],
-    "os.rmdir": lambda a: [(_path(a[0], a[1]), STRUCTURE)],
-    "os.mkdir": _made,
-    "os.mkfifo": lambda a: [(_path(a[0], a[2]), STRUCTURE)],
-    "os.mknod": lambda a: [(_path(a[0], a[3] if len(a) > 3 else None), STRUCTURE)],
-    "os.rename": lambda a: [(_path(a[0], a[2]), STRUCTURE), (_path(a[1], a[3]), STRUCTURE)],
-    "os.symlink": lambda a: [(_path(a[1], a[2]), STRUCTURE)],
-    "os.link": lambda a: [(_path(a[1], a[3]), STRUCTURE)],
-    "os.truncate": lambda a: [(_path(a[0]), CONTENT)],
-    "shutil.rmtree": lambda a: [(_path(a[0], a[1]), STRUCTURE)],
-    "os.utime": lambda a: [(_path(a[0], a[3]), METADATA)],
-    "os.chmod": lambda a: [(_path(a[0], a[2]), METADATA)],
-    "os.chown": lambda a: [(_path(a[0], a[3]), METADATA)],
-}
 # event -> the path it reads (while a computation records)
 _READ_EVENTS: dict[str, Callable[[tuple], str | None]] = {
-    "open": lambda a: None if isinstance(a[0], int) else _path(a[0]),
-    "os.listdir": lambda a: _path(a[0]),
-    "os.scandir": lambda a: _path(a[0]),
-    "sqlite3.connect": lambda a: _path(a[0]) if isinstance(a[0], (str, bytes, os.PathLike)) else None,
+    "open": lambda a: None if isinstance(a[0], int) else event_path(a[0]),
+    "os.listdir": lambda a: event_path(a[0]),
+    "os.scandir": lambda a: event_path(a[0]),
+    "sqlite3.connect": lambda a: event_path(a[0]) if isinstance(a[0], (str, bytes, os.PathLike)) else None,
 }
 
 
 def _audit(event: str, args: tuple) -> None:
-    writes, read = _WRITES.get(event), _READ_EVENTS.get(event)
-    if (writes is None and read is None) or getattr(_LOCAL, "busy", False):
+    writes, read = event in WRITE_EVENTS, _READ_EVENTS.get(event)
+    if (not writes and read is None) or getattr(_LOCAL, "busy", False):
         return
     _LOCAL.busy = True  # (the hook's own calls raise events too)
     try:
@@ -330,18 +301,18 @@ def _audit(event: str, args: tuple) -> None:
             path = read(args)
             if path is not None and not path.startswith(":") and not path.startswith("file:"):
                 reads.add(path)
-        if writes is not None and _DEVICES:
-            _note_writes(writes(args))
+        if writes and _DEVICES:
+            _note_writes([(path, _kind(event, path)) for path in changed_paths(event, args)])
     except Exception:  # noqa: BLE001 - never break the write; forget what may no longer hold instead
         clear()
     finally:
         _LOCAL.busy = False
 
 
-def _note_writes(targets: list[tuple[str | None, str]]) -> None:
+def _note_writes(targets: list[tuple[str, str | None]]) -> None:
     thread = threading.get_ident()
     for path, kind in targets:
-        if path is None:
+        if kind is None:
             continue
         text = os.path.abspath(path)
         devices = [d for d in list(_DEVICES.values()) if _under(text, d.named) or _under(text, d.root)]

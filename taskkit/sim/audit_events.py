@@ -1,0 +1,60 @@
+"""Which paths the interpreter's audit events (PEP 578) change: one reading of the events'
+arguments for the two hooks that watch a simulated device's files, taskkit.sim.changes (what a
+restore must undo) and taskkit.sim.gui.cache (when a cached screen no longer holds).
+
+The positions follow CPython's audit events table (docs.python.org/3/library/audit_events.html):
+`open(path, mode, flags)`, `os.remove(path, dir_fd)`, `os.rename(src, dst, src_dir_fd,
+dst_dir_fd)` and so on.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+METADATA_EVENTS = frozenset({"os.utime", "os.chmod", "os.chown"})  # change a file's metadata only
+
+# event -> for each path it changes, the positions of that path and of its dir_fd (None: none)
+_CHANGED: dict[str, tuple[tuple[int, int | None], ...]] = {
+    "os.remove": ((0, 1),),
+    "os.rmdir": ((0, 1),),
+    "os.mkdir": ((0, 2),),
+    "os.mkfifo": ((0, 2),),
+    "os.mknod": ((0, 3),),
+    "os.rename": ((0, 2), (1, 3)),
+    "os.symlink": ((1, 2),),
+    "os.link": ((1, 3),),
+    "os.truncate": ((0, None),),
+    "shutil.rmtree": ((0, 1),),
+    "os.utime": ((0, 3),),
+    "os.chmod": ((0, 2),),
+    "os.chown": ((0, 3),),
+}
+EVENTS = frozenset(_CHANGED) | {"open"}
+
+
+def event_path(path: Any, dir_fd: Any = None) -> str | None:
+    """The path an event's argument names, as text: a file descriptor's path, or `path` joined to
+    its `dir_fd`'s folder when relative (None for none)."""
+    if isinstance(path, int):
+        return os.readlink(f"/proc/self/fd/{path}")
+    if path is None:
+        return None
+    text = os.fsdecode(path)
+    if isinstance(dir_fd, int) and dir_fd >= 0 and not text.startswith("/"):
+        text = os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), text)
+    return text
+
+
+def changed_paths(event: str, args: tuple) -> list[str]:
+    """The paths `event` changes: none for an event that changes nothing, or an `open` of a path
+    (not a descriptor) for reading only."""
+    if event == "open":
+        path, _mode, flags = args[:3]
+        if isinstance(path, int) or not isinstance(flags, int) or not flags & WRITE_FLAGS:
+            return []
+        positions: tuple[tuple[int, int | None], ...] = ((0, None),)
+    else:
+        positions = _CHANGED.get(event, ())
+    found = (event_path(args[p], None if d is None or d >= len(args) else args[d]) for p, d in positions)
+    return [path for path in found if path is not None]
