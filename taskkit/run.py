@@ -318,18 +318,24 @@ def taskkit_version() -> str:
         return "unknown"
 
 
-def main(argv: list[str]) -> int:
+def load_tasks() -> None:
+    """Load the tasks the flags name (built-in, --task_module, --spec_dir), printing any notice."""
     for notice in cli.load_tasks(FLAGS):
         print(notice, file=sys.stderr)
-    if FLAGS.list_tasks:
-        _list_tasks()
-        return 0
-    if FLAGS.json:
-        raise cli.UsageError("--json goes with --list_tasks (a run's rows are JSON already: --output_dir)")
-    suite.check_combinations(FLAGS.n_task_combinations)
-    if FLAGS.show_instance:
-        _show_instance(FLAGS.show_instance)
-        return 0
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """A run's episodes, agent and devices, checked against the flags."""
+
+    instances: suite.Suite
+    agent: Any
+    workers: list[str]
+    left_out: str | None
+
+
+def plan() -> Plan:
+    """The run the flags ask for; bad input is a UsageError here, before anything is written."""
     configs = _device_configs()
     runnable, left_out = cli.runnable_here(FLAGS, cli.chosen_tasks(FLAGS))
     instances = suite.build_suite(FLAGS.seed, [cls.name for cls in runnable], FLAGS.n_task_combinations, configs,
@@ -346,9 +352,28 @@ def main(argv: list[str]) -> int:
             raise cli.UsageError(str(error)) from None
     elif FLAGS.ray_address:
         raise cli.UsageError("--ray_address needs --executor ray")
-    workers = _worker_devices()  # bad input is refused before anything is written
-    if left_out:
-        print(f"{PROG}: {left_out}", file=sys.stderr)
+    return Plan(instances, agent, _worker_devices(), left_out)
+
+
+def main(argv: list[str]) -> int:
+    load_tasks()
+    if FLAGS.list_tasks:
+        _list_tasks()
+        return 0
+    if FLAGS.json:
+        raise cli.UsageError("--json goes with --list_tasks (a run's rows are JSON already: --output_dir)")
+    suite.check_combinations(FLAGS.n_task_combinations)
+    if FLAGS.show_instance:
+        _show_instance(FLAGS.show_instance)
+        return 0
+    return execute(plan())
+
+
+def execute(chosen: Plan) -> int:
+    """Run the planned episodes, writing each row as it finishes: 0, or 130 when interrupted."""
+    instances, agent, workers = chosen.instances, chosen.agent, chosen.workers
+    if chosen.left_out:
+        print(f"{PROG}: {chosen.left_out}", file=sys.stderr)
     writer, results = _open_results(FLAGS.output_dir, instances)
     if results:
         finished = {row.instance_id for row in results}

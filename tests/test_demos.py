@@ -145,6 +145,7 @@ def test_bad_flags_are_one_line_and_exit_2(tmp_path: Path, args: tuple[str, ...]
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip().count("\n") == 0 and says in proc.stderr and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("taskkit.demos: error:")
+    assert not (tmp_path / "out").exists()  # refused before the directory is claimed
 
 
 def test_a_directory_that_is_not_a_dataset_is_refused(tmp_path: Path) -> None:

@@ -60,17 +60,19 @@ def main(argv: list[str]) -> int:
     meta = {"seed": FLAGS.seed, "suite_family": FLAGS.suite_family, "tasks": FLAGS.tasks,
             "n_task_combinations": FLAGS.n_task_combinations, "device_config": FLAGS.device_config,
             "taskkit_version": run.taskkit_version()}
+    run.FLAGS.unparse_flags()
+    run.FLAGS(_run_argv(Path(FLAGS.output_dir)))
+    run.load_tasks()
+    chosen = run.plan()  # bad input is refused before the directory is claimed
     with dataset.claim(FLAGS.output_dir) as directory:  # locked until the dataset is written
-        return _write(directory, meta)
+        return _write(directory, meta, chosen)
 
 
-def _write(directory: outdir.OutputDir, meta: dict[str, Any]) -> int:
+def _write(directory: outdir.OutputDir, meta: dict[str, Any], chosen: run.Plan) -> int:
     """Play the references into directory/run, then write the dataset from it."""
     root = directory.path
-    run.FLAGS.unparse_flags()
-    run.FLAGS(_run_argv(root))
     with contextlib.redirect_stdout(sys.stderr):  # the run's summary; stdout is the dataset's
-        code = run.main([run.PROG])
+        code = run.execute(chosen)
     if code != 0:
         return code
     summary = dataset.build(directory, meta)
