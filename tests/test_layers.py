@@ -34,12 +34,14 @@ LAYERS: list[tuple[str, ...]] = [
     ("taskkit.actions", "taskkit.suite", "taskkit.runner", "taskkit.report", "taskkit.connect",
      "taskkit.cli", "taskkit.families", "taskkit.seed_coverage", "taskkit.trajectory", "taskkit.resume", "taskkit.pool",
      "taskkit.metrics", "taskkit.plots", "taskkit.report_html", "taskkit.side_effects",
-     "taskkit.ray_pool", "taskkit.fidelity", "taskkit.gym", "taskkit.demos", "taskkit.static_eval", "taskkit.outdir"),
+     "taskkit.ray_pool", "taskkit.fidelity", "taskkit.calibrate", "taskkit.gym", "taskkit.demos", "taskkit.static_eval",
+     "taskkit.outdir"),
     ("taskkit.testing",),
 ]
 # Composition roots: they wire the layers together and may import any of them.
 ENTRY_POINTS = {"taskkit", "taskkit.run", "taskkit.check", "taskkit.sim.__main__", "taskkit.report.__main__",
-                "taskkit.demos.__main__", "taskkit.static_eval.__main__", "taskkit.compat.android_world.goals"}
+                "taskkit.demos.__main__", "taskkit.static_eval.__main__", "taskkit.calibrate.__main__",
+                "taskkit.compat.android_world.goals"}
 
 
 def _modules() -> dict[str, Path]:
