@@ -10,7 +10,7 @@ from typing import Any, Callable
 from taskkit.apps.base import App
 from taskkit.apps.table import Database
 from taskkit.apps.common import DEVICE_EPOCH, epoch, generate_excluding, random_epoch, to_ms
-from taskkit.apps.common import format_amount  # noqa: F401 - how the app shows an amount
+from taskkit.apps.common import format_amount  # noqa: F401 - how goals and notes write an amount
 from taskkit.rng import TaskRng
 
 PACKAGE = "com.arduia.expense"
@@ -115,6 +115,25 @@ def noise_expenses(
 ) -> list[dict[str, Any]]:
     """`n` random expenses none of which `exclude` rejects (`kwargs` go to `random_expense`)."""
     return generate_excluding(lambda: random_expense(rng, **kwargs), n, exclude)
+
+
+def shown_amount(cents: int) -> str:
+    """An amount as the app's rows and totals show it (its CurrencyDecimalFormat, FormatModule.kt at
+    arduia/ProExpense v1.0.0-beta05: DecimalFormat, English, at most two fraction digits, grouped),
+    the currency's code beside it: 123450 -> "1,234.5", 1200 -> "12"."""
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(int(cents)), 100)
+    fraction = f"{rest:02d}".rstrip("0")
+    return f"{sign}{whole:,}" + (f".{fraction}" if fraction else "")
+
+
+NAME_LENGTH = 20  # item_expense_recent.xml / item_expense_log.xml: tv_name's android:maxLength
+
+
+def shown_name(name: str) -> str:
+    """An expense's name as its list row shows it: TextView.setText applies the row's maxLength
+    filter, so "Animal shelter donation" shows as "Animal shelter donat"."""
+    return name[:NAME_LENGTH]
 
 
 def category_name(category: int) -> str:

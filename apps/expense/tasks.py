@@ -6,7 +6,7 @@ import io
 from typing import Any
 
 from taskkit.apps import expense, markor, pictures, simple_gallery_pro
-from taskkit.apps.common import device_now_ms, format_amount
+from taskkit.apps.common import device_now_ms
 from taskkit.device.quoting import sql_literal
 from taskkit.env import TaskEnv
 from taskkit.gui_reference import Step, in_row_of, long_press, open_app, tap, text, type_text
@@ -62,9 +62,13 @@ def add_steps(item: dict[str, Any]) -> list[Step]:
             tap(item["category_name"]), type_text("edt_note", item["note"]), tap("btn_save")]
 
 
+OPEN_LOGS = tap("btn_more_logs")  # Home's Recent shows four expenses; More opens the logs list, every one
+
+
 def delete_steps(item: dict[str, Any]) -> list[Step]:
-    """Long-press the expense (its name in the row of its amount: a look-alike costs more), Confirm."""
-    row = in_row_of(text(format_amount(item["amount"])), text(item["name"]))
+    """In the logs: long-press the expense (its name in the row of its amount, both as the row
+    shows them: a look-alike costs more), Confirm."""
+    row = in_row_of(text(expense.shown_amount(item["amount"])), text(expense.shown_name(item["name"])))
     return [long_press(row), tap("Confirm")]
 
 
@@ -246,7 +250,7 @@ class ExpenseDeleteMultiple(TaskEval):
         expense.APP.force_stop(env.device)
 
     def gui_reference(self) -> list[Step]:
-        return [open_app("pro expense")] + [step for item in self.params["targets"] for step in delete_steps(item)]
+        return [open_app("pro expense"), OPEN_LOGS] + [step for item in self.params["targets"] for step in delete_steps(item)]
 
 
 class ExpenseDeleteSingle(ExpenseDeleteMultiple):
@@ -309,8 +313,8 @@ class ExpenseDeleteDuplicates(TaskEval):
     def gui_reference(self) -> list[Step]:
         """Delete every copy of each duplicated expense but one."""
         groups = zip(self.params["duplicated"], self.params["copies"])
-        return [open_app("pro expense")] + [step for item, copies in groups for _ in range(copies - 1)
-                                            for step in delete_steps(item)]
+        return [open_app("pro expense"), OPEN_LOGS] + [step for item, copies in groups for _ in range(copies - 1)
+                                                       for step in delete_steps(item)]
 
 
 class ExpenseDeleteDuplicates2(ExpenseDeleteDuplicates):

@@ -103,13 +103,13 @@ LADDERS: tuple[Ladder, ...] = (
               "配料是“{{ ingredients }}”,做法是“{{ directions }}”。"),
     )),
     Ladder("ExpenseEntry", ExpenseKind, "information-management", "Google Tasks (Create a new list. Add new task ...)", (
-        Level("Delete the expense '{{ old }}' from Pro Expense.", 3, ("home",),
+        Level("Delete the expense '{{ old }}' from Pro Expense.", 4, ("home",),  # More, then the row in the logs
               "在 Pro Expense 中删除“{{ old }}”这笔支出。"),
         Level("Delete the expense '{{ old }}' from Pro Expense. Then add an expense '{{ name }}' of "
-              "{{ amount | money }}.", 7, ("{{ name }}",),
+              "{{ amount | money }}.", 9, ("{{ name }}",),
               "在 Pro Expense 中删除“{{ old }}”这笔支出,然后添加一笔“{{ name }}”支出,金额为{{ amount | money }}。"),
         Level("Delete the expense '{{ old }}' from Pro Expense. Then add an expense '{{ name }}' of "
-              "{{ amount | money }} in the {{ category }} category with the note '{{ note }}'.", 9, ("{{ name }}",),
+              "{{ amount | money }} in the {{ category }} category with the note '{{ note }}'.", 11, ("{{ name }}",),
               "在 Pro Expense 中删除“{{ old }}”这笔支出,然后添加一笔“{{ name }}”支出,金额为{{ amount | money }},"
               "类别选“{{ category }}”,备注写“{{ note }}”。"),
     )),

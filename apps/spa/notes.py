@@ -270,9 +270,10 @@ class ExpenseKind(Kind):
         expense.APP.launch(env.device)  # the list shows the names
 
     def steps(self) -> list[Step]:
-        steps = [open_app("pro expense"), long_press(self.p["old"]), tap("btn_confirm")]
-        if self.at(2):
-            steps += [tap("fb_main_add"), type_text("edt_name", self.p["name"]),
+        steps = [open_app("pro expense"), tap("btn_more_logs"),  # the logs list every expense, Home four
+                 long_press(expense.shown_name(self.p["old"])), tap("btn_confirm")]
+        if self.at(2):  # the add button is Home's: BACK from the logs first
+            steps += [back(), tap("fb_main_add"), type_text("edt_name", self.p["name"]),
                       type_text("edt_amount", format_amount(self.p["amount"]).lstrip("$"))]
         if self.at(3):
             steps += [tap(self.p["category"]), type_text("edt_note", self.p["note"])]

@@ -39,6 +39,14 @@ CODEPOINTS: dict[str, int] = {
     "arrow_forward": 0xE5C8,
     # Markor's bottom navigation (main__bottom_nav.xml: ic_folder, ic_assignment_turned_in, ic_lightning, ic_favorite)
     "assignment_turned_in": 0xE862, "flash_on": 0xE3E7, "favorite": 0xE87D,
+    # Markor's formatting bar (MarkdownActionButtons: its ic_*_black_24dp drawables are these icons)
+    "format_bold": 0xE238, "format_italic": 0xE23F, "open_in_browser": 0xE89D, "attach_file": 0xE226,
+    "access_time": 0xE192, "code": 0xE86F, "format_list_numbered": 0xE242, "view_module": 0xE8F0,
+    "format_quote": 0xE244, "more_horiz": 0xE5D3, "format_strikethrough": 0xE246, "format_indent_increase": 0xE23E,
+    "format_indent_decrease": 0xE23D, "keyboard_return": 0xE31B, "arrow_upward": 0xE5D8, "arrow_downward": 0xE5DB,
+    "file_copy": 0xE173, "rotate_left": 0xE419,
+    # Simple Calendar's event screen (activity_event.xml: ic_bell_vector, ic_repeat_vector, ic_category_vector)
+    "notifications": 0xE7F4, "repeat": 0xE040, "category": 0xE574,
     # the launcher's app icons (taskkit's own: a Material glyph on a coloured circle)
     "alarm": 0xE855, "attach_money": 0xE227, "brush": 0xE3AE, "camera_alt": 0xE3B0, "check_circle": 0xE86C,
     "contacts": 0xE0BA, "content_paste": 0xE14F, "description": 0xE873, "directions_run": 0xE566,

@@ -12,7 +12,8 @@
   app drawer on a swipe up, the shade closes on a swipe up, a drawing canvas draws a line from
   the start to the end).
 * `keyevent`: BACK, HOME, ENTER (the focused field's IME action, or a new line in a multi-line
-  field), DEL / FORWARD_DEL (delete before / after the cursor, which stays at the end), SPACE,
+  field), DEL / FORWARD_DEL (delete before / after the cursor, which is at the end but where an
+  app's action put it: Markor's formatting bar), SPACE,
   letters, digits and common punctuation (typed into the focused field); by name, with or
   without KEYCODE_, or by number. Other keys change nothing.
 * `keycombination`: Ctrl+A (KEYCODE_CTRL_LEFT or _RIGHT with KEYCODE_A) selects the focused
@@ -143,7 +144,10 @@ def key(ui: Session, code: int) -> None:
         field = _focused(ui)
         if field is not None and field.field is not None:
             everything = _take_selection(ui, field.field)
-            if everything or name == "DEL":
+            after = ui.cursor(field.field)
+            if name == "FORWARD_DEL" and after and not everything:  # the character after the cursor
+                ui.set_cursor(field.field, after - 1)
+            if everything or name == "DEL" or after:
                 ui.type_into(field.field, lambda old: "" if everything else old[:-1])
     elif name == "ENTER":
         field = _focused(ui)
@@ -179,7 +183,7 @@ def handle(ui: Session, verb: str, args: list[str]) -> None:
         codes = {key_code(w) for w in words}
         field = _focused(ui)
         if codes & set(_CTRL) and _A in codes and field is not None and field.field is not None:
-            ui.store.data["selected"] = field.field
+            ui.select_all(field.field)
     elif verb == "keyevent":
         for word in args:
             code = None if word.startswith("--") else key_code(word)

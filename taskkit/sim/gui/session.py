@@ -250,16 +250,38 @@ class Session:
         return self.store.data.get("focus") == frame.key(name)
 
     def focus(self, frame: Frame, name: str | None) -> None:
+        """Focus the field `name` (None: no field); a tap puts the cursor at the end of its text."""
         self.store.data["focus"] = frame.key(name) if name else None
+        if name:
+            self.set_cursor(frame.key(name), 0)
+
+    def cursor(self, key: str) -> int:
+        """Where the cursor of the field `key` is: how many characters follow it (0: at the end)."""
+        return int(self.store.data["cursor"].get(key, 0))
+
+    def set_cursor(self, key: str, after: int) -> None:
+        """Put the cursor of the field `key` before its last `after` characters."""
+        if after > 0:
+            self.store.data["cursor"][key] = after
+        else:
+            self.store.data["cursor"].pop(key, None)
+
+    def select_all(self, key: str) -> None:
+        """Select the whole text of the field `key` (the cursor, the selection's end, at the end)."""
+        self.store.data["selected"] = key
+        self.set_cursor(key, 0)
 
     @property
     def focused_key(self) -> str | None:
         return self.store.data.get("focus")
 
     def type_into(self, key: str, edit: Callable[[str], str]) -> None:
-        """Apply `edit(old) -> new` to the draft stored under `key`."""
+        """Apply `edit(old) -> new` to the text before the cursor of the draft stored under `key`
+        (the text after the cursor stays after it)."""
         drafts = self.store.data["drafts"]
-        drafts[key] = edit(drafts.get(key, ""))
+        old = drafts.get(key, "")
+        split = len(old) - min(self.cursor(key), len(old))
+        drafts[key] = edit(old[:split]) + old[split:]
 
     def scroll(self, frame: Frame, name: str) -> int | None:
         value = self.store.data["scroll"].get(frame.key(name))

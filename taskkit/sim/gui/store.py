@@ -2,9 +2,9 @@
 
 What is not app data lives here, so it survives across shell invocations and adb connections:
 each app's window stack (frames: a screen name, its arguments and its activity, tied to the
-app's task id), the focused text field, typed-but-unsaved text (drafts), list scroll offsets,
+app's task id), the focused text field, typed-but-unsaved text (drafts) and where a field's cursor is when not at its end, list scroll offsets,
 whether the quick-settings shade is open, the field whose floating text toolbar is open, and the last intent `am start` delivered to each app.
-Drafts, focus and scroll offsets are keyed by the frame that owns them, so they go when their
+Drafts, cursors, focus and scroll offsets are keyed by the frame that owns them, so they go when their
 frame is closed, as an activity's state goes when it finishes.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ FILE_NAME = "gui.json"
 
 def _empty() -> dict[str, Any]:
     return {"next_id": 1, "apps": {}, "focus": None, "selected": None, "text_toolbar": None, "drafts": {}, "scroll": {},
-            "shade": False, "intents": {}}
+            "cursor": {}, "shade": False, "intents": {}}
 
 
 def _text(data: dict[str, Any]) -> str:
@@ -57,7 +57,7 @@ class Store:
         if not ids:
             return
         owned = lambda key: int(key.split(":", 1)[0]) in ids  # noqa: E731 - "frame:name" keys
-        for table in ("drafts", "scroll"):
+        for table in ("drafts", "scroll", "cursor"):
             self.data[table] = {k: v for k, v in self.data[table].items() if not owned(k)}
         for table in ("focus", "selected", "text_toolbar"):  # a field's focus, select-all selection and toolbar
             key = self.data.get(table)

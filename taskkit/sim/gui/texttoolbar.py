@@ -68,7 +68,7 @@ def _paste(key: str):
 def _select_all(key: str):
     """Select the whole text; the toolbar stays, now offering Cut and Copy."""
     def act(ui: Session) -> None:
-        ui.store.data["selected"] = key
+        ui.select_all(key)
         show(ui, key)
     return act
 

@@ -3,8 +3,8 @@ view), the search, the event screen (title, location, description, start and end
 repetition; save, delete) and its dialogs, over `events.db`.
 
 Ids and labels follow SimpleMobileTools/Simple-Calendar (app/src/main/res/layout/
-activity_event.xml: `event_title` "Title", `event_location` "Location", `event_description`
-"Description", `event_all_day` "All-day", `event_start_date`, `event_start_time`,
+activity_event.xml: `event_nested_scrollview`, `event_title` "Title", `event_location` "Location",
+`event_description` "Description", `event_all_day` "All-day", `event_start_date`, `event_start_time`,
 `event_end_date`, `event_end_time`, `event_repetition` ("No repetition", "Daily", "Weekly",
 "Monthly", "Yearly": Context.getRepetitionText), `event_repetition_rule_label` "Repeat on" with
 `event_repetition_rule`, `event_repetition_limit_label` "Repeat" with `event_repetition_limit`
@@ -73,8 +73,9 @@ and week numbers (off by default) are not drawn; the weekly, monthly-and-daily a
 offered but not modeled; the chosen view lasts while the app's screens do (the app stores it)
 and a view opens on today; the overflow's other items, Task and the FAB's task icon close their
 menu and do nothing; repeating events are listed once, at their first start; BACK does not
-close the search first; no reminders, custom repetition or repetition limits, attendees, time
-zones or event types on the screen (their columns keep the app's defaults).
+close the search first; no custom repetition or repetition limits, attendees or time zones on the
+screen (their columns keep the app's defaults). The All-day, reminder, event type and colour rows
+are calendar_rows.py's.
 
 Pinned: AndroidWorld installs com.simplemobiletools.calendar.pro_238.apk; this model follows
 SimpleMobileTools/Simple-Calendar 6.22.2 (versionCode 238) with Simple-Commons 71d66584bd, the
@@ -88,6 +89,7 @@ from typing import Any, Callable
 from taskkit.apps.calendar import DB_PATH, DEFAULTS, KEY, PACKAGE, TABLE
 from taskkit.sim.gui import appdata, pickers, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
+from taskkit.sim.gui.apps import calendar_rows
 from taskkit.sim.gui.node import Action, Node, Painted
 from taskkit.sim.gui.session import Session
 from taskkit.sim.gui.source import Source, simple_commons
@@ -177,6 +179,11 @@ def open_event(event_id: int | None):
         for name, column in (("start", "start_ts"), ("end", "end_ts"), ("repeat", "repeat_interval"),
                              ("rule", "repeat_rule")):
             ui.set_draft(frame, name, str(int(row[column] or 0)))
+        if event_id is not None:  # EventActivity.setupEditEvent (a new event keeps calendar_rows.NEW_EVENT)
+            ui.set_draft(frame, "all_day", str(int(row["flags"]) & calendar_rows.FLAG_ALL_DAY))
+            for name, column in (("reminder_1", "reminder_1_minutes"), ("reminder_2", "reminder_2_minutes"),
+                                 ("reminder_3", "reminder_3_minutes"), ("event_type", "event_type"), ("color", "color")):
+                ui.set_draft(frame, name, str(int(row[column])))
     return act
 
 
@@ -186,13 +193,23 @@ def _save(frame: Frame):
         if not title:
             return  # the app asks for a title first
         start, end = _times(ui, frame)
+        all_day = calendar_rows.number(ui, frame, "all_day") == 1
+        if all_day:  # getStartEndTimes: the first day's start to noon of the last
+            start, end = start - start % DAY, end - end % DAY + DAY // 2
         repeat = int(ui.draft(frame, "repeat") or 0)
+        number = lambda name: calendar_rows.number(ui, frame, name)  # noqa: E731
         values = {"title": title, "location": ui.draft(frame, "location").strip(),
                   "description": ui.draft(frame, "description").strip(), "start_ts": start, "end_ts": max(start, end),
                   "repeat_interval": repeat, "repeat_rule": int(ui.draft(frame, "rule") or 0), "repeat_limit": 0,
+                  "reminder_1_minutes": number("reminder_1"), "reminder_2_minutes": number("reminder_2"),
+                  "reminder_3_minutes": number("reminder_3"), "event_type": number("event_type"), "color": number("color"),
                   "last_updated": appdata.now_ms(ui)}
-        if frame.args.get("event") is not None:
-            appdata.update(ui, DB_PATH, TABLE, KEY, int(frame.args["event"]), values)
+        event_id = frame.args.get("event")
+        stored = _stored(ui, int(event_id)) if event_id is not None else None
+        flags = int(stored["flags"]) if stored else 0
+        values["flags"] = flags | calendar_rows.FLAG_ALL_DAY if all_day else flags & ~calendar_rows.FLAG_ALL_DAY
+        if event_id is not None:
+            appdata.update(ui, DB_PATH, TABLE, KEY, int(event_id), values)
         else:
             appdata.insert(ui, DB_PATH, TABLE, {**DEFAULTS, "source": "simple-calendar", **values})
         ui.finish()
@@ -632,6 +649,9 @@ def _short_days(rule: int) -> str:
 
 
 def _event(ui: Session, frame: Frame) -> list[Node]:
+    """activity_event.xml in its NestedScrollView `event_nested_scrollview`: the text fields, All-day,
+    the start and end (their times gone for an all-day event), the reminders, the repetition and
+    its rule and limit, the event type and the colour."""
     m = ui.m
     actions = [widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Save", _save(frame), f"{ID}save")]
     if frame.args.get("event") is not None:
@@ -640,33 +660,63 @@ def _event(ui: Session, frame: Frame) -> list[Node]:
                                            f"{ID}delete"))
     nodes, top = widgets.app_bar(ui, "Edit Event" if frame.args.get("event") is not None else "New Event",
                                  actions=tuple(actions))
-    fields, y = widgets.form(ui, frame, _TEXT_FIELDS, top)
-    nodes += fields
+    rows = [_field_row(ui, frame, field) for field in _TEXT_FIELDS]
+    rows += [calendar_rows.all_day(ui, frame), *_date_rows(ui, frame), *calendar_rows.reminders(ui, frame),
+             *_repetition_rows(ui, frame), *calendar_rows.type_and_colour(ui, frame)]
+    nodes.append(widgets.scroll_list(ui, frame, "form", (0, top, m.width, m.content_bottom), rows,
+                                     rid=f"{ID}event_nested_scrollview", class_name="android.widget.ScrollView"))
+    return nodes
+
+
+def _field_row(ui: Session, frame: Frame, field: widgets.Field) -> widgets.Row:
+    """A text field with the 16 dp gap above it."""
+    m = ui.m
+    return widgets.Row(m.dp(field.height_dp + 16), lambda box: widgets.edit_text(
+        ui, frame, field.name, (m.dp(16), box[1] + m.dp(16), m.width - m.dp(16), box[3]), field.hint, field.rid,
+        single_line=field.single_line))
+
+
+def _date_rows(ui: Session, frame: Frame) -> list[widgets.Row]:
+    """The start's and the end's date (and time, unless the event is all-day: toggleAllDay)."""
+    m = ui.m
     start, end = _times(ui, frame)
-    for which, seconds in (("start", start), ("end", end)):
-        for kind, shown, x1, x2 in (("date", show_date(seconds), m.dp(16), m.width * 2 // 3),
-                                    ("time", show_time(seconds), m.width * 2 // 3, m.width - m.dp(16))):
-            nodes.append(widgets.text(ui, (x1, y, x2, y + m.dp(48)), shown, f"{ID}event_{which}_{kind}",
-                                      action=_open_picker(frame.id, which, kind, seconds)))
-        y += m.dp(56)
+    all_day = calendar_rows.number(ui, frame, "all_day") == 1
+
+    def row(which: str, seconds: int) -> widgets.Row:
+        def build(box: tuple[int, int, int, int]) -> Node:
+            x1, y1, x2, _ = box
+            kinds = [("date", show_date(seconds), m.dp(64), m.width * 2 // 3)]
+            kinds += [] if all_day else [("time", show_time(seconds), m.width * 2 // 3, m.width - m.dp(16))]
+            return Node("android.widget.FrameLayout", bounds=box, children=[
+                widgets.text(ui, (left, y1, right, y1 + m.dp(48)), shown, f"{ID}event_{which}_{kind}",
+                             action=_open_picker(frame.id, which, kind, seconds)) for kind, shown, left, right in kinds])
+        return widgets.Row(m.dp(56), build)
+    return [row("start", start), row("end", end)]
+
+
+def _repetition_rows(ui: Session, frame: Frame) -> list[widgets.Row]:
+    """`event_repetition`, and while it repeats its rule (EventActivity.checkRepetitionRuleText: a
+    weekly rule's days; a monthly or yearly one "The same day"; none for a daily repetition) and its
+    limit ("Forever")."""
+    m = ui.m
     repeat = int(ui.draft(frame, "repeat") or 0)
     label = dict(REPETITIONS).get(repeat, f"{repeat // DAY} days")
-    nodes.append(widgets.text(ui, (m.dp(16), y, m.width - m.dp(16), y + m.dp(48)), label, f"{ID}event_repetition",
-                              action=lambda s: s.push("repetition", event=frame.id)))
-    y += m.dp(56)
-    if repeat:
-        # EventActivity.checkRepetitionRuleText: a weekly rule's days; a monthly or yearly one "The
-        # same day" (the_same_day, REPEAT_SAME_DAY); no rule row for a daily repetition
-        rule = int(ui.draft(frame, "rule") or 0)
-        rule_row = [("event_repetition_rule_label", "Repeat on", "event_repetition_rule",
-                     _short_days(rule) if repeat % WEEKLY == 0 else "The same day")] \
-            if repeat % WEEKLY == 0 or repeat % MONTHLY == 0 or repeat % YEARLY == 0 else []
-        for label_rid, label_text, value_rid, value in (
-                *rule_row, ("event_repetition_limit_label", "Repeat", "event_repetition_limit", "Forever")):
-            nodes += [widgets.text(ui, (m.dp(16), y, m.width // 2, y + m.dp(48)), label_text, f"{ID}{label_rid}"),
-                      widgets.text(ui, (m.width // 2, y, m.width - m.dp(16), y + m.dp(48)), value, f"{ID}{value_rid}")]
-            y += m.dp(56)
-    return nodes
+    found = [widgets.Row(m.dp(56), lambda box: calendar_rows.icon_row(ui, "event_repetition_image", "repeat", box, widgets.text(
+        ui, (m.dp(64), box[1], m.width - m.dp(16), box[1] + m.dp(48)), label, f"{ID}event_repetition",
+        action=lambda s: s.push("repetition", event=frame.id))))]
+    if not repeat:
+        return found
+    rule = int(ui.draft(frame, "rule") or 0)
+    rule_row = [("event_repetition_rule_label", "Repeat on", "event_repetition_rule",
+                 _short_days(rule) if repeat % WEEKLY == 0 else "The same day")] \
+        if repeat % WEEKLY == 0 or repeat % MONTHLY == 0 or repeat % YEARLY == 0 else []
+    for label_rid, label_text, value_rid, value in (
+            *rule_row, ("event_repetition_limit_label", "Repeat", "event_repetition_limit", "Forever")):
+        found.append(widgets.Row(m.dp(56), lambda box, lr=label_rid, lt=label_text, vr=value_rid, v=value: Node(
+            "android.widget.RelativeLayout", bounds=box, children=[
+                widgets.text(ui, (m.dp(64), box[1], m.width // 2, box[1] + m.dp(48)), lt, f"{ID}{lr}"),
+                widgets.text(ui, (m.width // 2, box[1], m.width - m.dp(16), box[1] + m.dp(48)), v, f"{ID}{vr}")])))
+    return found
 
 
 def _repetition(ui: Session, frame: Frame) -> list[Node]:
@@ -732,6 +782,8 @@ def _opener(activity: str, intent: Intent | None) -> list[Opening] | None:
         begin = end = None
     if begin is not None:
         drafts["start"], drafts["end"] = str(begin), str(end if end is not None and end >= begin else begin + 3600)
+    if str(extras.get("allDay", "")).lower() == "true":  # EventActivity: the allDay extra checks All-day
+        drafts["all_day"] = "1"
     return [Opening("main"), Opening("event", focus="title", drafts=drafts)]
 
 
@@ -741,5 +793,7 @@ APP = register(AppScreens(
      "go_to_date": Screen(_go_to_date_dialog), "selection": Screen(_selection),
      "delete_selected": Screen(_confirm_delete), "event": Screen(_event, EVENT), "date": Screen(_date_picker, EVENT),
      "time": Screen(_time_picker, EVENT), "repetition": Screen(_repetition, EVENT),
+     "reminder": Screen(lambda ui, frame: calendar_rows.reminder_dialog(ui, frame, _radio_dialog), EVENT),
+     "event_types": Screen(calendar_rows.event_types_dialog, EVENT),
      "delete": Screen(_confirm_delete, EVENT)},
     first="main", opener=_opener))

@@ -1,23 +1,29 @@
-"""Pro Expense: the expense list, an expense's details, the entry form (name, amount, category, note)
-and deleting by long press, over the `expense` table of accounting.db the checks read.
+"""Pro Expense: Home (the week's totals and graph, Recent), the expense logs, an expense's details,
+the entry form (name, amount, category, note), deleting, and the drawer's destinations, over the
+`expense` table of accounting.db the checks read.
 
-Ids and labels follow arduia/ProExpense v1.0.0-beta05 (res/layout/frag_expense_entry.xml: the
-`toolbar` titled "Expense Entry", or "Update Data" with the button "Update" when editing
-(ExpenseEntryFragment.changeToUpdateMode), `edt_name` "Name", `edt_amount` "Amount", the categories
+Ids and labels follow arduia/ProExpense v1.0.0-beta05: frag_home.xml (`toolbar` "Home" and
+`rv_home`, whose cards HomeEpoxyController builds: layout_expense_in_out.xml "Totals",
+layout_expense_graph.xml "Expenses in this Week" with `expense_graph`, layout_recent_lists.xml
+"Recent" with `rv_recent_lists` and `btn_more_logs` "More"; the week's figures: expense_week.py);
+frag_expense_logs.xml (`tb_expense` "Expense Logs", `rv_expense`); item_expense_recent.xml and
+item_expense_log.xml (`cd_expense` with the category's icon `imv_category` in its circle
+`cv_category`, `tv_name`, `tv_date`, `tv_amount`, `tv_currency_symbol`); frag_expense_entry.xml
+(the `toolbar` titled "Expense Entry", or "Update Data" with the button "Update" when editing,
+ExpenseEntryFragment.changeToUpdateMode; `edt_name` "Name", `edt_amount` "Amount", the categories
 `rv_category` of item_category.xml cards `cd_category` named by `tv_name`, `edt_note` "Note",
-`btn_save` "Save"; item_expense_recent.xml: `cd_expense` with the category's icon `imv_category` in
-its circle `cv_category`, `tv_name`, `tv_date`, `tv_amount`;
-expense_detail_dialog.xml: "Expense Detail", `tv_name_value`, `tv_amount_value`, `tv_date_value`,
-`tv_note_value`, `btn_edit` "Edit"; frag_delete_confirm_dialog.xml: "Delete Items", `tv_items`
-("item " for one, DeleteConfirmFragment), "will be deleted!" and `btn_confirm` "Confirm"; the add
-button `fb_main_add`, which AndroidWorld's expense set-up also waits for).
+`btn_save` "Save"); expense_detail_dialog.xml ("Expense Detail", `tv_name_value`,
+`tv_amount_value`, `tv_date_value`, `tv_note_value`, `btn_delete`, `btn_edit` "Edit");
+frag_delete_confirm_dialog.xml ("Delete Items", `tv_items` ("item " for one,
+DeleteConfirmFragment), "will be deleted!" and `btn_confirm` "Confirm"); the add button
+`fb_main_add` (activ_main.xml, on Home only), which AndroidWorld's expense set-up also waits for;
+the drawer `nv_main` (menu_home.xml; its other destinations: expense_pages.py).
 
 Save inserts (or, from Edit, updates) the row as the app's Room DAO does: the amount typed in
 dollars is stored in cents, the category by its number, created and modified at the device clock.
-Simplified: one list (the app's home shows recent expenses and a separate list page; here the home
-is the full list, newest first; the navigation drawer's destinations other than Home do nothing); a
-long press asks to delete that one expense (the app enters a multi-select mode first); the category
-is a row of cards, one per category; the details are a screen, not a bottom sheet, without its
+Simplified: the logs list has no date headers, paging, swipe or filter; a long press on a logs
+row asks to delete that one expense (the app enters a multi-select mode first); the category is
+a row of cards, one per category; the details are a screen, not a bottom sheet, without its
 category icon.
 
 Pinned: AndroidWorld installs com.arduia.expense_11.apk; this model follows arduia/ProExpense
@@ -26,28 +32,30 @@ v1.0.0-beta05 (versionCode 11).
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, timezone
+from datetime import datetime, timezone, tzinfo
 from typing import Any
 
 from taskkit.apps.common import format_amount
-from taskkit.apps.expense import CATEGORIES, DB_PATH, KEY, PACKAGE, TABLE
+from taskkit.apps.expense import CATEGORIES, DB_PATH, KEY, PACKAGE, TABLE, shown_amount, shown_name
+from taskkit.sim.devicetime import device_zone
 from taskkit.sim.gui import appdata, pictures, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
+from taskkit.sim.gui.apps import expense_pages as pages, expense_week as week
 from taskkit.sim.gui.node import Box, Node, Painted
 from taskkit.sim.gui.session import Session
 from taskkit.sim.gui.source import Source
 
 SOURCE = Source("arduia/ProExpense", "v1.0.0-beta05", 11)
 ID = f"{PACKAGE}:id/"
-CARD = "androidx.cardview.widget.CardView"
-_DESTINATIONS = ("Home", "Expense Logs", "Statistics", "Backup", "Feedback", "About", "Settings")  # menu_home.xml
+CARD = pages.CARD
 _FIELDS = (widgets.Field("name", "Name", f"{ID}edt_name"), widgets.Field("amount", "Amount", f"{ID}edt_amount"))
 _NOTE = (widgets.Field("note", "Note", f"{ID}edt_note", height_dp=100),)
 
 
 # --- data ---------------------------------------------------------------------------------------
 def expenses(ui: Session) -> list[dict[str, Any]]:
-    return appdata.rows(ui, DB_PATH, f"SELECT * FROM {TABLE} ORDER BY created_date DESC, {KEY} DESC")
+    """Every expense, last changed first (ExpenseDao's lists order by modified_date)."""
+    return appdata.rows(ui, DB_PATH, f"SELECT * FROM {TABLE} ORDER BY modified_date DESC, {KEY} DESC")
 
 
 def expense(ui: Session, expense_id: int) -> dict[str, Any] | None:
@@ -95,22 +103,162 @@ def _delete(expense_id: int):
     return act
 
 
-# --- screens ----------------------------------------------------------------------------------
-def _home(ui: Session, frame: Frame) -> list[Node]:
+# --- screens ---------------------------------------------------------------------------------
+def _now(ui: Session) -> tuple[datetime, tzinfo]:
+    """The device's local time now and its zone (the app's Calendar.getInstance())."""
+    zone = device_zone(ui.state)
+    return datetime.fromtimestamp(appdata.now_ms(ui) / 1000, zone), zone
+
+
+def _expense_row(ui: Session, box: Box, e: dict[str, Any], when: tuple[datetime, tzinfo], *, circle_dp: float,
+                 start_dp: float, long_press: bool) -> Node:
+    """One expense as item_expense_recent.xml (Home's Recent) or item_expense_log.xml (the logs)
+    lay it out: `cd_expense` holding the category circle, `tv_name` and `tv_date` after it, and
+    `linear_amount` at the end: `tv_amount` (CurrencyDecimalFormat) then `tv_currency_symbol`
+    (the currency's code, ExpenseUiModelMapper/ExpenseLogUiModelMapper). A tap opens the details
+    (RecentListAdapter/ExpenseLogAdapter); the logs' long press asks to delete it (simplified)."""
     m = ui.m
-    nodes, top = widgets.app_bar(ui, "Home", rid=f"{ID}toolbar")  # frag_home.xml's app:title and ic_menu
-    bar = nodes[0]
-    menu = dataclasses.replace(bar.children[0], content_desc="", icon="menu", action=lambda s: s.push("drawer"))
-    nodes[0] = dataclasses.replace(bar, children=[menu, *bar.children[1:]])
-    rows = [widgets.Row(m.dp(80), lambda b, e=e: widgets.list_item(
-        ui, b, str(e["name"] or ""), _date(e["created_date"]), trailing=format_amount(int(e["amount"])),
-        action=lambda s, i=e[KEY]: s.push("detail", expense=int(i)),
-        long_action=lambda s, i=e[KEY]: s.push("delete", expense=int(i)),
-        rid=f"{ID}cd_expense", title_rid=f"{ID}tv_name", subtitle_rid=f"{ID}tv_date",
-        trailing_rid=f"{ID}tv_amount", leading=category_icon(ui, b, int(e["category"] or 1)),
-        indent_dp=16 + 55 + 16)) for e in expenses(ui)]  # tv_name after cv_category and its 16 dp margins
-    nodes.append(widgets.list_or_empty(ui, frame, top, rows, f"{ID}rv_expense", "No Expense Logs", f"{ID}tv_no_expense_logs"))
+    x1, y1, x2, y2 = box
+    value, middle = shown_amount(int(e["amount"])), (y1 + y2) // 2
+    symbol_x = x2 - m.dp(16 + 32)
+    amount_x = symbol_x - m.dp(12 + 11 * len(value))
+    text_x = x1 + m.dp(start_dp + circle_dp + 16)
+    children = [category_icon(ui, box, int(e["category"] or 1), circle_dp, start_dp),
+                widgets.text(ui, (text_x, middle - m.dp(24), amount_x - m.dp(8), middle), shown_name(str(e["name"] or "")),
+                             f"{ID}tv_name", size_dp=16),
+                widgets.text(ui, (text_x, middle, amount_x - m.dp(8), middle + m.dp(20)),
+                             week.row_date(int(e["modified_date"] or 0), *when), f"{ID}tv_date", size_dp=12),
+                widgets.text(ui, (amount_x, middle - m.dp(12), symbol_x - m.dp(4), middle + m.dp(12)), value,
+                             f"{ID}tv_amount", size_dp=16),
+                widgets.text(ui, (symbol_x, middle - m.dp(12), x2 - m.dp(16), middle + m.dp(8)), week.CURRENCY,
+                             f"{ID}tv_currency_symbol", size_dp=12)]
+    expense_id = int(e[KEY])
+    return Node("android.widget.RelativeLayout", resource_id=f"{ID}cd_expense", bounds=box, clickable=True,
+                focusable=True, long_clickable=long_press, children=children,
+                action=lambda s: s.push("detail", expense=expense_id),
+                long_action=(lambda s: s.push("delete", expense=expense_id)) if long_press else None)
+
+
+def _totals_card(ui: Session, box: Box, rows: list[dict[str, Any]], now: datetime) -> Node:
+    """layout_expense_in_out.xml as IncomeOutcomeEpoxyModel fills it: the week's totals."""
+    m = ui.m
+    x, y = box[0], box[1]
+    income, outcome = week.totals(week.in_week(rows, now))
+    texts = [("Totals", "tv_expense_in_out_title", 16, 16, 24, 18), (week.week_range(now), "tv_date_range", 16, 44, 24, 16),
+             ("Income", "tv_income", 32, 84, 16, 10), (shown_amount(income), "tv_income_value", 32, 100, 32, 20),
+             ("Outcome", "tv_outcome", 32, 148, 16, 10), (shown_amount(outcome), "tv_outcome_value", 32, 164, 32, 20)]
+    children = []
+    for value, rid, left, top, height, size in texts:
+        right = x + m.dp(left + 13 * len(value) + 8) if rid.endswith("_value") else box[2] - m.dp(16)
+        children.append(widgets.text(ui, (x + m.dp(left), y + m.dp(top), right, y + m.dp(top + height)), value,
+                                     f"{ID}{rid}", size_dp=size))
+        if rid.endswith("_value"):  # tv_income_symobol (sic) / tv_outcome_symbol, on the value's baseline
+            symbol = "tv_income_symobol" if rid == "tv_income_value" else "tv_outcome_symbol"
+            children.append(widgets.text(ui, (right, y + m.dp(top + 12), right + m.dp(40), y + m.dp(top + height)),
+                                         week.CURRENCY, f"{ID}{symbol}", size_dp=12))
+    return Node(CARD, bounds=box, background=(255, 255, 255), children=children)
+
+
+_GRAPH_BLUE = (0x03, 0x9B, 0xE5)  # layout_expense_graph.xml graph_color/day_color ?colorPrimary: @color/blue_light_500
+
+
+def _graph(ui: Session, box: Box, rates: dict[int, int], inked: bool) -> Node:
+    """`expense_graph`, the week-expense-graph module's SpendGraph (160 dp): the day names in the
+    bottom 30 dp, 16 dp in from each side, each day centred in its seventh; a point (1.5 dp) per
+    day with a rate, at rate/110 of the height above the names (Adapter.getCalculatedRate), the
+    points joined by a 1 dp line and a dotted line down from the highest (`drawHighestVertical`;
+    its "N %" label never fits under the top edge at this height, so it is not drawn). `inked`:
+    the lines are drawn only while the whole graph is in view (a list cuts painted shapes, not ink)."""
+    m = ui.m
+    left, right, bottom = box[0] + m.dp(16), box[2] - m.dp(16), box[3] - m.dp(30)
+    segment = (right - left) / 7
+    xs = {day: int(left + segment * day - segment / 2) for day in range(1, 8)}
+    names = tuple(Painted((xs[day] - int(segment / 2), bottom, xs[day] + int(segment / 2), box[3]), name,
+                          color=_GRAPH_BLUE, size=m.dp(12), center=True)
+                  for day, name in enumerate(week.DAY_NAMES, start=1))
+    points = [(xs[day], bottom - int(rates[day] / 110 * (bottom - box[1]))) for day in sorted(rates)]
+    r = max(2, m.dp(1.5))
+    dots = tuple(Painted((x - r, y - r, x + r, y + r), fill=_GRAPH_BLUE, oval=True) for x, y in points)
+    ink: tuple = ()
+    if inked and points:
+        width = max(1, m.dp(1))
+        ink = (((*points,), _GRAPH_BLUE, width),) if len(points) > 1 else ()
+        x, y = xs[max(sorted(rates), key=lambda day: rates[day])], min(p[1] for p in points)
+        ink += tuple((((x, yy), (x, yy + 2)), _GRAPH_BLUE, width) for yy in range(y, bottom, 5))
+    return Node("android.view.View", resource_id=f"{ID}expense_graph", bounds=box, paint=names + dots, ink=ink)
+
+
+def _graph_card(ui: Session, box: Box, rows: list[dict[str, Any]], now: datetime, zone: tzinfo, inked: bool) -> Node:
+    """layout_expense_graph.xml as WeeklyGraphEpoxyModel fills it: the outcome of this week per day."""
+    m = ui.m
+    x, y = box[0], box[1]
+    rates = week.daily_rates(week.in_week(rows, now), zone)
+    return Node(CARD, bounds=box, background=(255, 255, 255), children=[
+        widgets.text(ui, (x + m.dp(16), y + m.dp(16), box[2] - m.dp(16), y + m.dp(40)), "Expenses in this Week",
+                     f"{ID}tv_title", size_dp=18),
+        widgets.text(ui, (x + m.dp(16), y + m.dp(44), box[2] - m.dp(16), y + m.dp(68)), week.week_range(now),
+                     f"{ID}tv_date_range", size_dp=16),
+        _graph(ui, (x, y + m.dp(68), box[2], y + m.dp(228)), rates, inked)])
+
+
+_RECENT_ROW_DP = 71  # item_expense_recent.xml: the 55 dp circle and its 8 dp margins
+
+
+def _recent_card(ui: Session, box: Box, recent: list[dict[str, Any]], when: tuple[datetime, tzinfo]) -> Node:
+    """layout_recent_lists.xml as RecentEpoxyModel fills it: "Recent", the four last changed
+    expenses (ExpenseDao.getRecentExpense) and More, which opens the logs (HomeFragment)."""
+    m = ui.m
+    x1, y, x2 = box[0], box[1], box[2]
+    rows, top = [], y + m.dp(48)
+    for e in recent:
+        rows.append(_expense_row(ui, (x1 + m.dp(8), top, x2 - m.dp(8), top + m.dp(_RECENT_ROW_DP)), e, when,
+                                 circle_dp=55, start_dp=16, long_press=False))
+        top += m.dp(_RECENT_ROW_DP)
+    return Node(CARD, bounds=box, background=(255, 255, 255), children=[
+        widgets.text(ui, (x1 + m.dp(16), y + m.dp(16), x2 - m.dp(16), y + m.dp(40)), "Recent", f"{ID}tv_recent_lists",
+                     size_dp=18),
+        Node(widgets.RECYCLER_VIEW, resource_id=f"{ID}rv_recent_lists", bounds=(x1 + m.dp(8), y + m.dp(48), x2 - m.dp(8), top),
+             children=rows),
+        widgets.button(ui, (x1 + m.dp(16), top, x2 - m.dp(16), top + m.dp(48)), "More", lambda s: s.push("logs"),
+                       f"{ID}btn_more_logs")])
+
+
+def _home(ui: Session, frame: Frame) -> list[Node]:
+    """frag_home.xml: the toolbar and `rv_home`, HomeEpoxyController's cards in order (Totals, the
+    week's graph, Recent when there is one; MarginItemDecoration's 8 dp around each), and the
+    add button `fb_main_add` (activ_main.xml, shown on Home only)."""
+    m = ui.m
+    nodes, top = pages.menu_bar(ui, "Home", f"{ID}toolbar")  # frag_home.xml's app:title and ic_menu
+    now, zone = _now(ui)
+    rows = expenses(ui)
+    recent = rows[:4]
+    gap, bottom = m.dp(8), m.content_bottom
+
+    def card(height_dp: float, build) -> widgets.Row:
+        def placed(b: Box) -> Node:
+            return build((b[0] + gap, b[1] + gap, b[2] - gap, b[3]))
+        return widgets.Row(m.dp(height_dp) + gap, placed)
+    cards = [card(228, lambda b: _totals_card(ui, b, rows, now)),
+             card(244, lambda b: _graph_card(ui, b, rows, now, zone, top <= b[1] and b[3] <= bottom))]
+    if recent:  # RecentEpoxyModel hides the card while the list is empty
+        cards.append(card(48 + _RECENT_ROW_DP * len(recent) + 52, lambda b: _recent_card(ui, b, recent, (now, zone))))
+    nodes.append(widgets.scroll_list(ui, frame, "home", (0, top, m.width, bottom), cards, rid=f"{ID}rv_home"))
     nodes.append(widgets.fab(ui, lambda s: s.push("entry", focus="name"), f"{ID}fb_main_add"))  # no content description in activ_main.xml
+    return nodes
+
+
+def _logs(ui: Session, frame: Frame) -> list[Node]:
+    """frag_expense_logs.xml: `tb_expense` "Expense Logs" with the drawer button and
+    menu_expense_log.xml's Filter (Delete shows in selection mode only: ExpenseFragment), then
+    `rv_expense`, every expense (item_expense_log.xml) newest first, or layout_no_expense_logs.xml."""
+    m = ui.m
+    filter_ = dataclasses.replace(widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Filter", widgets.inert, f"{ID}filter"),
+                                  icon="sort")  # ic_filter: the three narrowing lines of Material's sort/filter_list
+    nodes, top = pages.menu_bar(ui, "Expense Logs", f"{ID}tb_expense", actions=(filter_,))
+    when = _now(ui)
+    rows = [widgets.Row(m.dp(70), lambda b, e=e: _expense_row(ui, b, e, when, circle_dp=50, start_dp=20, long_press=True))
+            for e in expenses(ui)]
+    nodes.append(widgets.list_or_empty(ui, frame, top, rows, f"{ID}rv_expense", "No Expense Logs", f"{ID}tv_no_expense_logs"))
     return nodes
 
 
@@ -121,12 +269,14 @@ _CATEGORY_DRAWABLES = {1: "ic_outcome", 2: "ic_income", 3: "ic_food", 4: "ic_hou
 _CATEGORY_CIRCLE = (0xB3, 0xE5, 0xFC)  # item_expense_recent.xml cardBackgroundColor
 
 
-def category_icon(ui: Session, row: Box, category: int) -> Node:
-    """item_expense_recent.xml's `cv_category` (a 55 dp circular card, 16 dp in, centred on the row)
-    holding `imv_category` (30 dp), the category's drawable (RecentListAdapter)."""
+def category_icon(ui: Session, row: Box, category: int, size_dp: float = 55, start_dp: float = 16) -> Node:
+    """The rows' `cv_category` (a circular card `size_dp` wide, `start_dp` in, centred on the row:
+    55 and 16 dp in item_expense_recent.xml, 50 and 20 dp in item_expense_log.xml) holding
+    `imv_category` (30 dp), the category's drawable (RecentListAdapter)."""
     m = ui.m
-    x, middle = row[0] + m.dp(16), (row[1] + row[3]) // 2
-    card = (x, middle - m.dp(55) // 2, x + m.dp(55), middle - m.dp(55) // 2 + m.dp(55))
+    size = m.dp(size_dp)
+    x, middle = row[0] + m.dp(start_dp), (row[1] + row[3]) // 2
+    card = (x, middle - size // 2, x + size, middle - size // 2 + size)
     centre = ((card[0] + card[2]) // 2, (card[1] + card[3]) // 2)
     icon = (centre[0] - m.dp(15), centre[1] - m.dp(15), centre[0] + m.dp(15), centre[1] + m.dp(15))
     name = _CATEGORY_DRAWABLES.get(category, "ic_outcome")
@@ -136,9 +286,20 @@ def category_icon(ui: Session, row: Box, category: int) -> Node:
                 paint=(Painted(card, fill=_CATEGORY_CIRCLE, oval=True),))
 
 
+def _destination(screen: str | None):
+    """A drawer item (MainActivity.selectPage): the drawer closes, the app goes back to Home and
+    opens the item's screen over it (Home itself: nothing more)."""
+    def go(ui: Session) -> None:
+        while (top := ui.top()[2]) is not None and top.screen != "home":
+            ui.finish()
+        if screen is not None:
+            ui.push(screen)
+    return go
+
+
 def _drawer(ui: Session, frame: Frame) -> list[Node]:
-    """The navigation drawer `nv_main` (activ_main.xml): layout_header.xml, then menu_home.xml;
-    Home closes it, the other destinations are there to be found and do nothing."""
+    """The navigation drawer `nv_main` (activ_main.xml): layout_header.xml, then menu_home.xml's
+    destinations, each opening its screen."""
     m = ui.m
     right, y = m.width * 4 // 5, m.status_bar
     header = [widgets.text(ui, (m.dp(16), y + m.dp(72), right - m.dp(16), y + m.dp(104)), "Pro Expense",
@@ -148,9 +309,8 @@ def _drawer(ui: Session, frame: Frame) -> list[Node]:
                                   Session.finish, f"{ID}btn_close")]
     y += m.dp(144)
     items = []
-    for label in _DESTINATIONS:
-        items.append(widgets.text(ui, (0, y, right, y + m.dp(48)), label, size_dp=16,
-                                  action=Session.finish if label == "Home" else widgets.inert))
+    for label, screen in pages.DESTINATIONS:
+        items.append(widgets.text(ui, (0, y, right, y + m.dp(48)), label, size_dp=16, action=_destination(screen)))
         y += m.dp(48)
     return [Node("com.google.android.material.navigation.NavigationView", resource_id=f"{ID}nv_main",
                  bounds=(0, m.status_bar, right, m.content_bottom), background=(255, 255, 255),
@@ -167,6 +327,13 @@ def _detail(ui: Session, frame: Frame) -> list[Node]:
              ("Date", _date(row["created_date"]), "tv_date_value"), ("Note", str(row["note"] or ""), "tv_note_value")]
     lines, y = widgets.details(ui, top, [(label, value, f"{ID}{rid}") for label, value, rid in pairs])
     nodes += lines
+    expense_id = int(row[KEY])
+    # expense_detail_dialog.xml's `btn_delete` (35 dp, ic_delete, no description) at the end of the name's line:
+    # both Home and the logs show it (isDeleteEnabled), and it swaps the details for the delete confirmation
+    name_line = lines[1].bounds
+    nodes.append(Node("android.widget.ImageView", resource_id=f"{ID}btn_delete", icon="delete", clickable=True,
+                      focusable=True, action=lambda s: s.replace("delete", expense=expense_id),
+                      bounds=(m.width - m.dp(16 + 35), name_line[1], m.width - m.dp(16), name_line[1] + m.dp(35))))
     edit = lambda s: _open_editor(s, row)  # noqa: E731
     nodes.append(widgets.button(ui, (m.dp(16), y + m.dp(16), m.width - m.dp(16), y + m.dp(64)), "Edit", edit, f"{ID}btn_edit"))
     return nodes
@@ -234,6 +401,6 @@ def _confirm_delete(ui: Session, frame: Frame) -> list[Node]:
 
 APP = register(AppScreens(
     PACKAGE,
-    {"home": Screen(_home), "drawer": Screen(_drawer), "detail": Screen(_detail), "entry": Screen(_entry),
-     "delete": Screen(_confirm_delete)},
+    {"home": Screen(_home), "drawer": Screen(_drawer), "logs": Screen(_logs), "detail": Screen(_detail),
+     "entry": Screen(_entry), "delete": Screen(_confirm_delete), **pages.SCREENS},
     first="home"))

@@ -29,8 +29,11 @@ Favourite, Details, Clipboard, Copy, Create shortcut, Share, Import and Settings
 found, and do nothing, as are the editor's Undo, Redo, View mode and Search icons and its overflow
 items (File settings, Share, Tools, Info, Reload; document__edit__menu.xml as
 DocumentEditAndViewFragment shows it for a text file), whose Save writes the text; the move dialog
-lists folders only, without its home, search and new-folder buttons; the cursor always stays at the
-end of the text (typing appends; DEL deletes the last character).
+lists folders only, without its home, search and new-folder buttons; a tap on the editor puts the
+cursor at the end of the text. The editor's formatting bar (document__fragment__edit.xml's
+`document__fragment__edit__text_actions_bar`, the buttons of markor_actions.BUTTONS) edits the text
+at the cursor, or around the whole text when it is selected, and leaves the cursor where the app
+does (between the markers Bold adds); docs/sim-gui.md "Markor's formatting bar".
 
 Pinned: AndroidWorld installs net.gsantner.markor_146.apk; this model follows gsantner/markor
 v2.10.9 (versionCode 146).
@@ -45,7 +48,8 @@ from taskkit.apps.markor import EXTENSIONS, NOTES_DIR, PACKAGE
 from taskkit.sim.devicetime import local_time
 from taskkit.sim.gui import appdata, filelist, pictures, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
-from taskkit.sim.gui.node import Box, Node
+from taskkit.sim.gui.apps.markor_actions import BUTTONS, Button
+from taskkit.sim.gui.node import Box, Node, Painted
 from taskkit.sim.gui.session import Session
 from taskkit.sim.gui.source import Source
 
@@ -258,6 +262,56 @@ def _editor_menu(ui: Session, frame: Frame) -> list[Node]:
         "File settings", "Share", "Tools", "Info", "Reload")])
 
 
+def _format(frame: Frame, button: Button, selected: bool):
+    """A formatting button's tap: its edit of the editor's text at the cursor (around the whole
+    text when it is selected); the cursor goes where the app puts the selection's end."""
+    def act(ui: Session) -> None:
+        assert button.edit is not None
+        key, text = frame.key("text"), ui.draft(frame, "text")
+        cursor = len(text) - min(ui.cursor(key), len(text))
+        new, _, end = button.edit((text, 0 if selected else cursor, cursor))
+        ui.set_draft(frame, "text", new)
+        ui.set_cursor(key, len(new) - end)
+    return act
+
+
+def _actions_bar(ui: Session, frame: Frame) -> Node:
+    """document__fragment__edit.xml's text actions bar at the window's bottom: a
+    HorizontalScrollView (`textactions_bar_height` 46 dp, 4 dp top padding, lighter_grey) around
+    the LinearLayout of the buttons ActionButtonBase.appendActionButtonToBar adds
+    (quick_keyboard_button.xml, inflated without a parent: 24 dp icon, 4 + 8 dp side padding,
+    8 dp top and bottom: 48 x 40 dp, the action's string as content description)."""
+    m = ui.m
+    top, bottom, width = m.content_bottom - m.dp(46), m.content_bottom, m.dp(48)
+    row = (top + m.dp(4), top + m.dp(44))
+    limit = max(0, len(BUTTONS) * width - m.width)
+    offset = min(limit, ui.scroll(frame, "actions") or 0)
+    selected = ui.store.data.get("selected") == frame.key("text")
+    buttons = []
+    for i, button in enumerate(BUTTONS):
+        laid_out = (i * width - offset, row[0], (i + 1) * width - offset, row[1])
+        box = (max(0, laid_out[0]), row[0], min(m.width, laid_out[2]), row[1])
+        if box[2] - box[0] < widgets.SLIVER_PX:
+            continue
+        buttons.append(Node("android.widget.ImageView", content_desc=button.desc, bounds=box, clickable=True,
+                            focusable=True, long_clickable=True, icon=button.icon,
+                            action=_format(frame, button, selected) if button.edit else widgets.inert,
+                            paint=(Painted(box, text=button.label, center=True, size=m.dp(16)),) if button.label else (),
+                            laid_out=laid_out if laid_out != box else None))
+
+    def drag(session: Session, dx: int, dy: int) -> None:
+        session.set_scroll(frame, "actions", min(limit, max(0, offset - dx)))
+
+    actions = Node("android.widget.LinearLayout", resource_id=f"{ID}document__fragment__edit__text_actions_bar",
+                   bounds=(0, row[0], m.width, bottom), children=buttons)
+    return Node("android.widget.HorizontalScrollView", resource_id=f"{ID}document__fragment__edit__text_actions_bar__scrolling_parent",
+                bounds=(0, top, m.width, bottom), scrollable=limit > 0, focusable=True, background=_BAR_COLOUR,
+                children=[actions], swipe=drag)
+
+
+_BAR_COLOUR = (0xE0, 0xE0, 0xE0)  # res/values/colors.xml textActionBarColor = lighter_grey
+
+
 def _editor(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
     path = str(frame.args["path"])
@@ -273,9 +327,10 @@ def _editor(ui: Session, frame: Frame) -> list[Node]:
     # (GsFileUtils.getFilenameWithoutExtension)
     nodes, top = widgets.app_bar(ui, posixpath.splitext(posixpath.basename(path))[0],
                                  title_rid=f"{ID}note__activity__text_note_title", actions=actions, title_dp=20)
-    nodes.append(widgets.edit_text(ui, frame, "text", (m.dp(8), top, m.width - m.dp(8), m.content_bottom), "",
+    bar = _actions_bar(ui, frame)  # the editor's scroll view ends above it (layout_marginBottom)
+    nodes.append(widgets.edit_text(ui, frame, "text", (m.dp(8), top, m.width - m.dp(8), bar.bounds[1]), "",
                                    f"{ID}document__fragment__edit__highlighting_editor", single_line=False))
-    return nodes
+    return nodes + [bar]
 
 
 APP = register(AppScreens(
