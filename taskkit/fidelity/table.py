@@ -3,6 +3,7 @@
 found in the real app's resources and the static labels found in its strings.
 
     python -m taskkit.fidelity.table --sources DIR [--json] [--write docs/fidelity.md]
+    python -m taskkit.fidelity.table --recall [--sources DIR] [--json]   (the other direction: taskkit.fidelity.recall)
 
 DIR holds one checkout per source, named `<repo name>-<tag>`: each app model's `SOURCE` (and its
 libraries, e.g. Simple-Commons at the commit the app pins) plus Android 13's framework resources,
@@ -44,6 +45,9 @@ from typing import Any, Iterable, Iterator
 
 from taskkit.apps import media
 from taskkit.errors import TaskkitError
+from taskkit.fidelity import recall, screen_map
+from taskkit.fidelity.layouts import Index, LayoutError
+from taskkit.fidelity.recall import Visits
 from taskkit.sim.gui.source import APPCOMPAT, FRAMEWORK, MATERIAL, Source
 
 SHARED = (FRAMEWORK, APPCOMPAT, MATERIAL)  # resources every app's screens may show
@@ -230,17 +234,25 @@ class Seen:
     labels: dict[str, str] = dataclasses.field(default_factory=dict)
     data: dict[str, set[str]] = dataclasses.field(default_factory=dict)  # label -> the data around at the time
     screens: int = 0
+    visits: dict[str, Visits] = dataclasses.field(default_factory=dict)  # screen key (screen_map) -> its dumps' ids
 
 
-def read_dump(xml: str, task: str, seen: dict[str, Seen], data: set[str]) -> None:
-    """Add the ids and labels of one window dump to `seen`, by each node's package."""
+def read_dump(xml: str, task: str, seen: dict[str, Seen], data: set[str], screen: tuple[str, str] | None = None) -> None:
+    """Add the ids and labels of one window dump to `seen`, by each node's package; `screen`:
+    the (package, screen key) of the app screen in front (taskkit.fidelity.screen_map), whose
+    visits get the ids its package's nodes show."""
     packages = set()
+    visit = seen.setdefault(screen[0], Seen()).visits.setdefault(screen[1], Visits()) if screen else None
+    if visit is not None:
+        visit.tasks.add(task)
     for node in ET.fromstring(xml).iter("node"):
         package = node.get("package", "")
         entry = seen.setdefault(package, Seen())
         packages.add(package)
         if node.get("resource-id"):
             entry.ids.setdefault(node.get("resource-id", ""), task)
+            if visit is not None and screen is not None and package == screen[0]:
+                visit.ids.add(node.get("resource-id", ""))
         typed = node.get("class", "").endswith("EditText")  # what a field holds is the user's
         for label in (node.get("text", ""), node.get("content-desc", "")):
             if label.strip():
@@ -309,18 +321,25 @@ def is_data(label: str, data: Iterable[str]) -> bool:
     return not any(char.isalpha() for char in _without_data(label, data))
 
 
-def play_references(seed: int = 0) -> dict[str, Seen]:
-    """Play every built-in task's GUI reference on a fresh simulated device; return what each
-    package's screens showed."""
+def screens_seen(seen: dict[str, Seen]) -> dict[tuple[str, str], Visits]:
+    """(package, screen key) -> what that simulated screen's dumps showed."""
+    return {(package, key): visit for package, entry in seen.items() for key, visit in entry.visits.items()}
+
+
+def play_references(seed: int = 0, tasks: list[str] | None = None) -> dict[str, Seen]:
+    """Play the GUI references of `tasks` (default: every built-in one) on a fresh simulated
+    device; return what each package's screens showed (and each mapped app screen, for the recall)."""
     from taskkit.device.services.ui import build_dump
     from taskkit.fidelity import tour
+    from taskkit.sim.gui.session import Session
 
     seen: dict[str, Seen] = {}
 
     def record(device: Any, task: str, params: dict[str, Any], observation: Any) -> None:
-        read_dump(device.check(build_dump()), task, seen, device_data(device.state.fs_root, params))
+        read_dump(device.check(build_dump()), task, seen, device_data(device.state.fs_root, params),
+                  screen_map.screen_key(Session(device.state)))
 
-    for _ in tour.walk(record, seed=seed):
+    for _ in tour.walk(record, tasks, seed):
         pass
     return seen
 
@@ -404,6 +423,23 @@ def build_rows(apps: list[Modelled], folders: dict[str, Path], seen: dict[str, S
     return rows
 
 
+def recall_fixture(apps: list[Modelled], folders: dict[str, Path]) -> dict[str, Any]:
+    """taskkit.fidelity.recall's fixture: per mapped app, the ids of every layout and menu the
+    screen map names, read from its checkouts (the app's, then its libraries'), and their commits."""
+    layouts, commits = {}, {}
+    for app in apps:
+        if app.package not in screen_map.SCREENS:
+            continue
+        sources = (app.source, *app.source.libraries)
+        for source in sources:
+            commit = commit_of(folders[source.folder])
+            commits[source.folder] = commit if "not a git checkout" not in commit else (
+                f"{source.repo} tag {source.tag} (an export, no .git)")
+        index = Index([(folders[s.folder], res) for s in sources for res in _res_dirs(folders[s.folder], s.res)])
+        layouts[app.package] = recall.read_layouts(index, app.package)
+    return {"commits": dict(sorted(commits.items())), "layouts": dict(sorted(layouts.items()))}
+
+
 def _percent(found: int, total: int) -> str:
     return f"{100 * found / total:.0f} % ({found}/{total})" if total else "–"
 
@@ -417,8 +453,10 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def document(rows: list[Row], commits: dict[str, str], today: datetime.date) -> str:
-    """docs/fidelity.md: the table, the sources' commits and every remaining difference."""
+def document(rows: list[Row], commits: dict[str, str], today: datetime.date, recalled: list[recall.ScreenRow],
+             fixture_commits: dict[str, str]) -> str:
+    """docs/fidelity.md: the table, the sources' commits, every remaining difference, then the
+    recall (per app and per screen, with the missing ids)."""
     out = ["# Fidelity of the simulated apps", "",
            f"Generated on {today.isoformat()} by `python -m taskkit.fidelity.table --sources DIR --write "
            "docs/fidelity.md` (how it counts: the module's docstring; the versions: docs/sim-gui.md). "
@@ -445,7 +483,22 @@ def document(rows: list[Row], commits: dict[str, str], today: datetime.date) -> 
         out += [f"- label {json.dumps(label, ensure_ascii=False)} (not in the real app's strings; first shown by {task})"
                 for label, task in row.missing_labels]
         out.append("")
+    out += recall_section(recalled, fixture_commits)
     return "\n".join(out).rstrip() + "\n"
+
+
+def recall_section(recalled: list[recall.ScreenRow], fixture_commits: dict[str, str]) -> list[str]:
+    """The lines of docs/fidelity.md's recall section."""
+    out = ["## Recall: what the real screens show", "",
+            "The other direction (`python -m taskkit.fidelity.table --recall`; how it counts: taskkit/fidelity/recall.py, "
+            "layouts.py and the cited screen map, screen_map.py): for every app screen the references visit, the ids "
+            "the real app's layouts show by default (its includes, list rows and toolbar items expanded; `gone`, "
+            "`invisible` and what the code hides on the way dropped; bare layout containers not counted) and the share "
+            "the simulated screen's dumps show. The layouts' ids are in taskkit/fidelity/real_layouts.json, read from "
+            "the checkouts below (`python -m taskkit.fidelity.table --recall --sources DIR` rereads them).", "",
+            recall.table(recalled), "", "| checkout (recall fixture) | commit |", "|---|---|"]
+    out += [f"| {name} | {commit} |" for name, commit in fixture_commits.items()]
+    return out
 
 
 def _fetch_help() -> str:
@@ -462,23 +515,42 @@ def _fetch_help() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m taskkit.fidelity.table", description=__doc__.split("\n\n")[0],
                                      epilog=_fetch_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sources", required=True, type=Path, help="the folder that holds the checkouts")
+    parser.add_argument("--sources", type=Path, help="the folder that holds the checkouts (not needed for --recall)")
+    parser.add_argument("--recall", action="store_true", help="print the recall (taskkit.fidelity.recall: the real "
+                        "screens' default-visible ids the simulated ones show) instead, from its committed fixture; "
+                        "with --sources, the fixture is read again from the checkouts first")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of the table")
-    parser.add_argument("--write", type=Path, help="also write the Markdown document (docs/fidelity.md)")
+    parser.add_argument("--write", type=Path, help="also write the Markdown document (docs/fidelity.md): precision "
+                        "and recall; needs --sources")
     args = parser.parse_args(argv)
+    if args.sources is None and (args.write or not args.recall):
+        print("fidelity: --sources DIR is needed (for --write, or without --recall); --help says how to fetch it",
+              file=sys.stderr)
+        return 2
     try:
-        apps, folders = locate(args.sources)  # every checkout is there before the references are played
+        apps, folders = locate(args.sources) if args.sources else ([], {})  # checked before the references play
     except SourcesError as error:
         print(f"fidelity: {error}", file=sys.stderr)
         return 2
-    rows = build_rows(apps, folders, play_references())
+    if args.recall and args.sources:
+        try:
+            recall.write_fixture(recall_fixture(apps, folders))
+        except LayoutError as error:
+            print(f"fidelity: {error}", file=sys.stderr)
+            return 2
+    seen = play_references()
+    fixture = recall.load_fixture()
+    recalled = recall.screen_rows(screens_seen(seen), fixture["layouts"], recall.android_world_tasks())
+    rows = build_rows(apps, folders, seen) if args.sources else []
     commits = {name: commit_of(folder) for name, folder in sorted(folders.items())}
     if args.json:
-        print(json.dumps({"rows": [row.as_json() for row in rows], "commits": commits}, indent=1, ensure_ascii=False))
+        print(json.dumps({"rows": [row.as_json() for row in rows], "commits": commits,
+                          "recall": recall.as_json(recalled)}, indent=1, ensure_ascii=False))
     else:
-        print(table(rows))
+        print(recall.table(recalled) if args.recall else table(rows))
     if args.write:
-        args.write.write_text(document(rows, commits, datetime.date.today()), encoding="utf-8")
+        args.write.write_text(document(rows, commits, datetime.date.today(), recalled, fixture["commits"]),
+                              encoding="utf-8")
     return 0
 
 

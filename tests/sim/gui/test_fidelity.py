@@ -105,7 +105,7 @@ def test_json_rows_and_the_written_document(sources: Path, monkeypatch, capsys, 
     written = tmp_path / "fidelity.md"
     assert fidelity.main(["--sources", str(sources), "--json", "--write", str(written)]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"rows", "commits"} and set(out["commits"]) == {APP.source.folder, FRAMEWORK.folder,
+    assert set(out) == {"rows", "commits", "recall"} and out["recall"] == [] and set(out["commits"]) == {APP.source.folder, FRAMEWORK.folder,
                                                                        APPCOMPAT.folder, MATERIAL.folder}
     assert out["commits"][APP.source.folder] == "not a git checkout (partial copy)"
     # a partial copy's README.md says what it is: its first line, a "|" kept out of the table
@@ -120,6 +120,7 @@ def test_json_rows_and_the_written_document(sources: Path, monkeypatch, capsys, 
     assert '- label "Create a new file"' in document and "`org.example.notes:id/invented`" in document
     assert "Generated on " in document and f"| {APP.source.folder} | not a git checkout (partial copy) |" in document
     assert "A partial copy holds only the files its README.md lists" in document
+    assert "## Recall: what the real screens show" in document  # no app screen visited: the empty recall table
 
 
 def test_every_app_the_issue_measures_names_its_source() -> None:
