@@ -33,7 +33,7 @@ from taskkit.errors import TaskkitError
 
 _CLEAR = ["input keycombination 113 29", "input keyevent 67"]  # KEYCODE_CTRL_LEFT + KEYCODE_A, KEYCODE_DEL
 _KEYS = {"navigate_home": "KEYCODE_HOME", "navigate_back": "KEYCODE_BACK", "keyboard_enter": "KEYCODE_ENTER",
-         "navigate_recents": "KEYCODE_APP_SWITCH"}
+         "navigate_recents": "KEYCODE_APP_SWITCH", "navigate_menu": "KEYCODE_MENU"}
 # What `input text` can type: it turns each character into key events of the virtual keyboard's
 # character map, which holds printable ASCII (AOSP InputShellCommand.sendText, KeyCharacterMap
 # VIRTUAL_KEYBOARD); "%s" stands for a space.

@@ -4,6 +4,11 @@
 (`{{ note.file_name }}` in the goal); `bindings` make one part's param equal another's (the SMS
 body is the note's text). The composite initializes the parts in order, scores the weighted
 mean of their scores, solves them in order and tears them down in reverse.
+
+`ordered=True` judges the parts as SPA-Bench judges a cross-app task's subtasks (arXiv:2410.15164,
+Sec. 5.2 and Appendix E.3): in order, each only if every part before it passed, so the score is
+the weight of the passed prefix and a later part never counts once an earlier one failed; the
+parts are then one ordered milestone group.
 """
 from __future__ import annotations
 
@@ -24,6 +29,8 @@ class CompositeTask(TaskEval):
     abstract = True
     parts: tuple[tuple[str, type[TaskEval], float], ...] = ()
     bindings: Mapping[str, str] = {}
+    #: Judge the parts in order and stop at the first that fails (SPA-Bench's cross-app way).
+    ordered: bool = False
 
     def __init__(self, params: dict[str, Any] | None = None, *, seed: int | None = None):
         super().__init__(params, seed=seed)
@@ -54,17 +61,25 @@ class CompositeTask(TaskEval):
         total = sum(weight for _, _, weight in self.subtasks)
         reasons: list[str] = []
         score = 0.0
-        for label, task, weight in self.subtasks:
+        for index, (label, task, weight) in enumerate(self.subtasks):
             part_score = task.is_successful(env)
-            score += weight * part_score
             if task.last_result is not None:
                 reasons += [f"{label}: {reason}" for reason in task.last_result.reasons]
+            if self.ordered and part_score < 1.0:
+                later = [other for other, _, _ in self.subtasks[index + 1:]]
+                reasons += [f"{', '.join(later)}: not judged, {label} failed before"] if later else []
+                break
+            score += weight * part_score
         self.last_result = CheckResult(score / total, tuple(reasons))
         return self.last_result.score
 
     def milestones(self) -> tuple[milestones_lib.Group, ...]:
         """The parts' own milestones, named `label.name`; a part that declares none is one
-        milestone, its whole check, named by its label (these in one unordered group)."""
+        milestone, its whole check, named by its label (these in one unordered group). Ordered:
+        one ordered group, each part's whole check named by its label."""
+        if self.ordered:
+            return (milestones_lib.ordered(*(milestones_lib.milestone(label, milestones_lib.TaskCheck(task))
+                                             for label, task, _ in self.subtasks)),)
         whole = [milestones_lib.milestone(label, milestones_lib.TaskCheck(task))
                  for label, task, _ in self.subtasks if not task.milestones()]
         own = [group for label, task, _ in self.subtasks for group in milestones_lib.prefixed(label, task.milestones())]
@@ -114,10 +129,14 @@ def compose(
     tags: Sequence[str] = ("composite",),
     module: str | None = None,
     register: bool = True,
+    ordered: bool = False,
+    difficulty: str = "",
+    optimal_steps: int | None = None,
 ) -> type[CompositeTask]:
     """A composite task class called `name` made of labelled parts (registered unless told not).
 
-    It belongs to `module`, by default the module that calls `compose`.
+    It belongs to `module`, by default the module that calls `compose`. `ordered`: the parts are
+    judged in order, up to the first that fails (see the module's docstring).
     """
     normalized = tuple((p[0], p[1], float(p[2]) if len(p) > 2 else 1.0) for p in parts)  # type: ignore[misc]
     app_names = tuple(dict.fromkeys(app for _, part, _ in normalized for app in part.app_names))
@@ -137,6 +156,9 @@ def compose(
         "schema": schema,
         "complexity": complexity if complexity is not None else sum(p.complexity for _, p, _ in normalized),
         "tags": tuple(tags),
+        "ordered": ordered,
+        **({"difficulty": difficulty} if difficulty else {}),
+        **({"optimal_steps": optimal_steps} if optimal_steps is not None else {}),
         "__module__": module or sys._getframe(1).f_globals.get("__name__", CompositeTask.__module__),
         "__doc__": f"Composite of {', '.join(p.name for _, p, _ in normalized)}.",
     }

@@ -6,8 +6,10 @@ names the taskkit task and params that state it word for word (`task`, and in `p
 values the instruction names; those it leaves open, such as a start volume, are any draw's;
 `goal` where the task keeps the other version's wording of the same task), or why
 taskkit leaves it out (`not_covered`: a proprietary app, online content, an app taskkit models
-differently). `python -m taskkit.seed_coverage` prints the table docs/families.md carries;
-`--write docs/families.md` puts it there, between its markers.
+differently). `python -m taskkit.seed_coverage` prints the table docs/families.md carries,
+then what the other seed families hold against their papers (`families_summary`: SPA-Bench's
+single-app ladders and cross-app tasks, AndroidLens' tasks and how many are Chinese);
+`--write docs/families.md` puts the table there, between its markers.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from taskkit import metadata
+from taskkit import families, loading, metadata, registry
 
 BMOCA_FILE = metadata.BMOCA_FILE
 
@@ -69,6 +71,39 @@ def markdown(entries: tuple[Entry, ...]) -> str:
     return "\n".join(lines) + "\n"
 
 
+CHINESE_TAG = "lang:zh-CN"  # the tag of a task that runs under zh-CN with Chinese goals
+CROSS_APP_TAG = "cross-app"
+
+
+@dataclasses.dataclass(frozen=True)
+class FamilyCount:
+    """A seed family's registered tasks: how many, how many Chinese, how many cross-app."""
+
+    tasks: int
+    chinese: int
+    cross_app: int
+    cross_app_chinese: int
+
+
+def family_count(family: str) -> FamilyCount:
+    """Count `family`'s registered tasks by their tags (the built-in tasks loaded first)."""
+    loading.load_builtin()
+    tags = [registry.peek(name).tags for name in families.tasks_in(family)]
+    cross = [t for t in tags if CROSS_APP_TAG in t]
+    return FamilyCount(len(tags), sum(CHINESE_TAG in t for t in tags), len(cross), sum(CHINESE_TAG in t for t in cross))
+
+
+def families_summary() -> str:
+    """One line per other seed family: what taskkit has against what the paper publishes."""
+    spa, lens = family_count("spa"), family_count("androidlens")
+    single, single_zh = spa.tasks - spa.cross_app, spa.chinese - spa.cross_app_chinese
+    return (f"SPA-Bench: {single} single-app ladder tasks ({single_zh} in Chinese) and {spa.cross_app} cross-app "
+            f"tasks ({spa.cross_app - spa.cross_app_chinese} English, {spa.cross_app_chinese} Chinese); the paper "
+            "has 300 single-app and 40 cross-app tasks, half of each Chinese.\n"
+            f"AndroidLens: {lens.tasks} tasks ({lens.tasks - lens.chinese} English, {lens.chinese} Chinese); the paper "
+            "has 571 (172 English, 399 Chinese).\n")
+
+
 _MARKED = re.compile(r"(<!-- bmoca-coverage:[^\n]*-->\n).*?(<!-- /bmoca-coverage -->)", re.S)
 
 
@@ -84,7 +119,7 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--write"] and len(sys.argv) == 3:
         write(Path(sys.argv[2]))
     elif len(sys.argv) == 1:
-        sys.stdout.write(markdown(bmoca()))
+        sys.stdout.write(markdown(bmoca()) + "\n" + families_summary())
     else:
         sys.stderr.write("usage: python -m taskkit.seed_coverage [--write DOC.md]\n")
         raise SystemExit(2)

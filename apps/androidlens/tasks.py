@@ -84,7 +84,7 @@ class AndroidLensCalendarMeetingSeries(_Lens):
     app_names = ("simple calendar pro",)
     complexity = 10
     difficulty, optimal_steps = "hard", 46
-    tags = ("androidlens", "calendar", "category:domain-specific")
+    tags = ("androidlens", "calendar", "category:domain-specific", "subcategory:batch")
     template = ("In Simple Calendar Pro, schedule three meetings: '{{ meetings[0].title }}' on "
                 "{{ meetings[0].start | date }} at {{ meetings[0].start | time }} for 30 minutes, repeating daily; "
                 "'{{ meetings[1].title }}' on {{ meetings[1].start | date }} at {{ meetings[1].start | time }} for "
@@ -137,7 +137,7 @@ class AndroidLensClockAlarmSchedule(_Lens):
     app_names = ("clock",)
     complexity = 4.5
     difficulty, optimal_steps = "medium", 21
-    tags = ("androidlens", "clock", "alarm", "category:multi-constraint")
+    tags = ("androidlens", "clock", "alarm", "category:multi-constraint", "subcategory:operation-level")
     template = ("In Clock, set three alarms: {{ times[0] }} every weekday (Monday to Friday), {{ times[1] }} on "
                 "Saturdays and Sundays only, and a one-time alarm at {{ times[2] }}.")
     schema = _schema(hours={"type": "array", "items": {"type": "integer"}},
@@ -173,7 +173,7 @@ class AndroidLensSmsRoundup(_Lens):
     app_names = ("simple sms messenger", "contacts")
     complexity = 4
     difficulty, optimal_steps = "medium", 18
-    tags = ("androidlens", "sms", "category:multi-goal")
+    tags = ("androidlens", "sms", "category:multi-goal", "subcategory:single-app-unrelated")
     template = ("In Simple SMS Messenger: reply '{{ reply }}' to {{ people[0].name }}; text {{ number }} "
                 "'{{ message }}'; and send {{ people[2].name }} the address {{ people[1].name }} just texted me.")
     schema = _schema(people=_PEOPLE, reply={"type": "string"}, number={"type": "string"}, message={"type": "string"},
@@ -214,7 +214,7 @@ class AndroidLensContactsBatchAdd(_Lens):
     app_names = ("contacts",)
     complexity = 5
     difficulty, optimal_steps = "medium", 24
-    tags = ("androidlens", "contacts", "category:domain-specific")
+    tags = ("androidlens", "contacts", "category:domain-specific", "subcategory:batch")
     template = ("Add these people to Contacts: {% for p in people %}{{ p.name }} ({{ p.number }})"
                 "{{ ', ' if not loop.last else '.' }}{% endfor %}")
     schema = _schema(people=_PEOPLE)
@@ -242,7 +242,7 @@ class AndroidLensMarkorMeetingFolder(_Lens):
     app_names = ("markor",)
     complexity = 3
     difficulty, optimal_steps = "medium", 15
-    tags = ("androidlens", "markor", "category:multi-goal")
+    tags = ("androidlens", "markor", "category:multi-goal", "subcategory:single-app-related")
     template = ("In Markor, create a folder {{ folder }}; in it, create a note agenda.md with the text "
                 "'{{ agenda }}' and a note minutes.md with the text '{{ minutes }}'.")
     schema = _schema(folder={"type": "string"}, agenda={"type": "string"}, minutes={"type": "string"})
@@ -274,7 +274,7 @@ class AndroidLensExpenseBatchLog(_Lens):
     app_names = ("pro expense",)
     complexity = 4
     difficulty, optimal_steps = "medium", 19
-    tags = ("androidlens", "expense", "category:multi-constraint")
+    tags = ("androidlens", "expense", "category:multi-constraint", "subcategory:operation-level")
     template = ("In Pro Expense, log {% for e in items %}'{{ e.name }}' ({{ e.amount | money }}, category "
                 "{{ e.category_name }}, note '{{ e.note }}'){{ '; ' if not loop.last else '.' }}{% endfor %}")
     schema = _schema(items={"type": "array", "items": _ITEM}, noise_seed=_SEED)
@@ -307,7 +307,7 @@ class AndroidLensCalendarTrainingPlan(_Lens):
     app_names = ("simple calendar pro",)
     complexity = 11
     difficulty, optimal_steps = "hard", 45
-    tags = ("androidlens", "calendar", "category:multi-constraint")
+    tags = ("androidlens", "calendar", "category:multi-constraint", "subcategory:operation-level")
     template = ("In Simple Calendar Pro, plan my training for the week of October 16 2023, each session repeating "
                 "weekly with the description 'Training': {% for s in sessions %}'{{ s.title }}' on {{ s.start | date }} "
                 "at {{ s.start | time }} for {{ s.minutes | duration }}{{ '; ' if not loop.last else '.' }}{% endfor %}")
@@ -343,7 +343,7 @@ class AndroidLensContactsThenMessage(_Lens):
     app_names = ("contacts", "simple sms messenger")
     complexity = 5.5
     difficulty, optimal_steps = "medium", 25
-    tags = ("androidlens", "contacts", "sms", "category:multi-goal", "interaction:multi-round")
+    tags = ("androidlens", "contacts", "sms", "category:multi-goal", "subcategory:cross-app-related", "interaction:multi-round")
     template = ("Save {{ people[0].name }} ({{ people[0].number }}) and {{ people[1].name }} ({{ people[1].number }}) "
                 "as new contacts. Then text each of them, by name, in Simple SMS Messenger: '{{ message }}'")
     schema = _schema(people=_PEOPLE, message={"type": "string"})
@@ -378,7 +378,7 @@ class AndroidLensNoteCodeToSms(_Lens):
     app_names = ("markor", "simple sms messenger", "contacts")
     complexity = 6
     difficulty, optimal_steps = "medium", 27
-    tags = ("androidlens", "markor", "sms", "category:multi-goal", "interaction:clipboard")
+    tags = ("androidlens", "markor", "sms", "category:multi-goal", "subcategory:cross-app-related", "interaction:clipboard")
     template = ("Copy the text of the Markor note {{ file_name }} and paste it, unchanged, into a text message to "
                 "each of my contacts {{ people[0].name }}, {{ people[1].name }} and {{ people[2].name }} in "
                 "Simple SMS Messenger.")
@@ -414,7 +414,7 @@ class AndroidLensSmsInviteToCalendar(_Lens):
     app_names = ("simple sms messenger", "simple calendar pro", "clock", "contacts")
     complexity = 5.5
     difficulty, optimal_steps = "hard", 26
-    tags = ("androidlens", "sms", "calendar", "clock", "category:multi-goal", "interaction:multi-round")
+    tags = ("androidlens", "sms", "calendar", "clock", "category:multi-goal", "subcategory:cross-app-related", "interaction:multi-round")
     template = ("{{ friend.name }} just invited me by text message. Reply to {{ friend.name }} in Simple SMS "
                 "Messenger with '{{ reply }}', add the dinner to Simple Calendar Pro titled 'Dinner with "
                 "{{ friend.name }}' with the description '{{ place }}', lasting 2 hours, and set an alarm in Clock "
@@ -462,7 +462,7 @@ class AndroidLensExpenseTotalBySms(_Lens):
     app_names = ("pro expense", "simple sms messenger", "markor")
     complexity = 4
     difficulty, optimal_steps = "hard", 20
-    tags = ("androidlens", "expense", "sms", "markor", "category:multi-goal", "interaction:aggregation")
+    tags = ("androidlens", "expense", "sms", "markor", "category:multi-goal", "subcategory:cross-app-related", "interaction:aggregation")
     template = ("In Pro Expense, log '{{ item.name }}': {{ item.amount | money }}, category {{ item.category_name }}, "
                 "note '{{ item.note }}'. Then add up all my expenses whose name starts with 'Trip:' (this one "
                 "included), text '{{ prefix }} $X' (X the total, like $12.34) to {{ number }} in Simple SMS "
@@ -515,7 +515,7 @@ class AndroidLensCalendarToAlarms(_Lens):
     app_names = ("simple calendar pro", "clock", "simple sms messenger")
     complexity = 5.5
     difficulty, optimal_steps = "medium", 26
-    tags = ("androidlens", "calendar", "clock", "sms", "category:multi-goal", "interaction:multi-round")
+    tags = ("androidlens", "calendar", "clock", "sms", "category:multi-goal", "subcategory:cross-app-related", "interaction:multi-round")
     template = ("Check my events on {{ day | date }} in Simple Calendar Pro and set a one-time alarm in Clock "
                 "30 minutes before each of them starts. Then text {{ number }} 'Alarms set for T1, T2, T3.' with "
                 "the alarms' times, earliest first, as 24-hour HH:MM.")
@@ -567,7 +567,7 @@ class AndroidLensSmsReceiptsToExpenses(_Lens):
     app_names = ("simple sms messenger", "pro expense")
     complexity = 4.5
     difficulty, optimal_steps = "medium", 21
-    tags = ("androidlens", "sms", "expense", "category:domain-specific", "interaction:aggregation")
+    tags = ("androidlens", "sms", "expense", "category:domain-specific", "subcategory:batch", "interaction:aggregation")
     template = ("My bank ({{ bank }}) texted me about three card purchases. Log each in Pro Expense named after the "
                 "shop, with its amount and the category the text names, and the note 'Card'.")
     schema = _schema(bank={"type": "string"}, items={"type": "array", "items": _ITEM}, noise_seed=_SEED)
@@ -605,7 +605,7 @@ class AndroidLensBillSplit(_Lens):
     app_names = ("calculator", "pro expense", "simple sms messenger", "contacts")
     complexity = 6
     difficulty, optimal_steps = "hard", 28
-    tags = ("androidlens", "calculator", "expense", "sms", "category:multi-goal", "interaction:tool-call")
+    tags = ("androidlens", "calculator", "expense", "sms", "category:multi-goal", "subcategory:cross-app-related", "interaction:tool-call")
     template = ("Dinner at {{ place }} cost {{ bill | money }} for {{ friends[0].name }}, {{ friends[1].name }} and me, "
                 "split evenly. Work out the share with the Calculator, log my share in Pro Expense as 'Dinner at "
                 "{{ place }}' (category Food, note 'Split 3 ways'), and text each of them 'Your share for dinner "
@@ -654,7 +654,7 @@ class AndroidLensCheaperQuote(_Lens):
     app_names = ("markor", "simple sms messenger", "pro expense")
     complexity = 4.5
     difficulty, optimal_steps = "hard", 21
-    tags = ("androidlens", "markor", "sms", "expense", "category:multi-goal", "interaction:comparison")
+    tags = ("androidlens", "markor", "sms", "expense", "category:multi-goal", "subcategory:cross-app-related", "interaction:comparison")
     template = ("I have two quotes for a {{ service }}: one from {{ shops[0] }} in the Markor note {{ file_name }} and one "
                 "texted by {{ shops[1] }} ({{ number }}). Choose the cheaper. Reply to {{ shops[1] }} with 'Yes, please "
                 "book it.' if theirs is cheaper, else 'No thanks.'; log the booking in Pro Expense as '{{ service }} at "
@@ -714,7 +714,7 @@ class AndroidLensVideoWordsToSms(_Lens):
     app_names = ("files", "vlc", "markor", "simple sms messenger")
     complexity = 4.5
     difficulty, optimal_steps = "hard", 20
-    tags = ("androidlens", "files", "vlc", "markor", "sms", "category:domain-specific", "interaction:redirection")
+    tags = ("androidlens", "files", "vlc", "markor", "sms", "category:domain-specific", "subcategory:vlm", "interaction:redirection")
     template = ("Open the video {{ video_name }} in Download from the Files app with VLC, note the words it shows, "
                 "in order, comma separated (like 'edna, pineapple') in a new Markor note {{ file_name }}, and text "
                 "the same line to {{ number }} in Simple SMS Messenger.")
@@ -760,7 +760,7 @@ class AndroidLensReceiptPhotoToExpense(_Lens):
     app_names = ("simple gallery pro", "pro expense", "simple sms messenger", "markor")
     complexity = 6
     difficulty, optimal_steps = "hard", 27
-    tags = ("androidlens", "simple_gallery_pro", "expense", "sms", "markor", "category:domain-specific",
+    tags = ("androidlens", "simple_gallery_pro", "expense", "sms", "markor", "category:domain-specific", "subcategory:vlm",
             "interaction:aggregation")
     template = ("Look at {{ picture }} in Simple Gallery Pro (DCIM). Log the receipt's total in Pro Expense as "
                 "'{{ shop }}' (category Others, note 'Receipt'), text '{{ shop }} total: $X' (X the total, like "
@@ -813,7 +813,7 @@ class AndroidLensTasksDueToCalendar(_Lens):
     app_names = ("tasks", "simple calendar pro")
     complexity = 7
     difficulty, optimal_steps = "hard", 35
-    tags = ("androidlens", "tasks", "calendar", "category:multi-goal", "interaction:aggregation")
+    tags = ("androidlens", "tasks", "calendar", "category:multi-goal", "subcategory:cross-app-related", "interaction:aggregation")
     template = ("For each open task in Tasks.org due on {{ day | date }}, create an event in Simple Calendar Pro on "
                 "that day at 09:00 for 1 hour, titled like the task, with the description 'From Tasks.org'.")
     schema = _schema(day={"type": "integer"}, titles={"type": "array", "items": {"type": "string"}}, noise_seed=_SEED)
@@ -853,7 +853,7 @@ class AndroidLensRecordingHandoff(_Lens):
     app_names = ("audio recorder", "simple sms messenger", "markor")
     complexity = 4
     difficulty, optimal_steps = "medium", 19
-    tags = ("androidlens", "audio_recorder", "sms", "markor", "category:multi-goal", "interaction:sharing")
+    tags = ("androidlens", "audio_recorder", "sms", "markor", "category:multi-goal", "subcategory:cross-app-related", "interaction:sharing")
     template = ("Record a short memo in Audio Recorder and name it '{{ name }}'. Then text '{{ message }}' to "
                 "{{ number }} in Simple SMS Messenger and add a Markor note recordings.md with the line "
                 "'{{ name }}.m4a'.")
@@ -887,7 +887,7 @@ class AndroidLensEmergencySetup(_Lens):
     app_names = ("settings", "contacts")
     complexity = 4
     difficulty, optimal_steps = "hard", 19
-    tags = ("androidlens", "settings", "contacts", "category:multi-goal", "interaction:tool-call")
+    tags = ("androidlens", "settings", "contacts", "category:multi-goal", "subcategory:cross-app-related", "interaction:tool-call")
     template = ("Save {{ new.name }} ({{ new.number }}) as a new contact. Then, in Settings › Safety & emergency, "
                 "turn Emergency SOS on with its countdown alarm sound off, and add {{ known.name }} and "
                 "{{ new.name }} as emergency contacts.")
@@ -944,6 +944,9 @@ AndroidLensEventShare = compose(
               "and text them the event's title in Simple SMS Messenger."),
     bindings={"sms.number": "contact.number", "sms.message": "event.title"},
     complexity=6,
-    tags=("androidlens", "calendar", "contacts", "sms", "category:multi-goal", "interaction:sharing"),
+    tags=("androidlens", "calendar", "contacts", "sms", "category:multi-goal", "subcategory:cross-app-related", "interaction:sharing"),
 )
 AndroidLensEventShare.difficulty, AndroidLensEventShare.optimal_steps = "hard", 22
+
+# The Chinese tasks (apps/androidlens/zh.py): registered with these (the loader imports `tasks` only).
+from taskkit.apps.androidlens import zh  # noqa: E402,F401

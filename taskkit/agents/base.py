@@ -21,8 +21,9 @@ from taskkit.errors import TaskkitError
 ACTION_TYPES = (
     "click", "double_tap", "long_press", "input_text", "keyboard_enter", "scroll", "swipe",
     "navigate_home", "navigate_back", "open_app", "answer", "status", "wait", "unknown",
-    # beyond AndroidWorld's space: B-MoCA's dual gesture and its OVERVIEW key
-    "dual_gesture", "navigate_recents",
+    # beyond AndroidWorld's space: B-MoCA's dual gesture and its OVERVIEW key; AndroidLens'
+    # PressMenu (its supplement's Table 4: "Press the system button Menu")
+    "dual_gesture", "navigate_recents", "navigate_menu",
 )
 NORMALIZED_SCALE = 1000  # `normalized` coordinates run 0..1000 on each axis (AndroidLens' agents)
 TAP_DISTANCE = 0.14  # B-MoCA: a dual gesture whose touch and lift are closer than this is a tap
