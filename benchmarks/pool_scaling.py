@@ -5,7 +5,7 @@
                                       [--suite_family FAMILY] [--json]
 
 Runs `python -m taskkit.run --parallel N --agent AGENT` (the oracle by default; the headline
-random policy is `--agent taskkit.agents.builtin:RandomPolicyAgent --suite_family android_world`)
+random policy is `--agent random_policy --suite_family android_world`)
 over the first tasks, by name, that run on the simulated device (of the family, if one is given)
 — as many as `--episodes` needs at `--combinations` instances each (`--episodes 0`: every task)
 — and reports wall time, episodes per second and the speed-up over

@@ -37,7 +37,8 @@ FLAGS = flags.FlagValues()  # our own: importing this module never clashes with 
 flags.DEFINE_integer("seed", 30, "Run seed; each instance's seed derives from it as in AndroidWorld.", flag_values=FLAGS)
 flags.DEFINE_integer("n_task_combinations", 1, "Instances (parameter draws) per task.", flag_values=FLAGS)
 flags.DEFINE_string("agent", "oracle", "oracle (the runner runs each task's reference solution), noop, random, "
-                    "replay:PATH, human, llm, or package.module:Class.", flag_values=FLAGS)
+                    "random_policy (the seeded mix of benchmarks/random_policy.py), gui_reference, replay:PATH, human, "
+                    "llm, or package.module:Class.", flag_values=FLAGS)
 flags.DEFINE_bool("strict_replay", False, "--agent replay:PATH: stop the run (exit 2) on a missing trajectory or a "
                   "screen that differs from the recorded one, instead of a warning per episode.", flag_values=FLAGS)
 flags.DEFINE_string("output_dir", None, "Directory that receives results.jsonl and trajectories/.", flag_values=FLAGS)

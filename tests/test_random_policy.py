@@ -97,3 +97,10 @@ def test_pool_scaling_runs_the_agent_over_the_tasks_or_the_family(tasks: list[st
     command = _benchmark("pool_scaling").run_command(2, 3, "local", tasks, "/out", "pkg.mod:Agent", "android_world")
     assert command[command.index("--agent") + 1] == "pkg.mod:Agent"
     assert command[-2:] == expected
+
+
+def test_random_policy_is_a_built_in_agent_name() -> None:
+    from taskkit import agents
+
+    assert isinstance(agents.load("random_policy"), RandomPolicyAgent)
+    assert "random_policy" in agents.BUILTIN

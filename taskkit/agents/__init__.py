@@ -6,13 +6,13 @@ from typing import Any
 from taskkit import loading
 from taskkit.agents.base import (ACTION_TYPES, Action, Agent, AgentUnavailable, Episode, Observation, ReplayMismatch,
                                  StopRun)
-from taskkit.agents.builtin import NoopAgent, OracleAgent, RandomAgent, ReplayAgent
+from taskkit.agents.builtin import NoopAgent, OracleAgent, RandomAgent, RandomPolicyAgent, ReplayAgent
 from taskkit.agents.gui_reference import GuiReferenceAgent, NoGuiReference
 from taskkit.agents.human import HumanAgent
 from taskkit.errors import TaskkitError
 from taskkit.registry import TaskLoadError
 
-BUILTIN = ("oracle", "noop", "random", "gui_reference", "replay:PATH", "human", "llm")
+BUILTIN = ("oracle", "noop", "random", "random_policy", "gui_reference", "replay:PATH", "human", "llm")
 
 
 class AgentLoadError(TaskkitError, ValueError):
@@ -20,13 +20,13 @@ class AgentLoadError(TaskkitError, ValueError):
 
 
 def load(spec: str, **options: Any) -> Agent:
-    """An agent from `--agent`: a built-in name (`oracle`, `noop`, `random`, `gui_reference`, `replay:PATH`,
+    """An agent from `--agent`: a built-in name (`oracle`, `noop`, `random`, `random_policy`, `gui_reference`, `replay:PATH`,
     `human`, `llm` — `options` carry the llm's `model`, `base_url`, `api_key_env`, `mode`, and replay's
     `strict_replay`), `package.module:Class` or `path/to/file.py:Class` (a user's Agent
     subclass, built with no arguments)."""
     name, _, argument = spec.partition(":")
-    simple = {"oracle": OracleAgent, "noop": NoopAgent, "random": RandomAgent, "gui_reference": GuiReferenceAgent,
-              "human": HumanAgent}
+    simple = {"oracle": OracleAgent, "noop": NoopAgent, "random": RandomAgent, "random_policy": RandomPolicyAgent,
+              "gui_reference": GuiReferenceAgent, "human": HumanAgent}
     if spec in simple:
         return simple[spec]()
     if name == "replay":

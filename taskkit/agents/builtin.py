@@ -126,7 +126,7 @@ def mixed_action(rng: random.Random, count: int, editable: Sequence[int], scroll
 class RandomPolicyAgent(Agent):
     """A seeded random policy with the mix of a real agent's steps (POLICY_MIX): unlike `random`,
     whose choices follow the screen's affordances, it measures what typical steps cost
-    (benchmarks/random_policy.py; `--agent taskkit.agents.builtin:RandomPolicyAgent`)."""
+    (benchmarks/random_policy.py; `--agent random_policy`)."""
 
     name = "random_policy"
 
