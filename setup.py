@@ -44,6 +44,11 @@ setup(
         "ray": ["ray>=2.9"],
         # taskkit.gym: the tasks as a Gymnasium environment (taskkit/Task-v0).
         "gym": ["gymnasium>=1.0"],
+        # taskkit.openenv: the tasks as an OpenEnv environment over HTTP (python -m taskkit.openenv).
+        "openenv": ["openenv-core>=0.3", "gymnasium>=1.0"],
+        # examples/train_grpo.py: TRL's GRPO against that server. Install torch first, CPU-only:
+        # pip install torch --index-url https://download.pytorch.org/whl/cpu (PyPI's pulls CUDA).
+        "train": ["trl>=1.0", "datasets>=2.14", "openenv-core>=0.3", "gymnasium>=1.0"],
         # taskkit.demos.to_hf_dataset: the demonstrations as a Hugging Face dataset.
         "demos": ["datasets>=2.14"],
         # (Spelled with a hyphen: pip before 23.3 matches extras literally, after PEP 685 normalizes.)
@@ -55,7 +60,8 @@ setup(
         # pytest-xdist runs the suite on every core.
         # The API reference (docs/api): `sphinx-build -b html docs/api OUT`.
         "docs": ["sphinx>=7"],
-        "test": ["openai>=1.40", "ray>=2.9", "av>=12", "pytest-xdist>=3", "gymnasium>=1.0", "datasets>=2.14", "sphinx>=7"],
+        "test": ["openai>=1.40", "ray>=2.9", "av>=12", "pytest-xdist>=3", "gymnasium>=1.0", "datasets>=2.14", "sphinx>=7",
+                 "openenv-core>=0.3", "trl>=1.0"],
     },
     entry_points={"pytest11": ["taskkit = taskkit.testing.plugin"]},
 )

@@ -7,8 +7,8 @@
 
 (`gymnasium.make("taskkit.gym:taskkit/Task-v0", ...)` imports the module itself.)
 
-* `task`: a registered task's name, a suite family (`android_world`, ...) or a `TaskEval` class
-  (registered or not); with a family each
+* `task`: a registered task's name, a suite family (`android_world`, ...), a `TaskEval` class
+  (registered or not) or a list of names and classes; with a family or a list each
   `reset` picks one of its tasks (the environment's seeded generator, or `options={"task": NAME}`).
 * `device`: any `--device` spec (`sim`, the default, is a fresh simulated device of its own).
 * `reset(seed=S)` draws the instance exactly as `python -m taskkit.run --seed S` draws instance 0
@@ -36,7 +36,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 from taskkit import actions, connect, families, loading, registry, suite
 from taskkit.agents.base import Action, Agent
@@ -88,7 +88,7 @@ class PhoneEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["rgb_array"]}
 
-    def __init__(self, task: str | type[TaskEval], device: str = "sim", screenshot: bool = False,
+    def __init__(self, task: str | type[TaskEval] | Sequence[str | type[TaskEval]], device: str = "sim", screenshot: bool = False,
                  render_mode: str | None = None, success_check: str = "final", malformed_action: str = "error",
                  reward: str = "score") -> None:
         if reward not in REWARDS:
@@ -99,6 +99,8 @@ class PhoneEnv(gymnasium.Env):
         if isinstance(task, str):
             names = families.tasks_in(task) if task in families.FAMILIES else [task]
             classes = list(map(registry.get, names))
+        elif isinstance(task, (list, tuple)):
+            classes = [registry.get(item) if isinstance(item, str) else item for item in task]
         else:  # a TaskEval class of one's own, registered or not
             classes = [task]
         self.tasks = [cls for cls in classes if device != "sim" or not cls.real_device_only]

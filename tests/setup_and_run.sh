@@ -18,6 +18,11 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
 fi
 
+# torch, CPU-only, before the test extras (TRL needs it; PyPI's own wheel pulls gigabytes of CUDA):
+# from PyTorch's own index, or PyPI's when that index cannot be reached.
+python3 -c "import torch" 2>/dev/null \
+  || python3 -m pip install -q torch --index-url https://download.pytorch.org/whl/cpu \
+  || python3 -m pip install -q torch
 python3 -m pip install -q -e ".[test]"
 # The simulated devices of the tests write many small files (device.json, gui.json, databases):
 # on a RAM disk (tmpfs) the suite takes about half the time it takes on a disk. TMPDIR moves

@@ -73,21 +73,26 @@ def _sms_policy(observation: dict, step: int) -> str:
     return script[min(step, len(script) - 1)]()
 
 
+def play_sms_policy(envs: gymnasium.vector.VectorEnv, observations: dict) -> tuple[list[float], dict]:
+    """Each sub-env's reward at the end of its episode under `_sms_policy`, and the last step's infos."""
+    rewards, done = [0.0] * envs.num_envs, [False] * envs.num_envs
+    for step in range(10):
+        batch = [{key: observations[key][i] for key in observations} for i in range(envs.num_envs)]
+        observations, reward, terminated, truncated, infos = envs.step(tuple(_sms_policy(o, step) for o in batch))
+        for i in range(envs.num_envs):
+            if not done[i] and (terminated[i] or truncated[i]):
+                rewards[i], done[i] = float(reward[i]), True
+        if all(done):
+            break
+    return rewards, infos
+
+
 def test_two_simulated_devices_in_an_async_vector_env_reach_reward_one() -> None:
     envs = gymnasium.vector.AsyncVectorEnv(
         [lambda: gymnasium.make("taskkit/Task-v0", task="SimpleSmsSend")] * 2, shared_memory=False)
     try:
         observations, _ = envs.reset(seed=[30, 31])
-        rewards, done = [0.0, 0.0], [False, False]
-        for step in range(10):
-            batch = [{key: observations[key][i] for key in observations} for i in range(2)]
-            observations, reward, terminated, truncated, _ = envs.step(tuple(_sms_policy(o, step) for o in batch))
-            for i in range(2):
-                if not done[i] and (terminated[i] or truncated[i]):
-                    rewards[i], done[i] = float(reward[i]), True
-            if all(done):
-                break
-        assert rewards == [1.0, 1.0]
+        assert play_sms_policy(envs, observations)[0] == [1.0, 1.0]
     finally:
         envs.close()
 

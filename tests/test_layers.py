@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("taskkit.actions", "taskkit.suite", "taskkit.runner", "taskkit.report", "taskkit.connect",
      "taskkit.cli", "taskkit.families", "taskkit.seed_coverage", "taskkit.trajectory", "taskkit.resume", "taskkit.pool",
      "taskkit.metrics", "taskkit.plots", "taskkit.report_html", "taskkit.side_effects",
-     "taskkit.ray_pool", "taskkit.fidelity", "taskkit.calibrate", "taskkit.gym", "taskkit.demos", "taskkit.static_eval",
+     "taskkit.ray_pool", "taskkit.fidelity", "taskkit.calibrate", "taskkit.gym", "taskkit.gym_ray", "taskkit.openenv", "taskkit.demos", "taskkit.static_eval",
      "taskkit.outdir"),
     ("taskkit.testing",),
 ]

@@ -34,6 +34,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from taskkit.errors import TaskkitError
+
 ANDROID = "{http://schemas.android.com/apk/res/android}"
 APP = "{http://schemas.android.com/apk/res-auto}"
 API_LEVEL = 33
@@ -55,7 +57,7 @@ _ID = re.compile(r"@(?:\+)?(android:)?id/([A-Za-z0-9_.]+)")
 _REF = re.compile(r"@(?:layout|menu)/([A-Za-z0-9_.]+)")
 
 
-class LayoutError(ValueError):
+class LayoutError(TaskkitError, ValueError):
     """A layout or menu the screen map names is not in the checkouts."""
 
 
