@@ -37,6 +37,12 @@ class SpaSubtask(SpaTask, register=False):
     def validator(self) -> Validator:
         return self.kind.check()
 
+    @classmethod
+    def registered_twin(cls) -> str:
+        """The registered ladder task this subtask is but for its check (key components too): the
+        same params, set-up and GUI reference, proven as that task."""
+        return cls.name.replace("SpaSubtask", "Spa", 1)
+
 
 @dataclasses.dataclass(frozen=True)
 class Part:

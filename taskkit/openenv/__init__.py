@@ -20,7 +20,6 @@ DEFAULT_SESSIONS = 4
 MAX_SESSIONS = 64
 
 
-
 def skip_web_ui() -> None:
     """Let openenv-core go without gradio in this process, as it does where gradio is not
     installed: it imports gradio for its web UI (served with ENABLE_WEB_INTERFACE), which taskkit
