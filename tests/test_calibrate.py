@@ -9,6 +9,7 @@ and is not patched). Unplanted, the two must agree on every step.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import types
@@ -57,12 +58,16 @@ def test_an_unmodified_simulator_agrees_on_every_step(served, tmp_path: Path) ->
 
 @requires_adb
 def test_another_device_config_is_named_at_the_first_step(served, tmp_path: Path) -> None:
-    _, data = calibrate(served, tmp_path / "cal", f"--tasks={TASK}", "--sim_device_config=bmoca-002")
+    out = tmp_path / "cal"
+    _, data = calibrate(served, out, f"--tasks={TASK}", "--sim_device_config=bmoca-002", "--record")
     (episode,) = data["per_episode"]
     assert not data["agrees"] and episode["first_divergence"] == 0
     first = episode["diverged_steps"][0]
     assert first["bounds"] and "dp)" in first["bounds"][0]  # 440 dpi against the device's 420: every box moves
     assert episode["first_divergence_dumps"]["device"] and episode["first_divergence_dumps"]["simulator"]
+    shots = re.findall(r'<img src="([^"]+)"', (out / "calibration.html").read_text(encoding="utf-8"))
+    assert [Path(s).parts[0] for s in shots] == ["device", "sim"] and all((out / s).is_file() for s in shots)
+    assert all(s.endswith("/step_000.png") for s in shots)  # both sides' screens at the first divergence
 
 
 @requires_adb

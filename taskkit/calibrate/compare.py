@@ -80,6 +80,7 @@ class EpisodeDiff:
     diverged: list[StepDiff]
     step_diffs: list[StepDiff] = dataclasses.field(default_factory=list, repr=False)  # every step, agreeing too
     dumps: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None  # the first diverged step's elements
+    recorded_as: tuple[str, str] = ("", "")  # each side's own instance id (with its device config's name)
 
     @property
     def state_agrees(self) -> bool:
@@ -274,6 +275,6 @@ def compare_runs(device_dir: Path, simulator_dir: Path, tolerance_dp: float = 4.
         at = next((i for i, d in enumerate(step_diffs) if not d.agrees), None)
         dumps = None if at is None else (device_steps[at].get("elements") or [], sim_steps[at].get("elements") or [])
         episodes.append(EpisodeDiff(instance_id, mine.get("task", ""), fields, len(device_steps), first, diverged,
-                                    step_diffs, dumps))
+                                    step_diffs, dumps, (mine["instance_id"], other["instance_id"])))
     return Calibration(episodes, dict(screens), dict(apps),
                        sorted(set(device_rows) - set(sim_rows)), sorted(set(sim_rows) - set(device_rows)))

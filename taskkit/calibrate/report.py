@@ -24,7 +24,7 @@ def _episode(episode: EpisodeDiff) -> dict[str, Any]:
     return {"instance_id": episode.instance_id, "task": episode.task, "steps": episode.steps,
             "score_agrees": "score" not in episode.fields, "state_agrees": episode.state_agrees,
             "differences": {name: {"device": a, "simulator": b} for name, (a, b) in episode.fields.items()},
-            "first_divergence": episode.first_divergence,
+            "first_divergence": episode.first_divergence, "recorded_as": list(episode.recorded_as),
             "diverged_steps": [dataclasses.asdict(d) for d in episode.diverged],
             "first_divergence_dumps": None if episode.dumps is None else
             {"device": episode.dumps[0], "simulator": episode.dumps[1]}}
@@ -70,7 +70,8 @@ _ENVIRONMENT = jinja2.Environment(loader=jinja2.PackageLoader("taskkit", "templa
 
 def as_html(data: dict[str, Any], root: Path, sides: tuple[str, str]) -> str:
     """calibration.html from calibration.json's data; `root` holds the two run folders `sides`."""
-    shots = {e["instance_id"]: [_screenshot(root, side, e["instance_id"], e["first_divergence"]) for side in sides]
+    shots = {e["instance_id"]: [_screenshot(root, side, recorded, e["first_divergence"])
+                                for side, recorded in zip(sides, e["recorded_as"])]
              for e in data["per_episode"]}
     return _ENVIRONMENT.get_template("calibration.html.j2").render(
         data=data, screens=data["per_screen"][:MAX_SCREENS], shots=shots)
