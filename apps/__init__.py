@@ -6,7 +6,7 @@ import sys
 
 from taskkit.apps import (audio_recorder, broccoli, calculator, calendar, camera, chrome, clipper, clock, contacts,
                           dialer, expense, files, joplin, markor, opentracks, osmand, retro_music, settings, simple_draw_pro,
-                          simple_gallery_pro, sms, tasks_org, vlc)
+                          simple_gallery_pro, sms, tasks_org, vlc, wikipedia)
 from taskkit.apps.base import App
 
 __all__ = ["App", "all_apps", "first_run_databases", "get", "register"]
@@ -35,6 +35,7 @@ _APPS: tuple[App, ...] = (
     sms.APP,
     tasks_org.APP,
     vlc.APP,
+    wikipedia.APP,
 )
 
 

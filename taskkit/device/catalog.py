@@ -266,6 +266,12 @@ CATALOG: tuple[Package, ...] = (
             apk_path="/system/priv-app/SettingsProvider/SettingsProvider.apk"),
     Package("com.android.systemui", "System UI", 33, True, data_dirs=("shared_prefs", "files"),
             apk_path="/system_ext/priv-app/SystemUIGoogle/SystemUIGoogle.apk"),
+    # --- B-MoCA's third-party apps (its image installs them; AndroidWorld's does not) ------------
+    # Wikipedia 2.7.50484-r-2024-04-19 (B-MoCA's apks_versions.txt; version code 50484), listed
+    # last so the packages above keep their uids. Its tasks refuse a device without it (apps/wikipedia).
+    _app("org.wikipedia", "Wikipedia", 50484, ".main.MainActivity",
+         activities=(".settings.SettingsActivity", ".feed.configure.ConfigureActivity",
+                     ".theme.ThemeFittingRoomActivity")),
 )
 
 LAUNCHER = CATALOG[0]

@@ -7,5 +7,5 @@ from __future__ import annotations
 # Each module registers its screens when imported.
 from taskkit.sim.gui.apps import (  # noqa: F401
     audio_recorder, broccoli, calculator, calendar, chrome, clock, contacts, dialer, expense, files, joplin, markor,
-    opentracks, osmand, retro_music, settings, simple_draw_pro, simple_gallery_pro, sms, tasks_org, vlc,
+    opentracks, osmand, retro_music, settings, simple_draw_pro, simple_gallery_pro, sms, tasks_org, vlc, wikipedia,
 )
