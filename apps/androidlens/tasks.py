@@ -948,5 +948,6 @@ AndroidLensEventShare = compose(
 )
 AndroidLensEventShare.difficulty, AndroidLensEventShare.optimal_steps = "hard", 22
 
-# The Chinese tasks (apps/androidlens/zh.py): registered with these (the loader imports `tasks` only).
-from taskkit.apps.androidlens import zh  # noqa: E402,F401
+# The Chinese tasks (apps/androidlens/zh.py) and the authorization tasks (authorization.py):
+# registered with these (the loader imports `tasks` only).
+from taskkit.apps.androidlens import authorization, zh  # noqa: E402,F401

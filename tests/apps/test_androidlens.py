@@ -15,7 +15,8 @@ from taskkit.rng import TaskRng
 from taskkit.validators.milestones import Tracker
 
 CATEGORIES = {"multi-goal", "multi-constraint", "domain-specific"}
-INTERACTIONS = {"sharing", "clipboard", "aggregation", "redirection", "tool-call", "comparison", "multi-round"}
+INTERACTIONS = {"sharing", "clipboard", "aggregation", "redirection", "tool-call", "comparison", "multi-round",
+                "authorization"}
 
 
 def _facet(cls, name: str) -> list[str]:

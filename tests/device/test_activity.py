@@ -141,3 +141,12 @@ def test_clear_resets_provider_data(device):
     assert device.content.query("content://sms") == []
     with pytest.raises(PackageError):
         device.packages.clear("org.nothing")
+
+
+def test_a_runtime_permission_is_read_from_dumpsys_package() -> None:
+    dump = ("    runtime permissions:\n"
+            "      android.permission.POST_NOTIFICATIONS: granted=false, flags=[ USER_SENSITIVE_WHEN_GRANTED]\n"
+            "      android.permission.RECORD_AUDIO: granted=true, flags=[ USER_SET|ONE_TIME]\n")
+    assert svc.parse_runtime_permission(dump, "android.permission.RECORD_AUDIO") == (True, {"USER_SET", "ONE_TIME"})
+    assert svc.parse_runtime_permission(dump, "android.permission.POST_NOTIFICATIONS")[0] is False
+    assert svc.parse_runtime_permission(dump, "android.permission.CAMERA") == (False, frozenset())

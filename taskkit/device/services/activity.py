@@ -203,6 +203,20 @@ def build_grant(package: str, permission: str) -> str:
     return shell_join(["pm", "grant", package, permission])
 
 
+#: A runtime permission's line in `dumpsys package PKG` (PermissionsState's dump:
+#: `      android.permission.RECORD_AUDIO: granted=true, flags=[ USER_SET|ONE_TIME]`).
+_PERMISSION_LINE = re.compile(r"^\s+(\S+): granted=(true|false), flags=\[ ?([^\]]*)\]")
+
+
+def parse_runtime_permission(dumpsys: str, permission: str) -> tuple[bool, frozenset[str]]:
+    """(granted, flags) of `permission` in `dumpsys package` output; (False, {}) when unlisted."""
+    for line in dumpsys.splitlines():
+        match = _PERMISSION_LINE.match(line)
+        if match and match.group(1) == permission:
+            return match.group(2) == "true", frozenset(f for f in match.group(3).split("|") if f)
+    return False, frozenset()
+
+
 class Packages:
     """`device.packages`: installed packages and their data."""
 
@@ -226,6 +240,26 @@ class Packages:
 
     def grant(self, package: str, permission: str) -> None:
         """Grant `package` a runtime permission (`pm grant`)."""
-        result = self._device.shell(build_grant(package, permission))
+        self._pm("grant", package, permission)
+
+    def revoke(self, package: str, permission: str) -> None:
+        """Take a runtime permission back (`pm revoke`)."""
+        self._pm("revoke", package, permission)
+
+    def set_permission_flags(self, package: str, permission: str, *flags: str) -> None:
+        """Set a permission's flags by pm's names (`user-set`, `user-fixed`, `one-time`, ...)."""
+        self._pm("set-permission-flags", package, permission, *flags)
+
+    def clear_permission_flags(self, package: str, permission: str, *flags: str) -> None:
+        """Clear a permission's flags by pm's names."""
+        self._pm("clear-permission-flags", package, permission, *flags)
+
+    def runtime_permission(self, package: str, permission: str) -> tuple[bool, frozenset[str]]:
+        """(granted, flags) of `package`'s runtime permission, as `dumpsys package` lists it
+        (flags by their dump names: USER_SET, USER_FIXED, ONE_TIME, ...)."""
+        return parse_runtime_permission(self._device.check(shell_join(["dumpsys", "package", package])), permission)
+
+    def _pm(self, *args: str) -> None:
+        result = self._device.shell(shell_join(["pm", *args]))
         if result.exit_code != 0:
-            raise PackageError(f"pm grant {package} {permission}: {result.stderr.strip() or result.stdout.strip()}")
+            raise PackageError(f"pm {' '.join(args)}: {result.stderr.strip() or result.stdout.strip()}")

@@ -698,13 +698,76 @@ def _pm_clear(inv: Invocation, args: list[str]) -> int:
     return 0
 
 
-def _pm_grant(inv: Invocation, args: list[str]) -> int:
-    names = _without_user(args)
-    if len(names) < 2:
-        raise CommandError("Argument expected after \"grant\"" if not names else "no permission specified")
-    if catalog.get(names[0]) is None:
-        raise CommandError(f"Unknown package: {names[0]}")
-    return 0
+# --- runtime permissions ----------------------------------------------------------------------
+#: The runtime permissions AndroidWorld's set-up grants once per device (android_world/env/
+#: setup_device/apps.py: each AppSetup's `adb_utils.grant_permissions`), granted on the image.
+SETUP_GRANTS: dict[str, tuple[str, ...]] = {
+    "com.android.camera2": ("android.permission.ACCESS_COARSE_LOCATION",),
+    "com.dimowner.audiorecorder": ("android.permission.RECORD_AUDIO", "android.permission.POST_NOTIFICATIONS"),
+    "com.simplemobiletools.calendar.pro": ("android.permission.READ_CALENDAR", "android.permission.WRITE_CALENDAR",
+                                           "android.permission.POST_NOTIFICATIONS"),
+    "com.simplemobiletools.gallery.pro": ("android.permission.WRITE_EXTERNAL_STORAGE",
+                                          "android.permission.ACCESS_MEDIA_LOCATION",
+                                          "android.permission.READ_MEDIA_IMAGES", "android.permission.READ_MEDIA_VIDEO",
+                                          "android.permission.POST_NOTIFICATIONS"),
+    "net.osmand": ("android.permission.POST_NOTIFICATIONS",),
+}
+#: `pm set-permission-flags` / `clear-permission-flags` names -> the names `dumpsys package`
+#: prints (PackageManager.FLAG_PERMISSION_USER_SET, _USER_FIXED, _ONE_TIME).
+PERMISSION_FLAGS = {"user-set": "USER_SET", "user-fixed": "USER_FIXED", "one-time": "ONE_TIME"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Grant:
+    """One runtime permission of one package: granted or not, and its flags (`PERMISSION_FLAGS`' values)."""
+
+    granted: bool
+    flags: frozenset[str] = frozenset()
+
+
+def permission(state: SimState, package: str, name: str) -> Grant:
+    """The runtime permission `name` of `package` (`device.json`'s `runtime_permissions`, else the set-up's)."""
+    stored = state.config.get("runtime_permissions", {}).get(package, {}).get(name)
+    if stored is None:
+        return Grant(name in SETUP_GRANTS.get(package, ()))
+    return Grant(bool(stored.get("granted")), frozenset(stored.get("flags", ())))
+
+
+def set_permission(state: SimState, package: str, name: str, grant: Grant) -> None:
+    """Store `grant` as the permission `name` of `package` (as PermissionManagerService does)."""
+    table = state.config.setdefault("runtime_permissions", {}).setdefault(package, {})
+    table[name] = {"granted": grant.granted, "flags": sorted(grant.flags)}
+    state.save()
+
+
+def runtime_permissions(state: SimState, package: str) -> dict[str, Grant]:
+    """Every runtime permission `package` has a state for, by name."""
+    names = set(SETUP_GRANTS.get(package, ())) | set(state.config.get("runtime_permissions", {}).get(package, {}))
+    return {name: permission(state, package, name) for name in sorted(names)}
+
+
+def _pm_permission(verb: str) -> Callable[[Invocation, list[str]], int]:
+    """`pm grant|revoke PACKAGE PERMISSION` and `pm set-|clear-permission-flags PACKAGE PERMISSION FLAG...`."""
+    def change(inv: Invocation, args: list[str]) -> int:
+        names = _without_user(args)
+        if len(names) < 2:
+            raise CommandError(f"Argument expected after \"{verb}\"" if not names else "no permission specified")
+        if catalog.get(names[0]) is None:
+            raise CommandError(f"Unknown package: {names[0]}")
+        old = permission(inv.state, names[0], names[1])
+        if verb in ("grant", "revoke"):
+            set_permission(inv.state, names[0], names[1], Grant(verb == "grant", old.flags))
+            return 0
+        unknown = [f for f in names[2:] if f not in PERMISSION_FLAGS]
+        if unknown or len(names) < 3:
+            inv.err(f"Unknown permission flags given: {' '.join(unknown)}\n" if unknown else "no flags specified\n")
+            return _ERROR
+        flags = {PERMISSION_FLAGS[f] for f in names[2:]}
+        changed = old.flags | flags if verb == "set-permission-flags" else old.flags - flags
+        set_permission(inv.state, names[0], names[1], Grant(old.granted, frozenset(changed)))
+        return 0
+
+    return change
 
 
 def _pm_state(new_state: str) -> Callable[[Invocation, list[str]], int]:
@@ -738,6 +801,8 @@ Package manager (package) commands:
       Deletes all data associated with a package.
   grant|revoke [--user USER_ID] PACKAGE PERMISSION
       Grant or revoke a permission.
+  set-permission-flags|clear-permission-flags [--user USER_ID] PACKAGE PERMISSION [FLAGS..]
+      Set or clear a permission's flags (user-set, user-fixed, one-time).
   enable|disable|disable-user [--user USER_ID] PACKAGE
       Change the enabled state of a package.
 """
@@ -751,7 +816,9 @@ def _pm_install(inv: Invocation, args: list[str]) -> int:
 _PM_VERBS: dict[str, Callable[[Invocation, list[str]], int]] = {
     **{verb: _pm_install for verb in ("install", "install-create", "install-write", "install-commit",
                                       "install-multiple", "install-existing", "uninstall")},
-    "list": _pm_list, "path": _pm_path, "clear": _pm_clear, "grant": _pm_grant, "revoke": _pm_grant,
+    "list": _pm_list, "path": _pm_path, "clear": _pm_clear, "grant": _pm_permission("grant"),
+    "revoke": _pm_permission("revoke"), "set-permission-flags": _pm_permission("set-permission-flags"),
+    "clear-permission-flags": _pm_permission("clear-permission-flags"),
     "enable": _pm_state("enabled"), "disable": _pm_state("disabled"),
     "disable-user": _pm_state("disabled-user"),
 }
@@ -845,6 +912,12 @@ def _dump_package(inv: Invocation, args: list[str]) -> int:
                   f"    versionCode={package.version_code} minSdk=21 targetSdk=33",
                   f"    dataDir={package.data_dir}",
                   f"    flags=[ {'SYSTEM ' if package.system else ''}HAS_CODE ALLOW_CLEAR_USER_DATA ]"]
+        granted = runtime_permissions(inv.state, package.name)
+        if granted:  # PermissionManagerService's dump of the user's state (Android 13's layout)
+            lines += ["    User 0: installed=true hidden=false suspended=false stopped=false enabled=0",
+                      "      runtime permissions:"]
+            lines += [f"        {name}: granted={'true' if grant.granted else 'false'}, "
+                      f"flags=[ {'|'.join(sorted(grant.flags))}]" for name, grant in granted.items()]
     inv.out("\n".join(lines) + "\n")
     return 0
 

@@ -38,6 +38,7 @@ class Ids:
     empty: str = "No items"  # what an empty folder shows
     selected: str = "{count} selected"  # the selection's title
     image: Callable[[Session, Box, str, bool, bool], Node] | None = None  # a row's picture: (row box, path, is_dir, selected)
+    row: str = ""  # a row's own id (its layout's root)
 
 
 def selected(ui: Session, frame: Frame) -> list[str]:
@@ -65,7 +66,7 @@ def rows(ui: Session, folder: str, ids: Ids, open_file: Callable[[str], Action],
         def build(box, name=name, path=path, action=action, start=start, is_dir=is_dir, size=size) -> Node:
             picture = ids.image(ui, box, path, is_dir, path in selection) if ids.image else None
             row = widgets.list_item(ui, box, name, ids.describe(ui, path, is_dir, size), action=action,
-                                    long_action=None if selection else start, title_rid=ids.title,
+                                    long_action=None if selection else start, rid=ids.row, title_rid=ids.title,
                                     subtitle_rid=ids.subtitle, leading=picture)
             row.selected = path in selection
             return row
@@ -97,12 +98,14 @@ def selection(ids: Ids, open_file: Callable[[str], Action], actions: Actions | N
         paths = selected(ui, frame)
         views = actions(ui, frame, paths) if actions is not None else (delete_button(ui, ids, paths),)
         nodes, top = widgets.app_bar(ui, ids.selected.format(count=len(paths)), actions=views)
-        toggle = _toggle(frame) if multiple else None
+        toggle = toggler(frame) if multiple else None
         return nodes + [listing(ui, frame, str(frame.args["folder"]), top, ids, open_file, paths, toggle)]
     return build
 
 
-def _toggle(frame: Frame) -> Callable[[str], Action]:
+def toggler(frame: Frame) -> Callable[[str], Action]:
+    """The selection screen `frame`'s tap on a row: add its path to the selection or drop it
+    (dropping the last closes the selection)."""
     def for_path(path: str) -> Action:
         def act(ui: Session) -> None:
             paths = selected(ui, frame)

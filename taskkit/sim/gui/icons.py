@@ -46,7 +46,8 @@ CODEPOINTS: dict[str, int] = {
     "format_indent_decrease": 0xE23D, "keyboard_return": 0xE31B, "arrow_upward": 0xE5D8, "arrow_downward": 0xE5DB,
     "file_copy": 0xE173, "rotate_left": 0xE419,
     # Simple Calendar's event screen (activity_event.xml: ic_bell_vector, ic_repeat_vector, ic_category_vector)
-    "notifications": 0xE7F4, "repeat": 0xE040, "category": 0xE574,
+    "notifications": 0xE7F4, "repeat": 0xE040, "category": 0xE574, "place": 0xE55F,  # ic_place_vector
+    "label": 0xE892,  # Simple Gallery menu_media.xml toggle_filename: ic_label_vector
     # the launcher's app icons (taskkit's own: a Material glyph on a coloured circle)
     "alarm": 0xE855, "attach_money": 0xE227, "brush": 0xE3AE, "camera_alt": 0xE3B0, "check_circle": 0xE86C,
     "contacts": 0xE0BA, "content_paste": 0xE14F, "description": 0xE873, "directions_run": 0xE566,

@@ -8,10 +8,12 @@
   does on release).
 * `swipe X1 Y1 X2 Y2 [MS]` (and `draganddrop`): from the top edge down pulls the shade; from the
   gesture bar up goes home; on a slider it sets the slider; otherwise it drags the node under
-  its start that takes drags (a list scrolls by the finger's travel, the home screen opens the
+  its start that takes drags (a list scrolls by the finger's travel plus the fling OverScroller
+  computes from the release velocity, `fling_distance`; the home screen opens the
   app drawer on a swipe up, the shade closes on a swipe up, a drawing canvas draws a line from
   the start to the end).
-* `keyevent`: BACK, HOME, ENTER (the focused field's IME action, or a new line in a multi-line
+* `keyevent`: BACK, HOME, MENU (the action bar's overflow menu opens, or closes when open),
+  ENTER (the focused field's IME action, or a new line in a multi-line
   field), DEL / FORWARD_DEL (delete before / after the cursor, which is at the end but where an
   app's action put it: Markor's formatting bar), SPACE,
   letters, digits and common punctuation (typed into the focused field); by name, with or
@@ -23,15 +25,17 @@
 """
 from __future__ import annotations
 
+import math
+
 from taskkit.sim import telecom
-from taskkit.sim.gui import bars, texttoolbar
-from taskkit.sim.gui.layout import LONG_PRESS_MS, SWIPE_DEFAULT_MS, TOUCH_SLOP_DP
+from taskkit.sim.gui import bars, localize, texttoolbar
+from taskkit.sim.gui.layout import LONG_PRESS_MS, SWIPE_DEFAULT_MS, TOUCH_SLOP_DP, Metrics
 from taskkit.sim.gui.node import Node, find_field, hit, swipeable
 from taskkit.sim.gui.screen import build
 from taskkit.sim.gui.session import Session
 
 # KeyEvent codes the screen reacts to, by number (android.view.KeyEvent).
-_NAMED = {3: "HOME", 4: "BACK", 6: "ENDCALL",
+_NAMED = {3: "HOME", 4: "BACK", 6: "ENDCALL", 82: "MENU",
           66: "ENTER", 67: "DEL", 112: "FORWARD_DEL", 62: "SPACE", 61: "TAB", 278: "COPY", 279: "PASTE"}
 _CHARS = {**{7 + i: str(i) for i in range(10)}, **{29 + i: chr(ord("a") + i) for i in range(26)},
           55: ",", 56: ".", 68: "`", 69: "-", 70: "=", 71: "[", 72: "]", 73: "\\", 74: ";", 75: "'",
@@ -52,6 +56,34 @@ def key_code(word: str) -> int | None:
         return int(word)
     name = word.upper().removeprefix("KEYCODE_")
     return _BY_NAME.get(name)
+
+
+# The fling a scrolling view starts when the finger lifts (frameworks/base, android-13.0.0_r1):
+# ViewConfiguration.MINIMUM_FLING_VELOCITY 50 dp/s and MAXIMUM_FLING_VELOCITY 8000 dp/s (scaled as
+# getScaledMinimumFlingVelocity does: (int)(density * dp + 0.5f)), SCROLL_FRICTION 0.015f
+# (ViewConfiguration.getScrollFriction); OverScroller.SplineOverScroller's INFLEXION 0.35f,
+# DECELERATION_RATE log(0.78) / log(0.9), and its physical coefficient GRAVITY_EARTH (SensorManager,
+# 9.80665) x 39.37 (inches per metre) x ppi (density x 160) x 0.84, "look and feel tuning".
+_MIN_FLING_DP, _MAX_FLING_DP = 50, 8000
+_SCROLL_FRICTION, _INFLEXION = 0.015, 0.35
+_DECELERATION_RATE = math.log(0.78) / math.log(0.9)
+_GRAVITY_EARTH, _INCHES_PER_METRE, _TUNING = 9.80665, 39.37, 0.84
+
+
+def fling_distance(m: Metrics, travel: float, duration_ms: float) -> int:
+    """How far a list flings on after a finger moved `travel` px at constant speed over
+    `duration_ms` (VelocityTracker's velocity: travel / duration): SplineOverScroller's
+    getSplineFlingDistance of that velocity, clamped to the maximum fling velocity; 0 under the
+    minimum (the list stops where the finger left it). Signed as `travel`."""
+    density = m.density / 160
+    velocity = abs(travel) * 1000 / max(duration_ms, 1.0)
+    if velocity < int(density * _MIN_FLING_DP + 0.5):
+        return 0
+    velocity = min(velocity, int(density * _MAX_FLING_DP + 0.5))
+    physical = _GRAVITY_EARTH * _INCHES_PER_METRE * (density * 160) * _TUNING
+    deceleration = math.log(_INFLEXION * velocity / (_SCROLL_FRICTION * physical))
+    distance = _SCROLL_FRICTION * physical * math.exp(_DECELERATION_RATE / (_DECELERATION_RATE - 1) * deceleration)
+    return int(math.copysign(distance, travel))
 
 
 def _slide(ui: Session, node: Node, x: float) -> None:
@@ -110,6 +142,8 @@ def swipe(ui: Session, x1: float, y1: float, x2: float, y2: float, duration_ms: 
     if dragged is not None and dragged.drag is not None:
         dragged.drag(ui, (int(x1), int(y1), int(x2), int(y2)))
     elif dragged is not None and dragged.swipe is not None:
+        if dragged.scrollable:  # a scrolling view flings on (the list clamps it to its ends)
+            dx, dy = dx + fling_distance(m, dx, duration_ms), dy + fling_distance(m, dy, duration_ms)
         dragged.swipe(ui, dx, dy)
 
 
@@ -138,6 +172,8 @@ def key(ui: Session, code: int) -> None:
             ui.back()
     elif name == "HOME":
         ui.home()
+    elif name == "MENU":
+        _menu_key(ui)
     elif name == "ENDCALL":  # PhoneWindowManager hands it to Telecom: the call in progress ends
         telecom.end_call(ui.state)
     elif name in ("DEL", "FORWARD_DEL"):
@@ -166,6 +202,30 @@ def key(ui: Session, code: int) -> None:
             ui.state.save()
     elif code in _CHARS:
         type_text(ui, _CHARS[code])
+
+
+def _is_menu(node: Node) -> bool:
+    """An open overflow or popup menu: a ListView of rows titled by AppCompat's `PKG:id/title`."""
+    return node.class_name == "android.widget.ListView" and bool(node.children) and all(
+        any(c.resource_id.endswith(":id/title") for c in row.children) for row in node.children)
+
+
+def _menu_key(ui: Session) -> None:
+    """KEYCODE_MENU as the window takes it on key up (frameworks/base PhoneWindow.onKeyUpPanel;
+    AppCompatDelegateImpl.onKeyUpPanel for the AppCompat apps): the action bar's overflow menu
+    opens (showOverflowMenu), or closes when it is open; a screen without one ignores the key."""
+    if ui.shade_open:
+        return
+    window = build(ui).window
+    if any(_is_menu(node) for node in window.walk()):
+        ui.back()
+        return
+    labels = {"More options", localize.translations(ui.locale, ui.foreground()[0]).get("More options", "More options")}
+    bar_bottom = ui.m.status_bar + ui.m.dp(64)  # the top app bar's overflow, not a list row's menu
+    overflow = next((n for n in window.walk() if n.content_desc in labels and n.clickable and n.action is not None
+                     and n.bounds[1] < bar_bottom), None)
+    if overflow is not None and overflow.action is not None:
+        overflow.action(ui)
 
 
 def handle(ui: Session, verb: str, args: list[str]) -> None:

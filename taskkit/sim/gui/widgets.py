@@ -193,6 +193,12 @@ def scroll_list(ui: Session, frame: Frame, name: str, box: Box, rows: list[Row],
                 children=children, swipe=drag if limit > 0 else None)
 
 
+def wrapper(rid: str, child: Node, class_name: str = "android.view.ViewGroup") -> Node:
+    """A view that only holds `child`, at its bounds, taking no touch and drawing nothing of its
+    own: a SwipeRefreshLayout, a RecyclerViewFastScroller around its list."""
+    return Node(class_name, resource_id=rid, bounds=child.bounds, children=[child])
+
+
 def _without_slivers(node: Node | None) -> Node | None:
     """`node` (cut to its list's box) without the views the cut left thinner than `SLIVER_PX`:
     a title cut to 2 px shows nothing to read or to tap, so it is left out of the dump rather
@@ -238,7 +244,7 @@ FRAMEWORK = "android"  # the package of the framework's own views and ids
 
 def dialog(ui: Session, title: str, *, owner: str = FRAMEWORK, message: str = "",
            items: list[tuple[str, Action]] | None = None, body: Callable[[Box], list[Node]] | None = None,
-           body_dp: float = 0, positive: tuple[str, Action] | None = None,
+           body_dp: float = 0, positive: tuple[str, Action | None] | None = None,
            negative: tuple[str, Action] | None = ("Cancel", Session.finish),
            neutral: tuple[str, Action] | None = None) -> list[Node]:
     """An AlertDialog in the middle of the screen, its parts named and placed as AOSP's

@@ -175,8 +175,8 @@ def test_a_long_list_is_sorted_by_title_and_scrolls(device) -> None:
     box = find(device, "recycler_view").bbox
     assert find(device, "recycler_view").is_scrollable
     seen = list(shown)
-    for _ in range(15):
-        device.check(f"input swipe {box.center[0]} {box.y_max - 100} {box.center[0]} {box.y_min + 100} 300")
+    for _ in range(15):  # drags too slow to fling (under 50 dp/s): the list moves by the finger only
+        device.check(f"input swipe {box.center[0]} {box.y_max - 100} {box.center[0]} {box.y_min + 100} 20000")
         seen += [title for title in _ids(device, "card_text_view_title") if title not in seen]
     assert seen == titles
     tap(device, "Recipe 29")

@@ -94,7 +94,7 @@ def test_rows_scrolled_out_are_not_dumped_and_half_rows_are_cut(device) -> None:
     device.check("am start -n com.android.settings/.Settings")
     listing = find(device, lambda e: e.is_scrollable)
     x = listing.bbox.center[0]
-    device.check(f"input swipe {x} {listing.bbox.y_max - 10} {x} {listing.bbox.y_max - 110}")  # 100 px
+    device.check(f"input swipe {x} {listing.bbox.y_max - 10} {x} {listing.bbox.y_max - 110} 1000")  # 100 px, no fling
     raw = device.check("uiautomator dump /dev/tty")
     root = ElementTree.fromstring(raw[raw.index("<hierarchy"):])
     inside = [n for n in root.iter("node") if n.get("class") == "android.widget.LinearLayout"]

@@ -11,7 +11,10 @@ the app's setup pages are done (AndroidWorld's setup completes them); the screen
 WelcomeActivity in front, where the app hands over to its MainActivity (a difference, so that a
 fresh start and a resumed task report the same activity). A tap on Record starts a
 recording, Stop saves it as the next `Record-N.m4a` and shows its name; a tap on the name renames
-it (the extension is kept): the dialog shows the current name selected, so what is typed
+it (the extension is kept). Record asks for RECORD_AUDIO first, as MainActivity's onClick does
+(checkRecordPermission2, at 05545b9): without it the system's permission dialog opens, and the
+recording starts once it is allowed (onRequestPermissionsResult); AndroidWorld's set-up grants it
+(android_world/env/setup_device/apps.py, AudioRecorder.setup), so by default no dialog shows. The rename dialog shows the current name selected, so what is typed
 replaces it (the simulator has no text selection: the name is the field's placeholder until
 something is typed, and Save on an untouched field keeps it). Simplified: no pause, playback, waveform, settings, trash or
 automatic rename dialog.
@@ -26,7 +29,7 @@ import dataclasses
 import posixpath
 
 from taskkit.apps.audio_recorder import PACKAGE, PREFS_PATH, RECORDS_DIR, counted, m4a_bytes, next_record_name
-from taskkit.sim.gui import appdata, widgets
+from taskkit.sim.gui import appdata, permissions, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
@@ -35,6 +38,7 @@ from taskkit.sim.gui.source import Source
 SOURCE = Source("Dimowner/AudioRecorder", "05545b9", 926)
 ID = f"{PACKAGE}:id/"
 RECORDS_LIST = ".app.records.RecordsActivity"
+RECORD_AUDIO = "android.permission.RECORD_AUDIO"
 
 
 def _names(ui: Session) -> list[str]:
@@ -46,7 +50,21 @@ def _clock(seconds: int) -> str:
 
 
 def _start(ui: Session) -> None:
+    """btn_record: MainActivity.checkRecordPermission2 first (its request, when RECORD_AUDIO is
+    not granted, is the system's dialog: taskkit/sim/gui/permissions.py), then the recording."""
+    if permissions.check(ui, RECORD_AUDIO, "Audio Recorder"):
+        _record(ui)
+
+
+def _record(ui: Session) -> None:
     ui.replace("main", recording_since=appdata.now_ms(ui))
+
+
+def _on_permission(ui: Session, name: str, granted: bool) -> None:
+    """onRequestPermissionsResult: REQ_CODE_RECORD_AUDIO granted starts the recording service;
+    denied, the app does nothing (the record screen stays as it was)."""
+    if granted and name == RECORD_AUDIO:
+        _record(ui)
 
 
 def _stop(frame: Frame):
@@ -166,5 +184,6 @@ def _rename_dialog(ui: Session, frame: Frame) -> list[Node]:
 
 APP = register(AppScreens(
     PACKAGE,
-    {"main": Screen(_main), "records": Screen(_records, RECORDS_LIST), "rename": Screen(_rename_dialog)},
+    {"main": Screen(_main), "records": Screen(_records, RECORDS_LIST), "rename": Screen(_rename_dialog),
+     permissions.SCREEN: permissions.screen(PACKAGE, _on_permission)},
     first="main"))

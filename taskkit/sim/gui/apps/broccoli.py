@@ -317,7 +317,8 @@ def _list_screen(searching: bool):
 
 # --- a recipe's details -------------------------------------------------------------------------
 def _icon_line(ui: Session, box: Box, pairs: list[tuple[str, str, str]]) -> Node:
-    """Icons described by their label, each followed by its value (servings and time; source)."""
+    """Icons described by their label (`details_icon_…`), each followed by its value (servings
+    and time; source); content_recipe_details.xml hides both of a pair whose value is empty."""
     m = ui.m
     x, y1, x2, y2 = box
     children = []
@@ -325,7 +326,9 @@ def _icon_line(ui: Session, box: Box, pairs: list[tuple[str, str, str]]) -> Node
         if not value:
             continue
         width = min(x2 - x - m.dp(32), m.dp(16 + 9 * len(value))) if len(pairs) > 1 else x2 - x - m.dp(32)
-        children.append(Node(IMAGE_VIEW, content_desc=label, bounds=(x, y1 + m.dp(4), x + m.dp(24), y1 + m.dp(28))))
+        icon_rid = f"{ID}{rid.replace('details_', 'details_icon_')}"
+        children.append(Node(IMAGE_VIEW, content_desc=label, resource_id=icon_rid,
+                             bounds=(x, y1 + m.dp(4), x + m.dp(24), y1 + m.dp(28))))
         children.append(widgets.text(ui, (x + m.dp(30), y1, x + m.dp(30) + width, y2), value, f"{ID}{rid}", size_dp=14))
         x += m.dp(30) + width + m.dp(16)
     return Node("android.view.ViewGroup", bounds=box, children=children)
@@ -394,6 +397,7 @@ def _detail(ui: Session, frame: Frame) -> list[Node]:
                                class_name=IMAGE_VIEW)
     nodes, top = widgets.app_bar(ui, str(row.get("title") or "").strip(), rid=f"{ID}toolbar", actions=(more, heart))
     photo = _photo(ui, row)
+    header = nodes[0].bounds  # without a photo the app bar is collapsed to the toolbar (bind:expanded false)
     if photo:  # the app bar stays expanded over the photo (bind:expanded), its toolbar see-through on the scrim
         header = (0, m.status_bar, m.width, m.status_bar + m.dp(400))  # app_bar_height_details
         nodes = [Node(IMAGE_VIEW, resource_id=f"{ID}backdrop", content_desc="Recipe photo", bounds=header,
@@ -401,6 +405,9 @@ def _detail(ui: Session, frame: Frame) -> list[Node]:
                  Node("android.view.View", bounds=(0, m.status_bar, m.width, m.status_bar + m.dp(160)),
                       image=pictures.resource("broccoli/scrim")), *nodes]
         top = header[3] - m.dp(16)
+    # activity_recipe_details.xml: the AppBarLayout `app_bar` holding the CollapsingToolbarLayout `toolbar_layout`
+    nodes = [Node("android.widget.LinearLayout", resource_id=f"{ID}app_bar", bounds=header, children=[
+        Node("android.widget.FrameLayout", resource_id=f"{ID}toolbar_layout", bounds=header, children=nodes)])]
     nodes.append(widgets.scroll_list(ui, frame, "details", (0, top + m.dp(16), m.width, m.content_bottom),
                                      _detail_rows(ui, row), rid=f"{ID}scroll_view",
                                      class_name="android.widget.ScrollView"))

@@ -83,11 +83,13 @@ commit its app/build.gradle pins.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from datetime import date, datetime, timezone
 from typing import Any, Callable
 
 from taskkit.apps.calendar import DB_PATH, DEFAULTS, KEY, PACKAGE, TABLE
-from taskkit.sim.gui import appdata, pickers, widgets
+from taskkit.sim.gui import appdata, pickers, searchmenu, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
 from taskkit.sim.gui.apps import calendar_rows
 from taskkit.sim.gui.node import Action, Node, Painted
@@ -111,6 +113,7 @@ _VIEWS = (("Daily view", "day"), ("Weekly view", "week"), ("Monthly view", "mont
 # the overflow's items after Go to date and Print (menu_main.xml, as refreshMenuItems leaves them)
 _OVERFLOW = ("Add holidays", "Add contact birthdays", "Add contact anniversaries", "Import events from an .ics file",
              "Export events to an .ics file", "Settings", "About")
+PRIMARY = (0xF5, 0x7C, 0x00)  # Simple-Commons' color_primary
 PAST_SHOWN = DAY  # the list's "display past events" default (Config.displayPastEvents: a day)
 
 
@@ -162,11 +165,12 @@ def _times(ui: Session, frame: Frame) -> tuple[int, int]:
     return start, int(ui.draft(frame, "end") or start + 3600)
 
 
-def open_event(event_id: int | None):
-    """The action that opens the event screen: a stored event, or a new one."""
+def open_event(event_id: int | None, duplicate: bool = False):
+    """The action that opens the event screen: a stored event, a new one, or (`duplicate`) a new
+    one filled in from a stored one."""
     def act(ui: Session) -> None:
         ui.push("event", focus="title" if event_id is None else None,
-                **({} if event_id is None else {"event": event_id}))
+                **({} if event_id is None or duplicate else {"event": event_id}))
         _, _, frame = ui.top()
         assert frame is not None
         row = _stored(ui, event_id) if event_id is not None else None
@@ -280,16 +284,40 @@ def _grid_days(year: int, month: int, sunday_first: bool = True) -> list[date]:
 
 def _event_row(ui: Session, event: dict[str, Any], action: Any = None, long_action: Any = None,
                selected: bool = False) -> widgets.Row:
+    """event_list_item.xml: the colour bar `event_item_color_bar` (the event's colour, else its
+    type's), the title, the time and, when the event has one, its description on one line
+    (DayEventsAdapter.setupView: displayDescription is on by default); `event_item_task_image`
+    shows for tasks only, which the simulator does not make."""
+    m = ui.m
     start, end = int(event["start_ts"]), int(event["end_ts"])
+    description = str(event.get("description") or "").replace("\n", " ")
 
     def build(box: tuple[int, int, int, int]) -> Node:
-        row = widgets.list_item(ui, box, str(event["title"]), f"{show_time(start)} - {show_time(end)}",
-                                action=action or open_event(int(event[KEY])), long_action=long_action,
-                                rid=f"{ID}event_item_holder", title_rid=f"{ID}event_item_title",
-                                subtitle_rid=f"{ID}event_item_time")
-        row.selected = selected
-        return row
-    return widgets.Row(ui.m.dp(80), build)
+        x1, y1, x2, y2 = box
+        bar = (x1 + m.dp(16), y1 + m.dp(10), x1 + m.dp(32), y2 - m.dp(10))
+        texts = (x1 + m.dp(40), x2 - m.dp(32))
+        lines = [(str(event["title"]), "event_item_title", 18), (f"{show_time(start)} - {show_time(end)}", "event_item_time", 14)]
+        lines += [(description, "event_item_description", 14)] if description else []
+        step = (bar[3] - bar[1]) // len(lines)
+        children = [Node("android.widget.ImageView", resource_id=f"{ID}event_item_color_bar", bounds=bar,
+                         background=_event_colour(ui, event))]
+        children += [Node(widgets.TEXT_VIEW, text=value, resource_id=f"{ID}{rid}", text_size=m.dp(size),
+                          bounds=(texts[0], bar[1] + i * step, texts[1], bar[1] + (i + 1) * step))
+                     for i, (value, rid, size) in enumerate(lines)]
+        return Node("android.widget.FrameLayout", resource_id=f"{ID}event_item_holder", bounds=box,
+                     clickable=True, long_clickable=long_action is not None, focusable=True,
+                     action=action or open_event(int(event[KEY])), long_action=long_action, selected=selected,
+                     children=children)
+    return widgets.Row(m.dp(80), build)
+
+
+def _event_colour(ui: Session, event: dict[str, Any]) -> tuple[int, int, int]:
+    """EventsHelper.getEventsSync: the event's colour, else its type's, else the primary colour."""
+    colour = int(event.get("color") or 0)
+    if not colour:
+        kind = next((t for t in calendar_rows.event_types(ui) if int(t["id"]) == int(event.get("event_type") or 1)), None)
+        colour = int(kind["color"]) if kind else 0
+    return calendar_rows.argb_rgb(colour) if colour else PRIMARY
 
 
 def _sectioned(ui: Session, found: list[dict[str, Any]],
@@ -515,11 +543,12 @@ def _fab(ui: Session, frame: Frame) -> list[Node]:
             fab]
 
 
-def _overflow_items(frame: Frame, view: str, shown: date) -> list[tuple[str, Action]]:
-    """The ⋮ menu as refreshMenuItems leaves it; only Go to date is modeled."""
+def _overflow_items(frame: Frame, view: str, shown: date, settings: bool) -> list[tuple[str, Action]]:
+    """The ⋮ menu as refreshMenuItems leaves it (Settings only while Go to today takes its place
+    on the bar); only Go to date is modeled."""
     items = [] if view == "list" else [("Go to date", _go_to_date(frame, shown, view != "month"))]
     items += [] if view == "month_day" else [("Print", widgets.inert)]
-    return items + [(label, widgets.inert) for label in _OVERFLOW]
+    return items + [(label, widgets.inert) for label in _OVERFLOW if settings or label != "Settings"]
 
 
 def _holder(ui: Session, frame: Frame, view: str, main: Frame) -> list[Node]:
@@ -532,7 +561,8 @@ def _holder(ui: Session, frame: Frame, view: str, main: Frame) -> list[Node]:
     query = ui.draft(frame, "search").strip()
     shown = {"month": date(year, month, 1), "day": _utc(day).date()}.get(view, _utc(today).date())
     actions = [widgets.icon_button(ui, (0, 0, m.dp(48), 0), "More options",
-                                   lambda s: s.push("overflow", main=frame.id, view=view, shown=shown.isoformat())),
+                                   lambda s: s.push("overflow", main=frame.id, view=view, shown=shown.isoformat(),
+                                                    settings=away and not query)),
                widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Change view",
                                    lambda s: s.push("views", main=main.id, pushed=frame.id != main.id),
                                    f"{ID}change_view")]
@@ -544,22 +574,38 @@ def _holder(ui: Session, frame: Frame, view: str, main: Frame) -> list[Node]:
             if frame.args.get("day"):
                 s.set_draft(frame, "day", str(today))
         actions.append(widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Go to today", go_to_today, f"{ID}go_to_today"))
-    nodes, top = widgets.app_bar(ui, "", up=False, rid=f"{ID}main_menu", actions=tuple(actions))
-    nodes.append(widgets.edit_text(ui, frame, "search", (m.dp(16), m.status_bar + m.dp(8),
-                                                         m.width - m.dp(56) * len(actions) - m.dp(8), top - m.dp(8)),
-                                   "Search", f"{ID}top_toolbar_search"))
+    else:  # the ifRoom Settings takes the slot Go to today leaves (menu_main.xml; not carried out)
+        actions.insert(1, dataclasses.replace(widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Settings", widgets.inert,
+                                                                  f"{ID}settings"), icon="settings"))
+    nodes, top = searchmenu.search_menu(ui, frame, ID, tuple(actions))
     if query:
         return nodes + [_search_results(ui, frame, top, query)]
+    return nodes + [_fragments(ui, frame, view, top, day)] + ([] if view in ("week", "year") else _fab(ui, frame))
+
+
+def _fragments(ui: Session, frame: Frame, view: str, top: int, day: int, chosen: list[int] | None = None) -> Node:
+    """activity_main.xml's `swipe_refresh_layout` (disabled while CalDAV sync is off, still laid
+    out) around the view's fragment: the month's or the day's MyViewPager (clickable, as
+    fragment_months_holder.xml / fragment_days_holder.xml make it), or the event list.
+    `quick_event_type_filter` under it wraps no rows by default (Config.quickFilterEventTypes is
+    empty): 0 px tall, it is not on the screen."""
+    m = ui.m
+    box = (0, top, m.width, m.content_bottom)
     if view == "month":
-        nodes += _month_view(ui, frame, top)
+        content = [_pager(ui, "fragment_months_viewpager", box, _month_view(ui, frame, top))]
     elif view == "day":
-        nodes += _day_view(ui, frame, top, day)
+        content = [_pager(ui, "fragment_days_viewpager", box, _day_view(ui, frame, top, day, chosen))]
     elif view == "list":
-        nodes.append(_event_list(ui, frame, top))
+        content = [_event_list(ui, frame, top)]
     else:
-        nodes.append(widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)),
-                                  "(taskkit: this view is not modeled yet)"))
-    return nodes + ([] if view in ("week", "year") else _fab(ui, frame))
+        content = [widgets.text(ui, (m.dp(16), top + m.dp(32), m.width - m.dp(16), top + m.dp(80)),
+                                "(taskkit: this view is not modeled yet)")]
+    return Node("android.view.ViewGroup", resource_id=f"{ID}swipe_refresh_layout", bounds=box, children=content)
+
+
+def _pager(ui: Session, rid: str, box: tuple[int, int, int, int], pages: list[Node]) -> Node:
+    return Node("androidx.viewpager.widget.ViewPager", resource_id=f"{ID}{rid}", bounds=box, clickable=True,
+                focusable=True, children=pages)
 
 
 def _main(ui: Session, frame: Frame) -> list[Node]:
@@ -573,7 +619,8 @@ def _opened_day(ui: Session, frame: Frame) -> list[Node]:
 
 def _overflow(ui: Session, frame: Frame) -> list[Node]:
     main = Frame(int(frame.args["main"]), "main", {}, "")
-    return widgets.popup_menu(ui, _overflow_items(main, str(frame.args["view"]), date.fromisoformat(frame.args["shown"])))
+    return widgets.popup_menu(ui, _overflow_items(main, str(frame.args["view"]), date.fromisoformat(frame.args["shown"]),
+                                                  bool(frame.args.get("settings"))))
 
 
 def _views(ui: Session, frame: Frame) -> list[Node]:
@@ -595,17 +642,22 @@ def _views(ui: Session, frame: Frame) -> list[Node]:
 
 
 def _radio_dialog(ui: Session, items: list[tuple[str, bool, Any]]) -> list[Node]:
-    """Simple-Commons' RadioGroupDialog: one radio button per (label, checked, action); a tap
-    picks and closes it (no buttons)."""
+    """Simple-Commons' RadioGroupDialog (dialog_radio_group.xml): the ScrollView
+    `dialog_radio_holder` around the RadioGroup `dialog_radio_group` (`normal_margin` above and
+    below), one radio button per (label, checked, action), ids given by code (none in the dump);
+    a tap picks and closes it (no buttons)."""
     m = ui.m
 
     def body(box: tuple[int, int, int, int]) -> list[Node]:
-        x1, y, x2, _ = box
+        x1, y, x2, y2 = box
         h = m.dp(48)
-        return [Node("android.widget.RadioButton", text=label, bounds=(x1, y + h * i, x2, y + h * (i + 1)),
-                     checkable=True, checked=checked, clickable=True, focusable=True, text_size=m.dp(16), action=act)
-                for i, (label, checked, act) in enumerate(items)]
-    return widgets.dialog(ui, "", owner=PACKAGE, body=body, body_dp=48 * len(items), positive=None, negative=None)
+        buttons = [Node("android.widget.RadioButton", text=label,
+                        bounds=(x1, y + m.dp(12) + h * i, x2, y + m.dp(12) + h * (i + 1)), checkable=True,
+                        checked=checked, clickable=True, focusable=True, text_size=m.dp(16), action=act)
+                   for i, (label, checked, act) in enumerate(items)]
+        group = Node("android.widget.RadioGroup", resource_id=f"{ID}dialog_radio_group", bounds=box, children=buttons)
+        return [Node("android.widget.ScrollView", resource_id=f"{ID}dialog_radio_holder", bounds=box, children=[group])]
+    return widgets.dialog(ui, "", owner=PACKAGE, body=body, body_dp=48 * len(items) + 24, positive=None, negative=None)
 
 
 def _go_to_date_dialog(ui: Session, frame: Frame) -> list[Node]:
@@ -622,7 +674,9 @@ def _go_to_date_dialog(ui: Session, frame: Frame) -> list[Node]:
 
 def _selection(ui: Session, frame: Frame) -> list[Node]:
     """A selection of the day's events (Simple-Commons' MyRecyclerViewAdapter action mode): the
-    title "2 / 3" (a tap selects all, or ends the selection when all are), Delete; BACK ends it."""
+    title "2 / 3" (a tap selects all, or ends the selection when all are), Share (cab_day.xml; not
+    carried out), Delete; BACK ends it. The bar lies over the main screen's search menu
+    (windowActionModeOverlay), which is left out as covered; the day and the FAB stay."""
     m = ui.m
     chosen = [int(i) for i in frame.args.get("selected") or []]
     day = int(frame.args["day"])
@@ -635,10 +689,11 @@ def _selection(ui: Session, frame: Frame) -> list[Node]:
             s.replace("selection", main=frame.args["main"], day=day, selected=every)
     delete = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Delete",
                                  lambda s: s.push("delete_selected", events=chosen, screens=1), f"{ID}cab_delete")
-    nodes, top = widgets.app_bar(ui, "", actions=(delete,))
-    nodes.append(widgets.text(ui, (m.dp(72), m.status_bar, m.width - m.dp(64), top), f"{len(chosen)} / {len(every)}",
+    share = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Share", widgets.inert, f"{ID}cab_share")
+    nodes, top = widgets.app_bar(ui, "", actions=(delete, share))
+    nodes.append(widgets.text(ui, (m.dp(72), m.status_bar, m.width - m.dp(112), top), f"{len(chosen)} / {len(every)}",
                               f"{ID}actionbar_title", size_dp=20, action=title_tapped))
-    return nodes + _day_view(ui, frame, top, day, chosen)
+    return [_fragments(ui, frame, "day", top, day, chosen), *_fab(ui, frame), *nodes]
 
 
 # --- the event screen ---------------------------------------------------------------------------
@@ -653,27 +708,73 @@ def _event(ui: Session, frame: Frame) -> list[Node]:
     the start and end (their times gone for an all-day event), the reminders, the repetition and
     its rule and limit, the event type and the colour."""
     m = ui.m
-    actions = [widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Save", _save(frame), f"{ID}save")]
-    if frame.args.get("event") is not None:
-        actions.append(widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Delete",
-                                           lambda s: s.push("delete", events=[int(frame.args["event"])], screens=1),
-                                           f"{ID}delete"))
-    nodes, top = widgets.app_bar(ui, "Edit Event" if frame.args.get("event") is not None else "New Event",
+    stored = frame.args.get("event")
+    save = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Save", _save(frame), f"{ID}save")
+    actions = [save]
+    if stored is not None:  # EventActivity.kt:358-360: delete, duplicate and share for a stored event (right to left)
+        actions = [widgets.icon_button(ui, (0, 0, m.dp(48), 0), "More options", lambda s: s.push("event_menu")),
+                   dataclasses.replace(widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Duplicate event",
+                                                           _duplicate(int(stored)), f"{ID}duplicate"),
+                                       icon="file_copy"),  # ic_copy_vector
+                   widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Delete",
+                                       lambda s: s.push("delete", events=[int(stored)], screens=1), f"{ID}delete"),
+                   save]
+    nodes, top = widgets.app_bar(ui, "Edit Event" if stored is not None else "New Event", rid=f"{ID}event_toolbar",
                                  actions=tuple(actions))
-    rows = [_field_row(ui, frame, field) for field in _TEXT_FIELDS]
-    rows += [calendar_rows.all_day(ui, frame), *_date_rows(ui, frame), *calendar_rows.reminders(ui, frame),
-             *_repetition_rows(ui, frame), *calendar_rows.type_and_colour(ui, frame)]
+    title, location, description = (_field_row(ui, frame, field) for field in _TEXT_FIELDS)
+    rows = [title, _location_row(ui, frame), description, _divider(ui, "event_description_divider", 16, 12),
+            calendar_rows.all_day(ui, frame), *_date_rows(ui, frame), _divider(ui, "event_date_time_divider"),
+            *calendar_rows.reminders(ui, frame), _divider(ui, "event_reminder_divider"),
+            *_repetition_rows(ui, frame), _divider(ui, "event_repetition_divider")]
+    kind, colour = calendar_rows.type_and_colour(ui, frame)
+    rows += [kind, _divider(ui, "event_type_divider"), colour, _divider(ui, "event_color_divider")]
     nodes.append(widgets.scroll_list(ui, frame, "form", (0, top, m.width, m.content_bottom), rows,
                                      rid=f"{ID}event_nested_scrollview", class_name="android.widget.ScrollView"))
     return nodes
 
 
-def _field_row(ui: Session, frame: Frame, field: widgets.Field) -> widgets.Row:
+def _duplicate(event_id: int) -> Action:
+    """EventActivity.duplicateEvent: the screen closes and a new event opens filled in from the
+    stored one (IS_DUPLICATE_INTENT: no id, "New Event"); Save inserts it."""
+    def act(ui: Session) -> None:
+        ui.finish()
+        open_event(event_id, duplicate=True)(ui)
+    return act
+
+
+def _event_menu(ui: Session, frame: Frame) -> list[Node]:
+    """The event screen's overflow: Share (menu_event.xml's ifRoom item, no room left; not carried out)."""
+    return widgets.popup_menu(ui, [("Share", widgets.inert)])
+
+
+def _divider(ui: Session, rid: str, above_dp: int = 8, below_dp: int = 8) -> widgets.Row:
+    """One of activity_event.xml's dividers: an ImageView `divider_height` (2 px) tall in `divider_grey`."""
+    m = ui.m
+    return widgets.Row(m.dp(above_dp + below_dp) + 2, lambda box: Node(
+        "android.widget.ImageView", resource_id=f"{ID}{rid}", background=(0xD8, 0xD8, 0xD8),
+        bounds=(box[0], box[1] + m.dp(above_dp), box[2], box[1] + m.dp(above_dp) + 2)))
+
+
+def _field_row(ui: Session, frame: Frame, field: widgets.Field, end_dp: float = 16) -> widgets.Row:
     """A text field with the 16 dp gap above it."""
     m = ui.m
     return widgets.Row(m.dp(field.height_dp + 16), lambda box: widgets.edit_text(
-        ui, frame, field.name, (m.dp(16), box[1] + m.dp(16), m.width - m.dp(16), box[3]), field.hint, field.rid,
+        ui, frame, field.name, (m.dp(16), box[1] + m.dp(16), m.width - m.dp(end_dp), box[3]), field.hint, field.rid,
         single_line=field.single_line))
+
+
+def _location_row(ui: Session, frame: Frame) -> widgets.Row:
+    """`event_location` and, at its end, `event_show_on_map` (44 dp, ic_place_vector; opens a map
+    app on the location, which the simulator does not carry out)."""
+    m = ui.m
+    field = _field_row(ui, frame, _TEXT_FIELDS[1], end_dp=16 + 44)
+
+    def build(box: tuple[int, int, int, int]) -> Node:
+        pin = Node("android.widget.ImageView", resource_id=f"{ID}event_show_on_map", clickable=True, focusable=True,
+                   action=widgets.inert, icon="place",
+                   bounds=(m.width - m.dp(60), box[1] + m.dp(16), m.width - m.dp(16), box[3]))
+        return Node("android.widget.FrameLayout", bounds=box, children=[field.build(box), pin])
+    return widgets.Row(field.height, build)
 
 
 def _date_rows(ui: Session, frame: Frame) -> list[widgets.Row]:
@@ -795,5 +896,5 @@ APP = register(AppScreens(
      "time": Screen(_time_picker, EVENT), "repetition": Screen(_repetition, EVENT),
      "reminder": Screen(lambda ui, frame: calendar_rows.reminder_dialog(ui, frame, _radio_dialog), EVENT),
      "event_types": Screen(calendar_rows.event_types_dialog, EVENT),
-     "delete": Screen(_confirm_delete, EVENT)},
+     "delete": Screen(_confirm_delete, EVENT), "event_menu": Screen(_event_menu, EVENT)},
     first="main", opener=_opener))

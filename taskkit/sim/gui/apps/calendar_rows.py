@@ -176,8 +176,10 @@ def reminder_dialog(ui: Session, frame: Frame, radio_dialog: RadioDialog) -> lis
 
 
 def event_types_dialog(ui: Session, frame: Frame) -> list[Node]:
-    """SelectEventTypeDialog: a radio button per local event type (`dialog_radio_button`, its colour
-    `dialog_radio_color` beside it), "Add a new type", then "Manage event types"; a tap on a type
+    """SelectEventTypeDialog (dialog_select_event_type.xml: `dialog_radio_holder` › `dialog_wrapper` ›
+    the RadioGroup `dialog_radio_group`, the divider `dialog_radio_divider`, "Manage event types"):
+    a radio button per local event type (`dialog_radio_button`, its colour `dialog_radio_color`
+    beside it), "Add a new type", then "Manage event types"; a tap on a type
     picks it and closes the dialog (the new type's dialog and the manager are not modeled)."""
     m = ui.m
     event = Frame(int(frame.args["event"]), "event", {}, "")
@@ -191,10 +193,11 @@ def event_types_dialog(ui: Session, frame: Frame) -> list[Node]:
     entries = [(str(t["title"]), int(t["id"]), int(t["color"])) for t in event_types(ui)]
 
     def body(box: tuple[int, int, int, int]) -> list[Node]:
-        x1, y, x2, _ = box
+        x1, y, x2, y2 = box
         h = m.dp(48)
         nodes = []
-        for i, (title, type_id, colour) in enumerate([*entries, ("Add a new type", -2, 0)]):
+        rows = [*entries, ("Add a new type", -2, 0)]
+        for i, (title, type_id, colour) in enumerate(rows):
             top = y + h * i
             radio = Node("android.widget.RadioButton", text=title, resource_id=f"{ID}dialog_radio_button",
                          bounds=(x1, top, x2 - m.dp(40), top + h), checkable=True, checked=type_id == current,
@@ -205,9 +208,15 @@ def event_types_dialog(ui: Session, frame: Frame) -> list[Node]:
                 swatch = (x2 - m.dp(32), top + m.dp(12), x2 - m.dp(8), top + m.dp(36))
                 nodes.append(Node("android.widget.ImageView", resource_id=f"{ID}dialog_radio_color", bounds=swatch,
                                   paint=(Painted(swatch, fill=argb_rgb(colour), oval=True),)))
-        bottom = y + h * (len(entries) + 1) + m.dp(8)
-        nodes.append(widgets.text(ui, (x1, bottom, x2, bottom + h), "Manage event types", f"{ID}dialog_manage_event_types",
-                                  size_dp=16, action=widgets.inert))
-        return nodes
+        bottom = y + h * len(rows) + m.dp(8)
+        group = Node("android.widget.RadioGroup", resource_id=f"{ID}dialog_radio_group", bounds=(x1, y, x2, bottom - 2),
+                     children=nodes)
+        divider = Node("android.widget.ImageView", resource_id=f"{ID}dialog_radio_divider", background=(0xD8, 0xD8, 0xD8),
+                       bounds=(x1, bottom - 2, x2, bottom))
+        manage = widgets.text(ui, (x1, bottom, x2, bottom + h), "Manage event types", f"{ID}dialog_manage_event_types",
+                              size_dp=16, action=widgets.inert)
+        wrapper = Node("android.widget.LinearLayout", resource_id=f"{ID}dialog_wrapper", bounds=box,
+                       children=[group, divider, manage])
+        return [Node("android.widget.ScrollView", resource_id=f"{ID}dialog_radio_holder", bounds=box, children=[wrapper])]
     return widgets.dialog(ui, "", owner=PACKAGE, body=body, body_dp=48 * (len(entries) + 2) + 8, positive=None,
                           negative=None)

@@ -21,10 +21,11 @@ the drawer `nv_main` (menu_home.xml; its other destinations: expense_pages.py).
 
 Save inserts (or, from Edit, updates) the row as the app's Room DAO does: the amount typed in
 dollars is stored in cents, the category by its number, created and modified at the device clock.
-Simplified: the logs list has no date headers, paging, swipe or filter; a long press on a logs
-row asks to delete that one expense (the app enters a multi-select mode first); the category is
-a row of cards, one per category; the details are a screen, not a bottom sheet, without its
-category icon.
+The entry's Time and Calendar open Android's pickers on the entry's time, which Save writes as
+the modified date; its lock (`cv_lock`) keeps the form open for the next entry. Simplified: the
+logs list has no date headers, paging, swipe or filter; a long press on a logs row asks to delete
+that one expense (the app enters a multi-select mode first); the category is a row of cards, one
+per category (the app shows Food first, then all); the entry's toolbar has no date subtitle.
 
 Pinned: AndroidWorld installs com.arduia.expense_11.apk; this model follows arduia/ProExpense
 v1.0.0-beta05 (versionCode 11).
@@ -33,12 +34,12 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import datetime, timezone, tzinfo
-from typing import Any
+from typing import Any, Callable
 
 from taskkit.apps.common import format_amount
 from taskkit.apps.expense import CATEGORIES, DB_PATH, KEY, PACKAGE, TABLE, shown_amount, shown_name
 from taskkit.sim.devicetime import device_zone
-from taskkit.sim.gui import appdata, pictures, widgets
+from taskkit.sim.gui import appdata, pickers, pictures, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.apps import expense_pages as pages, expense_week as week
 from taskkit.sim.gui.node import Box, Node, Painted
@@ -48,6 +49,7 @@ from taskkit.sim.gui.source import Source
 SOURCE = Source("arduia/ProExpense", "v1.0.0-beta05", 11)
 ID = f"{PACKAGE}:id/"
 CARD = pages.CARD
+_PRIMARY = (0x03, 0x9B, 0xE5)  # values/theme.xml colorPrimary (blue_light_500): the lock's card when locked
 _FIELDS = (widgets.Field("name", "Name", f"{ID}edt_name"), widgets.Field("amount", "Amount", f"{ID}edt_amount"))
 _NOTE = (widgets.Field("note", "Note", f"{ID}edt_note", height_dp=100),)
 
@@ -79,6 +81,9 @@ def parse_cents(text: str) -> int | None:
 
 
 def _save(frame: Frame):
+    """Save (Update): the row with the entry's time (ExpenseEntryViewModel.currentEntryTime, now
+    unless Time or Calendar changed it) as its modified date; a new row is created now. With the
+    lock on, the form is cleared for the next entry and stays (onDataInserted → onNext)."""
     def act(ui: Session) -> None:
         name, note = ui.draft(frame, "name").strip(), ui.draft(frame, "note").strip()
         cents = parse_cents(ui.draft(frame, "amount"))
@@ -86,12 +91,18 @@ def _save(frame: Frame):
         if not name or cents is None:
             return  # the app refuses an entry without a name or an amount
         now = appdata.now_ms(ui)
-        values = {"name": name, "amount": cents, "category": category, "note": note, "modified_date": now}
+        values = {"name": name, "amount": cents, "category": category, "note": note,
+                  "modified_date": int(ui.draft(frame, "when") or now)}
         editing = frame.args.get("expense")
         if editing is not None:
             appdata.update(ui, DB_PATH, TABLE, KEY, int(editing), values)
         else:
             appdata.insert(ui, DB_PATH, TABLE, {**values, "created_date": now})
+        if editing is None and ui.draft(frame, "locked") == "1":  # ExpenseEntryFragment.cleanUi, focusOnName
+            for field in ("name", "amount", "note", "when"):
+                ui.set_draft(frame, field, "")
+            ui.focus(frame, "name")
+            return
         ui.finish()
     return act
 
@@ -228,7 +239,8 @@ def _home(ui: Session, frame: Frame) -> list[Node]:
     week's graph, Recent when there is one; MarginItemDecoration's 8 dp around each), and the
     add button `fb_main_add` (activ_main.xml, shown on Home only)."""
     m = ui.m
-    nodes, top = pages.menu_bar(ui, "Home", f"{ID}toolbar")  # frag_home.xml's app:title and ic_menu
+    bar, top = pages.menu_bar(ui, "Home", f"{ID}toolbar")  # frag_home.xml's app:title and ic_menu
+    nodes = [Node("android.widget.LinearLayout", resource_id=f"{ID}abl_home", bounds=bar[0].bounds, children=bar)]
     now, zone = _now(ui)
     rows = expenses(ui)
     recent = rows[:4]
@@ -254,10 +266,17 @@ def _logs(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
     filter_ = dataclasses.replace(widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Filter", widgets.inert, f"{ID}filter"),
                                   icon="sort")  # ic_filter: the three narrowing lines of Material's sort/filter_list
-    nodes, top = pages.menu_bar(ui, "Expense Logs", f"{ID}tb_expense", actions=(filter_,))
+    bar, top = pages.menu_bar(ui, "Expense Logs", f"{ID}tb_expense", actions=(filter_,))
+    nodes = [Node("android.widget.LinearLayout", resource_id=f"{ID}app_bar", bounds=bar[0].bounds, children=bar)]
     when = _now(ui)
-    rows = [widgets.Row(m.dp(70), lambda b, e=e: _expense_row(ui, b, e, when, circle_dp=50, start_dp=20, long_press=True))
-            for e in expenses(ui)]
+
+    def row(b: Box, e: dict[str, Any]) -> Node:
+        # item_expense_log.xml: `view_bg`, the row's 70 dp ripple, over the row (its swipe-to-delete
+        # backdrop `fl_back` lies under `cd_expense`, covered)
+        card = _expense_row(ui, b, e, when, circle_dp=50, start_dp=20, long_press=True)
+        return dataclasses.replace(card, children=[*card.children, Node("android.view.View", resource_id=f"{ID}view_bg",
+                                                                        bounds=b)])
+    rows = [widgets.Row(m.dp(70), lambda b, e=e: row(b, e)) for e in expenses(ui)]
     nodes.append(widgets.list_or_empty(ui, frame, top, rows, f"{ID}rv_expense", "No Expense Logs", f"{ID}tv_no_expense_logs"))
     return nodes
 
@@ -318,25 +337,54 @@ def _drawer(ui: Session, frame: Frame) -> list[Node]:
 
 
 def _detail(ui: Session, frame: Frame) -> list[Node]:
+    """ExpenseDetailDialog, a bottom sheet (expense_detail_dialog.xml): "Expense Detail"
+    `tv_expense_detail` and the close button `btn_close` (ic_drop_down), the card `cd_info`
+    (the category's circle `cv_category`, `btn_delete` at its end, the name `tv_name_value`,
+    "Amount" with `tv_amount_value` and the currency `tv_currency_symbol`, "Date" with
+    `tv_date_value`: the modified date as the rows format it, "Note" with `tv_note_value`,
+    invisible without a note), then `btn_edit` "Edit"."""
     m = ui.m
     row = expense(ui, int(frame.args.get("expense", 0)))
-    nodes, top = widgets.app_bar(ui, "Expense Detail", title_rid=f"{ID}tv_expense_detail")
     if row is None:
-        return nodes
-    pairs = [("Name", str(row["name"] or ""), "tv_name_value"), ("Amount", format_amount(int(row["amount"])), "tv_amount_value"),
-             ("Date", _date(row["created_date"]), "tv_date_value"), ("Note", str(row["note"] or ""), "tv_note_value")]
-    lines, y = widgets.details(ui, top, [(label, value, f"{ID}{rid}") for label, value, rid in pairs])
-    nodes += lines
+        return []
+    now, zone = _now(ui)
+    left, right = m.dp(16), m.width - m.dp(16)
+    note = str(row["note"] or "")
+    top = m.content_bottom - m.dp(56 + 208 + 80)
+    card = (left, top + m.dp(56), right, top + m.dp(56 + 208))
+    value_x = card[0] + m.dp(16 + 55 + 16)
+    label = lambda y, text, rid: widgets.text(ui, (value_x, y, value_x + m.dp(72), y + m.dp(24)), text, f"{ID}{rid}",  # noqa: E731
+                                               size_dp=14)
+    value = lambda y, text, rid, end=card[2] - m.dp(16): widgets.text(  # noqa: E731
+        ui, (value_x + m.dp(80), y, end, y + m.dp(24)), text, f"{ID}{rid}", size_dp=14)
+    y = card[1] + m.dp(16)
     expense_id = int(row[KEY])
-    # expense_detail_dialog.xml's `btn_delete` (35 dp, ic_delete, no description) at the end of the name's line:
-    # both Home and the logs show it (isDeleteEnabled), and it swaps the details for the delete confirmation
-    name_line = lines[1].bounds
-    nodes.append(Node("android.widget.ImageView", resource_id=f"{ID}btn_delete", icon="delete", clickable=True,
-                      focusable=True, action=lambda s: s.replace("delete", expense=expense_id),
-                      bounds=(m.width - m.dp(16 + 35), name_line[1], m.width - m.dp(16), name_line[1] + m.dp(35))))
-    edit = lambda s: _open_editor(s, row)  # noqa: E731
-    nodes.append(widgets.button(ui, (m.dp(16), y + m.dp(16), m.width - m.dp(16), y + m.dp(64)), "Edit", edit, f"{ID}btn_edit"))
-    return nodes
+    inside = [category_icon(ui, (card[0], y, card[0], y + m.dp(55)), int(row["category"] or 1)),
+              Node("android.widget.ImageView", resource_id=f"{ID}btn_delete", icon="delete", clickable=True,
+                   focusable=True, action=lambda s: s.replace("delete", expense=expense_id),
+                   bounds=(card[2] - m.dp(16 + 35), y, card[2] - m.dp(16), y + m.dp(35))),
+              widgets.text(ui, (value_x, y, card[2] - m.dp(56), y + m.dp(32)), str(row["name"] or ""),
+                           f"{ID}tv_name_value", size_dp=18)]
+    y += m.dp(48)
+    amount = format_amount(int(row["amount"]))
+    inside += [label(y, "Amount", "tv_amount"), value(y, amount, "tv_amount_value", card[2] - m.dp(64)),
+               widgets.text(ui, (card[2] - m.dp(60), y, card[2] - m.dp(16), y + m.dp(24)), week.CURRENCY,
+                            f"{ID}tv_currency_symbol", size_dp=14)]
+    y += m.dp(40)
+    inside += [label(y, "Date", "tv_date"), value(y, week.row_date(int(row["modified_date"] or 0), now, zone),
+                                                   "tv_date_value")]
+    y += m.dp(40)
+    if note:  # hideNoteTextView: INVISIBLE without a note
+        inside += [label(y, "Note", "tv_note"), value(y, note, "tv_note_value")]
+    sheet = [widgets.text(ui, (left, top + m.dp(16), right - m.dp(56), top + m.dp(48)), "Expense Detail",
+                          f"{ID}tv_expense_detail", size_dp=20),
+             Node("android.widget.ImageButton", resource_id=f"{ID}btn_close", icon="arrow_drop_down", clickable=True,
+                  focusable=True, action=Session.finish, bounds=(right - m.dp(40), top + m.dp(12), right, top + m.dp(52))),
+             Node(CARD, resource_id=f"{ID}cd_info", bounds=card, background=(255, 255, 255), children=inside),
+             widgets.button(ui, (left, card[3] + m.dp(16), right, card[3] + m.dp(64)), "Edit", lambda s: _open_editor(s, row),
+                            f"{ID}btn_edit")]
+    return [Node("android.widget.FrameLayout", resource_id=f"{ID}design_bottom_sheet",
+                 bounds=(0, top, m.width, m.content_bottom), background=(255, 255, 255), children=sheet)]
 
 
 def _open_editor(ui: Session, row: dict[str, Any]) -> None:
@@ -360,11 +408,25 @@ def _chip(ui: Session, frame: Frame, box: tuple[int, int, int, int], number: int
 
 
 def _entry(ui: Session, frame: Frame) -> list[Node]:
+    """frag_expense_entry.xml: the AppBarLayout `abl_entry` holding the `toolbar` (menu_entry.xml's
+    Time and Calendar, which open Android's time and date pickers on the entry's time), then the
+    NestedScrollView `sv_entry`: the fields in their TextInputLayouts (`edl_name`, `edl_amount`,
+    `edl_description`), the categories, Save and, for a new entry, the lock `cv_lock` (`imv_lock`,
+    ic_loop): locked, Save reads "Next" and keeps the form for the next entry."""
     m = ui.m
     editing = frame.args.get("expense") is not None  # ExpenseEntryFragment.changeToUpdateMode / changeToSaveMode
-    nodes, top = widgets.app_bar(ui, "Update Data" if editing else "Expense Entry", rid=f"{ID}toolbar")
+    locked = not editing and ui.draft(frame, "locked") == "1"
+    icon = (0, 0, m.dp(48), 0)
+    when = datetime.fromtimestamp(int(ui.draft(frame, "when") or appdata.now_ms(ui)) / 1000, device_zone(ui.state))
+    actions = (dataclasses.replace(widgets.icon_button(ui, icon, "Calendar", lambda s: s.push(
+                   "date", entry=frame.id, **pickers.date_args(when.date())), f"{ID}calendar"), icon="event"),
+               dataclasses.replace(widgets.icon_button(ui, icon, "Time", lambda s: s.push(
+                   "time", entry=frame.id, **pickers.time_args(when.hour, when.minute)), f"{ID}time"), icon="access_time"))
+    bar, top = widgets.app_bar(ui, "Update Data" if editing else "Expense Entry", rid=f"{ID}toolbar", actions=actions)
+    nodes = [Node("android.widget.LinearLayout", resource_id=f"{ID}abl_entry", bounds=bar[0].bounds, children=bar)]
     fields, y = widgets.form(ui, frame, _FIELDS, top)
-    nodes += fields
+    form = [widgets.wrapper(f"{ID}edl_{name}", field, "android.widget.LinearLayout")
+            for name, field in zip(("name", "amount"), fields)]
     chips, x, row_top = [], m.dp(16), y
     for number in sorted(CATEGORIES):  # chips wrap onto as many rows as they need
         width = m.dp(24 + 9 * len(CATEGORIES[number]))
@@ -373,12 +435,45 @@ def _entry(ui: Session, frame: Frame) -> list[Node]:
         chips.append(_chip(ui, frame, (x, y, x + width, y + m.dp(36)), number))
         x += width + m.dp(8)
     y += m.dp(44)
-    nodes.append(Node(widgets.RECYCLER_VIEW, resource_id=f"{ID}rv_category", bounds=(0, row_top, m.width, y), children=chips))
+    form.append(Node(widgets.RECYCLER_VIEW, resource_id=f"{ID}rv_category", bounds=(0, row_top, m.width, y), children=chips))
     note, y = widgets.form(ui, frame, _NOTE, y - m.dp(16))
-    nodes += note
-    nodes.append(widgets.button(ui, (m.dp(16), y, m.width - m.dp(16), y + m.dp(48)), "Update" if editing else "Save", _save(frame),
-                                f"{ID}btn_save"))
+    form += [widgets.wrapper(f"{ID}edl_description", field, "android.widget.LinearLayout") for field in note]
+    label = "Update" if editing else "Next" if locked else "Save"
+    end = m.width - m.dp(16) - (0 if editing else m.dp(50 + 16))
+    form.append(widgets.button(ui, (m.dp(16), y, end, y + m.dp(48)), label, _save(frame), f"{ID}btn_save"))
+    if not editing:
+        lock = (m.width - m.dp(16 + 50), y - m.dp(1), m.width - m.dp(16), y + m.dp(49))
+        middle = ((lock[0] + lock[2]) // 2, (lock[1] + lock[3]) // 2)
+        form.append(Node(CARD, resource_id=f"{ID}cv_lock", bounds=lock, clickable=True, focusable=True,
+                         background=_PRIMARY if locked else (255, 255, 255),
+                         action=lambda s: s.set_draft(frame, "locked", "" if locked else "1"), children=[
+                             Node("android.widget.ImageView", resource_id=f"{ID}imv_lock", icon="repeat",
+                                  bounds=(middle[0] - m.dp(12), middle[1] - m.dp(12), middle[0] + m.dp(12),
+                                          middle[1] + m.dp(12)))]))
+    nodes.append(Node("android.widget.ScrollView", resource_id=f"{ID}sv_entry", bounds=(0, top, m.width, m.content_bottom),
+                      children=form))
     return nodes
+
+
+def _entry_time(frame: Frame, change: Callable[..., datetime]) -> Callable[..., None]:
+    """A picker's OK: the entry's time changed (ExpenseEntryViewModel.selectDateTime / selectTime)."""
+    def act(ui: Session, *value: Any) -> None:
+        entry = Frame(int(frame.args["entry"]), "entry", {}, "")
+        zone = device_zone(ui.state)
+        old = datetime.fromtimestamp(int(ui.draft(entry, "when") or appdata.now_ms(ui)) / 1000, zone)
+        ui.set_draft(entry, "when", str(int(change(old, *value).timestamp() * 1000)))
+    return act
+
+
+def _date_picker(ui: Session, frame: Frame) -> list[Node]:
+    return pickers.date_dialog(ui, frame, _entry_time(frame, lambda old, d: old.replace(
+        year=d.year, month=d.month, day=d.day)))
+
+
+def _time_picker(ui: Session, frame: Frame) -> list[Node]:
+    """TimePickerDialog with is24HourView false (ExpenseEntryFragment.showTimePickerDialog)."""
+    return pickers.time_dialog(ui, frame, _entry_time(frame, lambda old, hour, minute: old.replace(
+        hour=hour, minute=minute, second=0, microsecond=0)), h24=False)
 
 
 def _confirm_delete(ui: Session, frame: Frame) -> list[Node]:
@@ -392,9 +487,11 @@ def _confirm_delete(ui: Session, frame: Frame) -> list[Node]:
                            widgets.icon_button(ui, (right - m.dp(48), top + m.dp(12), right, top + m.dp(60)), "",
                                                Session.finish, f"{ID}imv_drop_close",
                                                class_name="android.widget.ImageView"),
-                           widgets.text(ui, (left, top + m.dp(72), right, top + m.dp(104)), "item ", f"{ID}tv_items"),
-                           widgets.text(ui, (left, top + m.dp(104), right, top + m.dp(136)), "will be deleted!",
-                                        f"{ID}tv_delete_description"),
+                           Node(CARD, resource_id=f"{ID}cv_description_bg", bounds=(left, top + m.dp(64), right, top + m.dp(144)),
+                                children=[widgets.text(ui, (left + m.dp(16), top + m.dp(72), right, top + m.dp(104)), "item ",
+                                                       f"{ID}tv_items"),
+                                          widgets.text(ui, (left + m.dp(16), top + m.dp(104), right, top + m.dp(136)),
+                                                       "will be deleted!", f"{ID}tv_delete_description")]),
                            widgets.button(ui, (left, top + m.dp(160), right, top + m.dp(208)), "Confirm",
                                           _delete(expense_id), f"{ID}btn_confirm")])]
 
@@ -402,5 +499,6 @@ def _confirm_delete(ui: Session, frame: Frame) -> list[Node]:
 APP = register(AppScreens(
     PACKAGE,
     {"home": Screen(_home), "drawer": Screen(_drawer), "logs": Screen(_logs), "detail": Screen(_detail),
-     "entry": Screen(_entry), "delete": Screen(_confirm_delete), **pages.SCREENS},
+     "entry": Screen(_entry), "date": Screen(_date_picker), "time": Screen(_time_picker),
+     "delete": Screen(_confirm_delete), **pages.SCREENS},
     first="home"))

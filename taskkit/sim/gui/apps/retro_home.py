@@ -82,17 +82,28 @@ def screen(ui: Session, frame: Frame, bottom: int, songs: list[dict[str, Any]], 
     m = ui.m
     search = dataclasses.replace(widgets.icon_button(ui, (0, 0, 0, 0), "", widgets.inert), icon="search")
     settings = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Settings", widgets.inert, f"{ID}action_settings")
-    nodes, top = widgets.app_bar(ui, "Retro Music", up=search, rid=f"{ID}toolbar", actions=(settings,))
-    rows = [widgets.Row(m.dp(74), lambda box: _welcome(ui, box)), widgets.Row(m.dp(144), lambda box: _shortcuts(ui, box))]
+    bar, top = widgets.app_bar(ui, "Retro Music", up=search, rid=f"{ID}toolbar", actions=(settings,))
+    parts = [(m.dp(144), lambda box: _shortcuts(ui, box))]
     if len(songs) >= SUGGESTIONS_MIN:
         inner = m.width - m.dp(32)
-        rows.append(widgets.Row(m.dp(64) + inner * 3 // 5, lambda box: _suggestions(ui, box)))
+        parts.append((m.dp(64) + inner * 3 // 5, lambda box: _suggestions(ui, box)))
     shown = sections(ui, songs, favorites)
     if shown:
-        rows.append(widgets.Row(m.dp(_SECTION_DP) * len(shown), lambda box: _sections(ui, box, shown)))
-    content = widgets.scroll_list(ui, frame, "home", (0, top, m.width, bottom), rows, rid=f"{ID}container",
-                                  class_name="android.widget.ScrollView")
-    return [*nodes, content]
+        parts.append((m.dp(_SECTION_DP) * len(shown), lambda box: _sections(ui, box, shown)))
+
+    def content(box: Box) -> Node:
+        """home_content.xml, included as `home_content`: the shortcuts, suggestions and sections stacked."""
+        children, y = [], box[1]
+        for height, build in parts:
+            children.append(build((box[0], y, box[2], y + height)))
+            y += height
+        return Node(GROUP, resource_id=f"{ID}home_content", bounds=box, children=children)
+    rows = [widgets.Row(m.dp(74), lambda box: _welcome(ui, box)),
+            widgets.Row(sum(height for height, _ in parts), content)]
+    scrolled = widgets.scroll_list(ui, frame, "home", (0, top, m.width, bottom), rows, rid=f"{ID}container",
+                                   class_name="android.widget.ScrollView")
+    # fragment_home.xml's TopAppBarLayout `appBarLayout` holds the toolbar (simple_appbar_layout.xml)
+    return [widgets.wrapper(f"{ID}appBarLayout", bar[0], "android.widget.LinearLayout"), scrolled]
 
 
 def _welcome(ui: Session, box: Box) -> Node:

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
+import random
 from typing import Any
 
 from taskkit.apps import media, retro_music
@@ -144,6 +145,11 @@ def _song_row(ui: Session, entry: dict[str, Any], play: Any, select: Any = None,
 
 
 def _main(ui: Session, frame: Frame) -> list[Node]:
+    """sliding_music_panel_layout.xml: the `fragment_container` above the bottom navigation; the
+    library's tabs in fragment_library.xml (`appBarLayout` holding the `toolbar` titled by
+    `appNameText`, menu_main.xml's items in its overflow menu: the cast button hides itself
+    without a cast device) around the tab's fragment_main_recycler.xml (`recycler_view`, and on
+    Songs the `shuffle_button` FAB)."""
     m = ui.m
     tab = str(frame.args.get("tab") or _HOME)
     # PreferenceUtil.tabTitleMode's default, LABEL_VISIBILITY_AUTO: with five tabs only the selected one is labelled
@@ -151,15 +157,18 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
         ui, _TABS, f"{ID}navigationView", lambda t: (lambda s: s.replace("main", tab=t)) if t in _MODELLED_TABS else widgets.inert,
         selected=tab, selected_label_only=True)
     if tab == _HOME:
-        return [*home.screen(ui, frame, bottom, library(ui), _playlist_titles(ui, FAVORITES)), navigation]
+        return [_container(ui, bottom, home.screen(ui, frame, bottom, library(ui), _playlist_titles(ui, FAVORITES))),
+                navigation]
     chosen = [str(path) for path in frame.args.get("selected") or []]
     songs = library(ui) if tab == "Songs" else []
-    if chosen:
+    if chosen:  # the action mode's bar (fragment_library.xml's cab_stub) lies over the toolbar
         nodes, top = _selection_bar(ui, [entry for path in chosen for entry in songs if entry["data"] == path])
     else:
-        actions = () if tab == "Songs" else (widgets.icon_button(ui, (0, 0, m.dp(48), 0), "New playlist",
-                                                                 lambda s: s.push("new_playlist", entries=[])),)
-        nodes, top = widgets.app_bar(ui, "Retro Music", up=False, rid=f"{ID}toolbar", actions=actions)
+        items = _LIBRARY_MENU if tab == "Songs" else _PLAYLISTS_MENU
+        more = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "More options", lambda s: s.push("library_menu", items=items))
+        nodes, top = widgets.app_bar(ui, "Retro Music", up=False, rid=f"{ID}toolbar", title_rid=f"{ID}appNameText",
+                                     actions=(more,))
+    bar = Node("android.widget.LinearLayout", resource_id=f"{ID}appBarLayout", bounds=nodes[-1].bounds, children=nodes)
     if tab == "Songs":
         def toggle(path: str):
             picked = [p for p in chosen if p != path] + ([] if path in chosen else [path])
@@ -176,13 +185,83 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
                 for index, entry in enumerate(songs)]
         empty = "You have no songs"
     else:
-        rows = [widgets.Row(m.dp(72), lambda box, p=playlist: widgets.list_item(
-                    ui, box, p["playlist_name"], f"{p['songs']} Songs", title_rid=f"{ID}title", subtitle_rid=f"{ID}text",
-                    action=lambda s: s.push("playlist", playlist_id=p["playlist_id"], name=p["playlist_name"])))
-                for playlist in _playlists(ui)]
+        rows = _playlist_grid(ui)
         empty = "You have no playlists"
-    return nodes + [widgets.list_or_empty(ui, frame, top, rows, f"{ID}recyclerView", empty, f"{ID}emptyText",
-                                          bottom=bottom, name=tab), navigation]
+    listed = widgets.list_or_empty(ui, frame, top, rows, f"{ID}recycler_view", empty, f"{ID}emptyText", bottom=bottom,
+                                   name=tab)
+    content = [bar, listed]
+    if tab == "Songs":  # SongsFragment.isShuffleVisible (PlaylistsFragment hides it)
+        fab = widgets.fab(ui, _shuffle_all(songs), f"{ID}shuffle_button", "Shuffle")
+        x1, y1, x2, y2 = fab.bounds
+        lift = m.content_bottom - bottom
+        content.append(dataclasses.replace(fab, bounds=(x1, y1 - lift, x2, y2 - lift), icon="shuffle"))
+    return [_container(ui, bottom, content), navigation]
+
+
+def _container(ui: Session, bottom: int, content: list[Node]) -> Node:
+    """sliding_music_panel_layout.xml's FragmentContainerView `fragment_container`, above the navigation."""
+    return Node("android.widget.FrameLayout", resource_id=f"{ID}fragment_container",
+                bounds=(0, ui.m.status_bar, ui.m.width, bottom), children=content)
+
+
+# menu_main.xml's overflow items as LibraryFragment shows them on Songs (Grid size, Grid style, Sort
+# order, Settings) and as PlaylistsFragment.onCreateMenu leaves them (no Grid style; New playlist
+# and Import playlist added; Settings last, its orderInCategory 10); their sub-menus are not modeled
+_LIBRARY_MENU = ("Grid size", "Grid style", "Sort order", "Settings")
+_PLAYLISTS_MENU = ("Grid size", "Sort order", "New playlist", "Import playlist", "Settings")
+
+
+def _library_menu(ui: Session, frame: Frame) -> list[Node]:
+    new = lambda s: s.push("new_playlist", entries=[])  # noqa: E731
+    return widgets.popup_menu(ui, [(label, new if label == "New playlist" else widgets.inert)
+                                   for label in frame.args.get("items") or ()])
+
+
+def _shuffle_all(songs: list[dict[str, Any]]):
+    """The Songs tab's shuffle button (LibraryViewModel.shuffleSongs → openAndShuffleQueue): every
+    song in a shuffled order (seeded by the device clock, so a replay repeats it) becomes the
+    playing queue; the original queue keeps the library's order."""
+    def act(ui: Session) -> None:
+        shuffled = list(songs)
+        random.Random(ui.state.clock_epoch).shuffle(shuffled)
+        for table in retro_music.QUEUE_TABLES:
+            appdata.write(ui, PLAYBACK_DB, f"DELETE FROM {table}")
+            for entry in shuffled if table == "playing_queue" else songs:
+                appdata.insert(ui, PLAYBACK_DB, table, retro_music.queue_row(entry))
+    return act
+
+
+def _playlist_grid(ui: Session) -> list[widgets.Row]:
+    """The Playlists tab: PlaylistsFragment's grid (default_grid_columns 2 > default_list_columns
+    1, so item_grid.xml): square cards `imageContainer` with the playlist's picture `image` (the
+    placeholder: no song has art), the name `title`, "N Songs" `text` and the card's `menu`
+    (menu_item_playlist.xml); a tap opens the playlist."""
+    m = ui.m
+    playlists = _playlists(ui)
+    side = m.width // 2
+
+    def card(box: Box, p: dict[str, Any]) -> Node:
+        x1, y1, x2, y2 = (box[0] + m.dp(6), box[1] + m.dp(6), box[2] - m.dp(6), box[3] - m.dp(6))
+        image = (x1, y1, x2, y1 + (x2 - x1))
+        texts = (x1 + m.dp(12), image[3] + m.dp(12), x2 - m.dp(48), y2 - m.dp(12))
+        args = {"playlist_id": p["playlist_id"], "name": p["playlist_name"]}
+        return Node("android.view.ViewGroup", bounds=box, clickable=True, focusable=True,
+                    action=lambda s: s.push("playlist", **args), children=[
+                        Node(CARD, resource_id=f"{ID}imageContainer", bounds=image, children=[
+                            Node("android.widget.ImageView", resource_id=f"{ID}image", bounds=image,
+                                 image=pictures.resource("retro_music/default_audio_art"))]),
+                        widgets.text(ui, (texts[0], texts[1], texts[2], texts[1] + m.dp(24)), p["playlist_name"],
+                                     f"{ID}title", size_dp=16),
+                        widgets.text(ui, (texts[0], texts[1] + m.dp(28), texts[2], texts[3]), f"{p['songs']} Songs",
+                                     f"{ID}text", size_dp=14),
+                        widgets.icon_button(ui, (x2 - m.dp(40), texts[1], x2, texts[1] + m.dp(48)), "More options",
+                                            lambda s: s.push("playlist_menu", **args), f"{ID}menu",
+                                            class_name="android.widget.ImageView")])
+    height = side + m.dp(84)
+    return [widgets.Row(height, lambda box, pair=playlists[i:i + 2]: Node(
+                "android.widget.LinearLayout", bounds=box,
+                children=[card((box[0] + side * k, box[1], box[0] + side * (k + 1), box[3]), p) for k, p in enumerate(pair)]))
+            for i in range(0, len(playlists), 2)]
 
 
 def _selection_bar(ui: Session, entries: list[dict[str, Any]]) -> tuple[list[Node], int]:
@@ -248,9 +327,11 @@ def _create(frame: Frame):
 
 
 def _new_dialog(ui: Session, frame: Frame) -> list[Node]:
+    """dialog_playlist.xml: the field `actionNewPlaylist` in its TextInputLayout `actionNewPlaylistContainer`."""
     def body(box):
         x1, y1, x2, _ = box
-        return [widgets.edit_text(ui, frame, "name", (x1, y1, x2, y1 + ui.m.dp(56)), "Playlist name", f"{ID}actionNewPlaylist")]
+        field = widgets.edit_text(ui, frame, "name", (x1, y1, x2, y1 + ui.m.dp(56)), "Playlist name", f"{ID}actionNewPlaylist")
+        return [widgets.wrapper(f"{ID}actionNewPlaylistContainer", field, "android.widget.LinearLayout")]
     return widgets.dialog(ui, "New playlist", owner=PACKAGE, body=body, body_dp=64, positive=("Create", _create(frame)))
 
 
@@ -264,7 +345,11 @@ def _playlist(ui: Session, frame: Frame) -> list[Node]:
     nodes, top = widgets.app_bar(ui, name, rid=f"{ID}toolbar", actions=(more, shuffle))
     rows = [_song_row(ui, entry, lambda s, at=index: _set_queue(s, entries[at:] + entries[:at]))
             for index, entry in enumerate(entries)]
-    return nodes + [widgets.list_or_empty(ui, frame, top, rows, f"{ID}recyclerView", "Playlist is empty", f"{ID}empty")]
+    # fragment_playlist_detail.xml: the `appBarLayout` around the toolbar, the list; in the
+    # `fragment_container` (the bottom navigation is hidden here: MainActivity's destination listener)
+    listed = widgets.list_or_empty(ui, frame, top, rows, f"{ID}recyclerView", "Playlist is empty", f"{ID}empty")
+    bar = Node("android.widget.LinearLayout", resource_id=f"{ID}appBarLayout", bounds=nodes[0].bounds, children=nodes)
+    return [_container(ui, m.content_bottom, [bar, listed])]
 
 
 def _save_as_file(args: dict[str, Any]):
@@ -315,7 +400,8 @@ def _in_package(node: Node, package: str) -> Node:
 
 APP = register(AppScreens(
     PACKAGE,
-    {"main": Screen(_main), "song_menu": Screen(_song_menu), "add_to_playlist": Screen(_add_dialog),
+    {"main": Screen(_main), "library_menu": Screen(_library_menu), "song_menu": Screen(_song_menu),
+     "add_to_playlist": Screen(_add_dialog),
      "new_playlist": Screen(_new_dialog), "selection_menu": Screen(_selection_menu), "playlist": Screen(_playlist, PLAYLIST_ACTIVITY),
      "playlist_menu": Screen(_playlist_menu, PLAYLIST_ACTIVITY), "save_document": Screen(_save_document, PLAYLIST_ACTIVITY)},
     first="main"))

@@ -14,8 +14,8 @@ stroke from where the finger went down to where it came up, in the default brush
 app's orange); Undo removes the last stroke, Clear all. Save as writes
 `<Path>/<Filename>.<extension>` (the typed name gets the chosen extension, as the app adds it)
 and keeps the drawing. Simplified: a tap draws no dot; the colour picker, eyedropper, eraser,
-bucket fill, Share and the overflow items are there to be found and do nothing; no brush size,
-redo or zoom; the dialog starts in
+bucket fill, Share and the overflow items are there to be found and do nothing; the brush size bar and its
+preview are shown at the default size but do not move (no brush size), no redo or zoom; the dialog starts in
 "Simple Draw" each time (the app remembers the last folder and format); an existing file is
 overwritten without the app's "already exists" question.
 
@@ -33,7 +33,7 @@ from taskkit.apps.simple_draw_pro import BRUSH_COLOUR, DEFAULT_FOLDER, EXTENSION
 from taskkit.sim.devicetime import local_time
 from taskkit.sim.gui import appdata, folderpicker, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
-from taskkit.sim.gui.node import Box, Node
+from taskkit.sim.gui.node import Box, Node, Painted
 from taskkit.sim.gui.session import Session
 from taskkit.sim.gui.source import Source, simple_commons
 
@@ -89,16 +89,37 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
     nodes, top = widgets.app_bar(ui, "", up=False, rid=f"{ID}main_toolbar", actions=actions)
     x0, y0, x2, y2 = _canvas_box(ui)
     ink = tuple((tuple((x + x0, y + y0) for x, y in stroke), BRUSH_COLOUR, m.dp(BRUSH_DP)) for stroke in strokes)
-    nodes.append(Node("android.view.View", resource_id=f"{ID}my_canvas", bounds=(x0, y0, x2, y2),
-                      background=(255, 255, 255), drag=_draw(frame), ink=ink))
+    held = [Node("android.view.View", resource_id=f"{ID}my_canvas", bounds=(x0, y0, x2, y2),
+                 background=(255, 255, 255), drag=_draw(frame), ink=ink)]
     for i, (desc, rid) in enumerate(_TOOLS):  # activity_main.xml: a row at the top end, each toStartOf the next
         x = m.width - m.dp(48) * (i + 1)
-        nodes.append(widgets.icon_button(ui, (x, top, x + m.dp(48), top + m.dp(48)), desc, widgets.inert, f"{ID}{rid}",
-                                         class_name="android.widget.ImageView"))
+        held.append(widgets.icon_button(ui, (x, top, x + m.dp(48), top + m.dp(48)), desc, widgets.inert, f"{ID}{rid}",
+                                        class_name="android.widget.ImageView"))
     if strokes:
-        nodes.append(widgets.icon_button(ui, (m.width - m.dp(48), top + m.dp(48), m.width, top + m.dp(96)), "Undo",
-                                         _undo(frame), f"{ID}undo", class_name="android.widget.ImageView"))
-    return nodes
+        held.append(widgets.icon_button(ui, (m.width - m.dp(48), top + m.dp(48), m.width, top + m.dp(96)), "Undo",
+                                        _undo(frame), f"{ID}undo", class_name="android.widget.ImageView"))
+    held += _brush_size(ui, y2)
+    # MyScrollView `main_scrollview` holds main_holder (the canvas fills it: nothing to scroll)
+    return nodes + [Node("android.widget.ScrollView", resource_id=f"{ID}main_scrollview", bounds=(x0, y0, x2, y2),
+                         children=held)]
+
+
+def _brush_size(ui: Session, bottom: int) -> list[Node]:
+    """activity_main.xml's brush size control at the bottom centre (Config.showBrushSize, on by
+    default): the SeekBar `stroke_width_bar` (150 dp, 5-100, at the default brush size 40,
+    12 dp above the bottom, 8 dp padding) and over it the preview `stroke_width_preview`, a
+    40 dp circle scaled to 40 % (MainActivity.updateBrushSize). Not carried out: the bar does not
+    move and every stroke keeps the default size."""
+    m = ui.m
+    middle = ui.m.width // 2
+    bar = (middle - m.dp(75), bottom - m.dp(12 + 16 + 16), middle + m.dp(75), bottom - m.dp(12))
+    preview = (middle - m.dp(20), bar[1] - m.dp(8 + 40), middle + m.dp(20), bar[1] - m.dp(8))
+    dot = m.dp(BRUSH_DP) // 2
+    return [Node("android.widget.ImageView", resource_id=f"{ID}stroke_width_preview", bounds=preview,
+                 paint=(Painted((middle - dot, (preview[1] + preview[3]) // 2 - dot, middle + dot,
+                                 (preview[1] + preview[3]) // 2 + dot), fill=BRUSH_COLOUR, oval=True),)),
+            Node("android.widget.SeekBar", resource_id=f"{ID}stroke_width_bar", text="40%", bounds=bar, focusable=True,
+                 slide=lambda session, fraction: None)]  # the level in percent of the maximum, as taskkit's sliders
 
 
 def _overflow(ui: Session, frame: Frame) -> list[Node]:
@@ -136,16 +157,21 @@ def _save_dialog(ui: Session, frame: Frame) -> list[Node]:
     def body(box: Box) -> list[Node]:
         x1, y, x2, _ = box
         folder = ui.draft(frame, "folder", DEFAULT_FOLDER)
-        nodes = [Node(widgets.EDIT_TEXT, text=folderpicker.humanize(folder), hint="Path", resource_id=f"{ID}folder_value",
-                      bounds=(x1, y, x2, y + m.dp(56)), clickable=True, text_size=m.dp(18),
-                      action=folderpicker.open_picker(folder)),
-                 widgets.edit_text(ui, frame, "filename", (x1, y + m.dp(72), x2, y + m.dp(128)), "Filename",
-                                   f"{ID}save_image_filename")]
+        path = Node(widgets.EDIT_TEXT, text=folderpicker.humanize(folder), hint="Path", resource_id=f"{ID}folder_value",
+                    bounds=(x1, y, x2, y + m.dp(56)), clickable=True, text_size=m.dp(18),
+                    action=folderpicker.open_picker(folder))
+        name = widgets.edit_text(ui, frame, "filename", (x1, y + m.dp(72), x2, y + m.dp(128)), "Filename",
+                                 f"{ID}save_image_filename")
         top = y + m.dp(136)
-        nodes += [_radio(ui, frame, (x1, top + m.dp(48) * i, x2, top + m.dp(48) * (i + 1)), extension)
+        radios = [_radio(ui, frame, (x1, top + m.dp(48) * i, x2, top + m.dp(48) * (i + 1)), extension)
                   for i, extension in enumerate(EXTENSIONS)]
-        return [Node("android.widget.RadioGroup", resource_id=f"{ID}save_image_radio_group",
-                     bounds=(x1, y, x2, top + m.dp(144)), children=nodes)]
+        # dialog_save_image.xml: the ScrollView `save_image_wrapper`; each field in its
+        # MyTextInputLayout (`folder_hint`, `save_image_filename_hint`), the radio buttons in their group
+        return [Node("android.widget.ScrollView", resource_id=f"{ID}save_image_wrapper", bounds=box, children=[
+            widgets.wrapper(f"{ID}folder_hint", path, "android.widget.LinearLayout"),
+            widgets.wrapper(f"{ID}save_image_filename_hint", name, "android.widget.LinearLayout"),
+            Node("android.widget.RadioGroup", resource_id=f"{ID}save_image_radio_group",
+                 bounds=(x1, top, x2, top + m.dp(144)), children=radios)])]
 
     return widgets.dialog(ui, "Save as", owner=PACKAGE, body=body, body_dp=288, positive=("OK", _save(frame)))
 

@@ -133,8 +133,17 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
     for folder, media in _folders(ui):
         tiles.append(lambda box, f=folder, first=media[0], n=len(media): _folder_tile(
             ui, box, posixpath.join(f, first), posixpath.basename(f), n, lambda s, path=f: s.push("media", path=path)))
-    return nodes + [_grid(ui, frame, top, tiles, 2, f"{ID}directories_grid",
-                          "No media files have been found with the selected filters.")]
+    return nodes + [_scrolling(_grid(ui, frame, top, tiles, 2, f"{ID}directories_grid",
+                                     "No media files have been found with the selected filters."), "directories")]
+
+
+def _scrolling(grid: Node, prefix: str) -> Node:
+    """activity_main.xml / activity_media.xml: the grid in its RecyclerViewFastScroller
+    (`PREFIX_fastscroller`) in a SwipeRefreshLayout (`PREFIX_refresh_layout`); an empty folder
+    list shows its placeholder instead."""
+    if not grid.resource_id.endswith("_grid"):
+        return grid
+    return widgets.wrapper(f"{ID}{prefix}_refresh_layout", widgets.wrapper(f"{ID}{prefix}_fastscroller", grid))
 
 
 def _main_overflow(ui: Session, frame: Frame) -> list[Node]:
@@ -146,13 +155,32 @@ def _main_overflow(ui: Session, frame: Frame) -> list[Node]:
 
 
 def _folder(ui: Session, frame: Frame) -> list[Node]:
+    """MediaActivity: MySearchMenu `media_menu` with the hint "Search in FOLDER" and the back
+    arrow (toggleForceArrowBackIcon), menu_media.xml as refreshMenuItems leaves it for a folder
+    in the grid view (Toggle filename visibility, then Sort by as icons; the rest in the
+    overflow), over the grid."""
     folder = str(frame.args["path"])
-    nodes, top = widgets.app_bar(ui, posixpath.basename(folder), rid=f"{ID}media_menu")
+    icon = (0, 0, ui.m.dp(48), 0)
+    actions = (widgets.icon_button(ui, icon, "More options", lambda s: s.push("media_overflow")),
+               dataclasses.replace(widgets.icon_button(ui, icon, "Sort by", widgets.inert, f"{ID}sort"), icon="sort"),
+               dataclasses.replace(widgets.icon_button(ui, icon, "Toggle filename visibility", widgets.inert,
+                                                       f"{ID}toggle_filename"), icon="label"))  # ic_label_vector
+    nodes, top = search_menu(ui, frame, ID, actions, rid="media_menu", hint=f"Search in {posixpath.basename(folder)}",
+                             back=Session.finish)
     tiles = [lambda box, name=name: _medium_tile(ui, box, posixpath.join(folder, name), name,
                                                  lambda s, path=posixpath.join(folder, name): s.push("viewer", path=path))
              for name in _media(ui, folder)]
-    return nodes + [_grid(ui, frame, top, tiles, 3, f"{ID}media_grid",
-                          "No media files have been found with the selected filters.")]
+    return nodes + [_scrolling(_grid(ui, frame, top, tiles, 3, f"{ID}media_grid",
+                                     "No media files have been found with the selected filters."), "media")]
+
+
+def _media_overflow(ui: Session, frame: Frame) -> list[Node]:
+    """menu_media.xml's overflow for a folder by default (refreshMenuItems: the recycle bin on,
+    Config.useRecycleBin; not the default folder; the ifRoom items that found no room)."""
+    return widgets.popup_menu(ui, [(label, widgets.inert) for label in (
+        "Filter media", "Change view type", "Temporarily show hidden", "Open the Recycle Bin", "Group by",
+        "Set as default folder",
+        "Create new folder", "Column count", "Slideshow", "Settings")])
 
 
 def _viewer(ui: Session, frame: Frame) -> list[Node]:
@@ -169,14 +197,20 @@ def _viewer(ui: Session, frame: Frame) -> list[Node]:
                widgets.icon_button(ui, icon, "Properties", widgets.inert, f"{ID}menu_properties"),
                widgets.icon_button(ui, icon, "Rotate", widgets.inert, f"{ID}menu_rotate"))
     bar, _ = widgets.app_bar(ui, posixpath.basename(path), rid=f"{ID}medium_viewer_toolbar", actions=actions)
+    bar = [dataclasses.replace(node, background=(0, 0, 0)) for node in bar]  # over the dark viewer
+    appbar = Node("android.widget.LinearLayout", resource_id=f"{ID}medium_viewer_appbar", bounds=bar[0].bounds,
+                  children=bar)
+    shadow = Node(IMAGE_VIEW, resource_id=f"{ID}top_shadow", bounds=(0, 0, m.width, bar[0].bounds[3]))
     width = m.width // len(_BOTTOM_ACTIONS)
-    bottom = Node("android.widget.LinearLayout", resource_id=f"{ID}bottom_actions_wrapper",
+    bottom = Node("android.widget.LinearLayout", resource_id=f"{ID}bottom_actions",
                   bounds=(0, m.content_bottom - m.dp(56), m.width, m.content_bottom), background=(0, 0, 0),
                   children=[widgets.icon_button(ui, (width * i, m.content_bottom - m.dp(56), width * (i + 1),
                                                      m.content_bottom), desc, widgets.inert, f"{ID}{rid}",
                                                 class_name="android.widget.ImageView")
                             for i, (desc, rid) in enumerate(_BOTTOM_ACTIONS)])
-    return [picture, *(dataclasses.replace(node, background=(0, 0, 0)) for node in bar), bottom]  # over the dark viewer
+    pager = Node("androidx.viewpager.widget.ViewPager", resource_id=f"{ID}view_pager", bounds=picture.bounds,
+                 children=[picture])
+    return [pager, bottom, shadow, appbar]
 
 
 def _transfer(how: str, path: str):
@@ -214,5 +248,7 @@ def _picked(ui: Session, below: Frame, folder: str) -> None:
 APP = register(AppScreens(
     PACKAGE,
     {"main": Screen(_main), "media": Screen(_folder, MEDIA), "viewer": Screen(_viewer, VIEWER),
-     "menu": Screen(_menu, VIEWER), "main_overflow": Screen(_main_overflow), folderpicker.SCREEN: folderpicker.screen(PACKAGE, _picked, VIEWER)},
+     "menu": Screen(_menu, VIEWER), "main_overflow": Screen(_main_overflow), "media_overflow": Screen(_media_overflow, MEDIA), 
+     # PickDirectoryDialog.kt:170-176 (its "other folder"): showFAB and canAddShowHiddenButton
+     folderpicker.SCREEN: folderpicker.screen(PACKAGE, _picked, VIEWER, show_hidden_button=True)},
     first="main"))
