@@ -25,7 +25,7 @@ from taskkit.agents.base import Action  # noqa: E402
 from taskkit.gym import PhoneEnv  # noqa: E402
 from taskkit.openenv import TaskkitAction, TaskkitEnv  # noqa: E402
 from taskkit.openenv import __main__ as command  # noqa: E402
-from taskkit.openenv.local import local_server  # noqa: E402
+from taskkit.openenv.local import free_port, local_server  # noqa: E402
 from tests.test_gym import _act, _sms_policy  # noqa: E402
 
 SESSIONS = 2
@@ -118,7 +118,8 @@ def test_the_typed_action_has_every_androidworld_field() -> None:
     (["--tasks", "NoSuchTask"], "unknown task"),
 ])
 def test_bad_command_lines_are_one_line_and_exit_2(argv: list[str], message: str, capsys) -> None:
-    assert cli.run_main(command.PROG, command.FLAGS, command.main, ["prog", *argv]) == 2
+    port = [] if "--port" in argv else ["--port", str(free_port())]  # never 8000: another server may hold it
+    assert cli.run_main(command.PROG, command.FLAGS, command.main, ["prog", *argv, *port]) == 2
     error = capsys.readouterr().err.strip()
     assert message in error and len(error.splitlines()) == 1
 
@@ -131,8 +132,11 @@ def test_a_port_in_use_is_one_line_and_exit_2(base_url: str, capsys) -> None:
 
 
 def test_without_the_extra_the_server_names_it(monkeypatch, capsys) -> None:
+    import taskkit.openenv.server  # noqa: F401 - imported before, as in a worker that ran other tests
+
     monkeypatch.setitem(sys.modules, "taskkit.openenv.server", None)  # as if openenv-core were not installed
-    assert cli.run_main(command.PROG, command.FLAGS, command.main, ["prog", "--tasks", "SystemWifiTurnOn"]) == 2
+    argv = ["prog", "--tasks", "SystemWifiTurnOn", "--port", str(free_port())]
+    assert cli.run_main(command.PROG, command.FLAGS, command.main, argv) == 2
     error = capsys.readouterr().err.strip()
     assert "pip install 'taskkit[openenv]'" in error and len(error.splitlines()) == 1
 

@@ -14,6 +14,7 @@ shutdown: open sessions closed, their devices with them), 2 bad input (one line)
 """
 from __future__ import annotations
 
+import importlib
 import ipaddress
 import socket
 import sys
@@ -87,7 +88,7 @@ def main(argv: list[str]) -> int:
     try:
         import uvicorn
 
-        from taskkit.openenv import server
+        server = importlib.import_module("taskkit.openenv.server")  # (not the package's attribute: sys.modules decides)
     except ImportError as error:
         raise cli.UsageError(f"{error}; install the extra: {INSTALL}") from None
 
