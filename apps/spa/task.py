@@ -30,7 +30,7 @@ DIFFICULTY = {1: "easy", 2: "medium", 3: "hard"}
 LANGUAGE_TAG = "lang:zh-CN"
 
 
-KEY_LENGTH = 24  # the characters of a long value a key component keeps
+KEY_LENGTH = 20  # the characters of a long value a key component keeps: Pro Expense's rows show 20 (expense.NAME_LENGTH)
 
 
 class SpaTask(TaskEval, register=False):

@@ -49,7 +49,7 @@ def test_unknown_name_lists_the_known_ones():
 def test_all_apps_are_distinct_apps_with_lowercase_names():
     listed = apps.all_apps()
     assert all(isinstance(app, App) for app in listed)
-    assert len({app.package for app in listed}) == len(listed) == 23
+    assert len({app.package for app in listed}) == len(listed) == 24
     assert {"com.arduia.expense", "com.flauschcode.broccoli", "net.gsantner.markor"} <= {a.package for a in listed}
     assert all(app.name == app.name.lower() for app in listed)
     assert [app.name for app in listed] == sorted(app.name for app in listed)
