@@ -144,6 +144,9 @@ class Table:
     mirror: Mirror | None = dataclasses.field(default=None, compare=False)
     #: Columns the app sets itself on every write of a row (its "last modified" time).
     stamped: tuple[str, ...] = dataclasses.field(default=(), compare=False)
+    #: Tables of the same database the app rewrites from this one's rows whenever they change
+    #: (DeskClock's alarm instances, scheduled from its alarms): a change here explains one there.
+    derived: tuple[str, ...] = dataclasses.field(default=(), compare=False)
 
     # --- the schema ---------------------------------------------------------------------
     @property
@@ -325,7 +328,8 @@ class Database:
     ddl: str
 
     def table(self, name: str, key: str, defaults: Mapping[str, Any] | None = None,
-              mirror: Mirror | None = None, stamped: tuple[str, ...] = ()) -> Table:
+              mirror: Mirror | None = None, stamped: tuple[str, ...] = (),
+              derived: tuple[str, ...] = ()) -> Table:
         """The table `name` of this database, its columns typed from the DDL.
 
         Raises ValueError naming the database when the DDL has no such table or key column.
@@ -337,7 +341,10 @@ class Database:
         unknown = sorted((set(defaults or {}) | set(stamped)) - names)
         if key not in names or unknown:
             raise ValueError(f"table {name!r} of {self.path} has no column(s) {', '.join([key] if key not in names else unknown)}")
-        return Table(self.path, name, key, columns, dict(defaults or {}), mirror, tuple(stamped))
+        missing = [table for table in derived if not _ddl_columns(self.ddl, table)]
+        if missing:
+            raise ValueError(f"the DDL of {self.path} creates no table {missing[0]!r} (derived from {name!r})")
+        return Table(self.path, name, key, columns, dict(defaults or {}), mirror, tuple(stamped), tuple(derived))
 
     def create(self, host_path: str) -> None:
         """Create the database as the app would on first run, in the host file `host_path`."""

@@ -16,6 +16,7 @@ import sys
 import types
 from typing import Any, Mapping, Sequence
 
+from taskkit.apps.base import App
 from taskkit.env import TaskEnv
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval
@@ -56,6 +57,11 @@ class CompositeTask(TaskEval):
             for task in reversed(started):
                 task.teardown(env)
             raise
+
+    def apps(self) -> list[App]:
+        """The parts' apps, each once: a part's own (an SPA level's files outside its app's data)
+        are saved, restored and watched for side effects as when the part runs alone."""
+        return list({app.name: app for _, task, _ in self.subtasks for app in task.apps()}.values())
 
     def is_successful(self, env: TaskEnv) -> float:
         total = sum(weight for _, _, weight in self.subtasks)

@@ -19,9 +19,11 @@ compare two things:
   ms) and one that sets an old mtime (`touch -d`, `cp -a`, `mv` of an older file onto a name),
   and calls a file rewritten with its old content changed (see the changes module).
 
-A change is expected when the task's checks look at it: a table a row validator reads, a file
-or folder a file validator names (and the folder it sits in), a setting a setting validator
-reads, the data of the app behind a provider a provider validator queries. A task scored by its
+A change is expected when the task's checks look at it: a table a row validator reads (and the
+tables the app derives from it, `Table.derived`), a file or folder a file validator names (and the
+folder it sits in), the paths any other check says it reads (its `reads`), a setting a setting
+validator reads, the data of the app behind a provider a provider validator queries, and all of
+its apps' data when a check reads the screen or a command's output. A task scored by its
 own `is_successful` (or a composite) cannot be looked into: every change inside its apps' data
 and declared settings is taken as expected. Caches, SQLite journals and taskkit's scratch space
 are never side effects.
@@ -38,6 +40,7 @@ from taskkit.device.state import DIGEST_ROOTS
 from taskkit.env import TaskEnv
 from taskkit.task import TaskEval
 from taskkit.validators import base
+from taskkit.validators.detectors import CommandOutputMatches, KeyComponents, UiElementMatches
 from taskkit.validators.exists import RowExists
 from taskkit.validators.files import FileAbsent, FileContent, FileExists, FolderExists, NoFilesUnder
 from taskkit.validators.providers import ProviderRowExists
@@ -56,6 +59,8 @@ PROVIDER_PACKAGES = {"sms": "com.android.providers.telephony", "mms": "com.andro
                      "call_log": "com.android.providers.contacts", "com.android.calendar": "com.android.providers.calendar"}
 _ROW_CHECKS = (RowsAdded, RowsDeleted, RowsUpdated, DuplicatesRemoved, RowExists)
 _PATH_CHECKS = (FileExists, FileAbsent, FileContent, FolderExists, NoFilesUnder)
+# Checks of the screen or a command's output: they cannot say which state they want.
+_SCREEN_CHECKS = (UiElementMatches, CommandOutputMatches, KeyComponents)
 _MARK = "--taskkit-side-effects--"
 
 
@@ -102,7 +107,7 @@ def expected(task: TaskEval) -> Expected:
     for check in base.leaves(validator):
         source = getattr(check, "source", None)
         if isinstance(check, _ROW_CHECKS) and isinstance(source, Table):
-            tables.add((source.db, source.name))
+            tables |= {(source.db, name) for name in (source.name, *source.derived)}
             paths.append(source.db)
         elif isinstance(check, _ROW_CHECKS + (ProviderRowExists,)):
             uri = source.uri if isinstance(source, ProviderUri) else getattr(check, "uri", "")
@@ -111,6 +116,10 @@ def expected(task: TaskEval) -> Expected:
             paths += [check.path, check.path.rstrip("/").rsplit("/", 1)[0]]
         elif isinstance(check, SettingEquals):
             settings.add((check.namespace, check.key))
+        elif isinstance(check, _SCREEN_CHECKS):  # what is shown comes from the apps' data, any of it
+            tables |= {(t.db, t.name) for app in task.apps() for t in app.tables}
+            paths += [path for app in task.apps() for path in app.data_paths]
+        paths += getattr(check, "reads", ())
     return Expected(frozenset(tables), tuple(paths), frozenset(settings))
 
 

@@ -9,6 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from taskkit import loading, registry, side_effects, suite
 from taskkit.apps import expense, joplin
 from taskkit.env import Env
@@ -57,6 +59,25 @@ def test_a_task_scored_by_its_own_code_owns_its_apps_data(env) -> None:
         assert watch.expected.covers_path("/storage/emulated/0/Documents/Markor/anything.md")
         task.solve(env)
         assert side_effects.finish(env, watch) == []
+    finally:
+        task.teardown(env)
+
+
+@pytest.mark.parametrize("name", [
+    "AndroidLensClockAlarmSchedule",  # alarms checked: DeskClock schedules their instances (Table.derived)
+    "AndroidLensEmergencySetup",  # a check that names what it reads (`reads`): the Emergency app's prefs
+    "AndroidLensFilesPagesAndContactZh",  # a composite: its parts' own paths (files at the storage root)
+    "BmocaChromeNewTab",  # judged on the screen: the app's data is the task's
+])
+def test_what_a_correct_solution_changes_is_never_a_side_effect(env, name: str) -> None:
+    task = _task(name, env)
+    try:
+        watch = side_effects.start(env, task)
+        task.solve(env)
+        assert task.is_successful(env) == 1.0
+        assert side_effects.finish(env, watch) == []
+        env.device.files.write_text("/data/local/tmp/stray.txt", "x")  # no app's: still found
+        assert side_effects.finish(env, watch) == ["file /data/local/tmp/stray.txt: added"]
     finally:
         task.teardown(env)
 

@@ -11,7 +11,7 @@ count (deserializeAndFilter). The Emergency SOS switches are the secure settings
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 from taskkit.apps.common import normalize_phone
 from taskkit.device.base import Device
@@ -87,6 +87,7 @@ class Listed(Stateless):
     """`number` (digits compared) is among the emergency contacts."""
 
     number: str
+    reads: ClassVar[tuple[str, ...]] = (APP_DIR,)  # the app's data, created on its first write
 
     def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         found = numbers(env.device)

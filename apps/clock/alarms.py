@@ -56,7 +56,8 @@ VALUES (8, 30, 31, 0, 1, '', NULL, 0), (9, 0, 96, 0, 1, '', NULL, 0);
 DATABASE = Database(DB_PATH, DDL)
 #: The `alarm_templates` table (key `_id`) of `/data/user_de/0/com.google.android.deskclock/databases/alarms.db`.
 ALARMS = DATABASE.table("alarm_templates", "_id", defaults={"enabled": 1, "vibrate": 1, "label": "",
-                                                            "daysofweek": 0, "delete_after_use": 0})
+                                                            "daysofweek": 0, "delete_after_use": 0},
+                        derived=("alarm_instances",))  # AlarmStateManager schedules an instance per enabled alarm
 #: The `alarm_instances` table (key `_id`) of `/data/user_de/0/com.google.android.deskclock/databases/alarms.db`.
 INSTANCES = DATABASE.table("alarm_instances", "_id")
 
