@@ -33,6 +33,26 @@ def test_every_source_folder_is_a_regular_package() -> None:
     assert missing == []
 
 
+def test_every_data_file_the_package_reads_ships_with_it() -> None:
+    """Every file in the source folders that is not Python is matched by setup.py's package_data
+    (a wheel leaves out the others: the B-MoCA table and the real layouts once were)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1]
+    call = next(node for node in ast.walk(ast.parse((root / "setup.py").read_text()))
+                if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setup")
+    package_data = ast.literal_eval(next(k.value for k in call.keywords if k.arg == "package_data"))
+    folders = {"taskkit": root / "taskkit", **{f"taskkit.{top}": root / top for top in ("apps", "validators", "task_protos")}}
+    shipped: set[Path] = set()
+    for package, patterns in package_data.items():
+        top = next(name for name in sorted(folders, key=len, reverse=True) if package.startswith(name))
+        base = folders[top].joinpath(*package[len(top):].split(".")[1:])
+        shipped |= {path for pattern in patterns for path in base.glob(pattern)}
+    data = [path for folder in folders.values() for path in folder.rglob("*")
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".py", ".pyc")]
+    assert data and sorted(str(p.relative_to(root)) for p in data if p not in shipped) == []
+
+
 def test_the_licence_and_notice_ship_and_name_every_modelled_source() -> None:
     """LICENSE and NOTICE are in the distribution's metadata, and NOTICE names every public
     repository whose ids and labels the simulated screens carry (a new app's SOURCE must be added)."""

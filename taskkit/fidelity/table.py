@@ -549,9 +549,18 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(recall.table(recalled) if args.recall else table(rows))
     if args.write:
-        args.write.write_text(document(rows, commits, datetime.date.today(), recalled, fixture["commits"]),
-                              encoding="utf-8")
+        text = document(rows, commits, datetime.date.today(), recalled, fixture["commits"])
+        old = args.write.read_text(encoding="utf-8") if args.write.is_file() else ""
+        args.write.write_text(text + kept_sections(old, text), encoding="utf-8")
     return 0
+
+
+def kept_sections(old: str, new: str) -> str:
+    """The `## ` sections of `old` that `new` has no heading for (written by other commands, such
+    as taskkit.fidelity.compare's "Side by side"), in their order, to follow `new`."""
+    parts = re.split(r"(?m)^(?=## )", old)[1:]
+    headings = set(re.findall(r"(?m)^## .*$", new))
+    return "".join("\n" + part.rstrip() + "\n" for part in parts if part.splitlines()[0] not in headings)
 
 
 if __name__ == "__main__":
