@@ -28,7 +28,7 @@ from taskkit.device.reference import DEVICE_EPOCH
 SDCARD = "/storage/emulated/0"
 SDCARD_BACKING = "/data/media/0"
 # Every name under which apps and the shell reach shared storage.
-_STORAGE_ALIASES = ("/sdcard", "/storage/self/primary", "/mnt/sdcard", SDCARD)
+STORAGE_ALIASES = ("/sdcard", "/storage/self/primary", "/mnt/sdcard", SDCARD)
 SETTINGS_DB = "/data/system/users/0/settings.db"
 MAX_SYMLINK_HOPS = 40  # Linux's MAXSYMLINKS: more links in one lookup is ELOOP
 
@@ -98,7 +98,7 @@ class SimState:
     @staticmethod
     def canonical(path: str) -> str:
         """Map every shared-storage alias onto its backing directory (/data/media/0)."""
-        for alias in _STORAGE_ALIASES:
+        for alias in STORAGE_ALIASES:
             if path == alias or path.startswith(alias + "/"):
                 return SDCARD_BACKING + path[len(alias):]
         return path

@@ -41,7 +41,7 @@ from taskkit.errors import TaskkitError
 from taskkit.sim import limits, storage
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.commands import call as call_command, find as find_command
-from taskkit.sim.state import SDCARD, SDCARD_BACKING, SimState
+from taskkit.sim.state import SDCARD, SDCARD_BACKING, STORAGE_ALIASES, SimState
 
 FILE_MODE = 0o660
 DIR_MODE = 0o771
@@ -107,18 +107,21 @@ def vstat(state: SimState, path: str, cwd: str = "/", follow: bool = True) -> VS
     if not follow and norm != SDCARD:
         host = state.host_path(norm, follow=False)
         st = os.lstat(host)  # never follows: a link is described, anything else is the answer
-        if S.S_ISLNK(st.st_mode):
-            link = os.readlink(host)
-            target = link if link.startswith("/") else posixpath.normpath(
-                posixpath.join(posixpath.dirname(norm), link))
-            return VStat(norm, host, "link", S.S_IFLNK | LINK_MODE, len(target), int(st.st_mtime),
-                         target)
     else:
         host = state.host_path(norm)
         st = os.stat(host)
+    return _described(norm, host, st, path.endswith("/"))
+
+
+def _described(norm: str, host: Path, st: os.stat_result, slash: bool = False) -> VStat:
+    """The VStat of what `os.stat`/`os.lstat` said of `host` (a link only from lstat)."""
+    if S.S_ISLNK(st.st_mode):
+        link = os.readlink(host)
+        target = link if link.startswith("/") else posixpath.normpath(posixpath.join(posixpath.dirname(norm), link))
+        return VStat(norm, host, "link", S.S_IFLNK | LINK_MODE, len(target), int(st.st_mtime), target)
     if S.S_ISDIR(st.st_mode):
         return VStat(norm, host, "dir", S.S_IFDIR | DIR_MODE, BLOCK_SIZE, int(st.st_mtime))
-    if path.endswith("/"):
+    if slash:
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
     if S.S_ISREG(st.st_mode):
         return VStat(norm, host, "file", S.S_IFREG | FILE_MODE, st.st_size, int(st.st_mtime))
@@ -158,6 +161,23 @@ def _listdir(state: SimState, norm: str) -> list[str]:
     """Entry names of a directory, sorted by bytes (our stand-in for readdir order)."""
     names = os.listdir(state.host_path(norm))
     return sorted(names, key=_bytes_key)
+
+
+def _child_stat(state: SimState, parent: VStat, name: str, follow: bool) -> VStat | None:
+    """stat (follow) or lstat of the entry `name` a listing of directory `parent` returned.
+
+    An lstat needs no new resolution: `parent.host` is a resolved, confined directory and `name`
+    one component of it (no "/", never "." or ".."), so its host path is `parent.host / name`,
+    unless the child is itself another name of shared storage (its backing lives elsewhere).
+    """
+    norm = _child_norm(parent.path, name)
+    if follow or norm in STORAGE_ALIASES:
+        return try_vstat(state, norm, follow=follow)
+    host = parent.host / name
+    try:
+        return _described(norm, host, os.lstat(host))
+    except OSError:
+        return None
 
 
 def _bytes_key(name: str) -> bytes:
@@ -1279,13 +1299,13 @@ def find(inv: Invocation) -> int:
             expr.maxdepth is None or node.depth < expr.maxdepth)
         if descend:
             try:
-                names = _listdir(state, node.st.path)
+                names = sorted(os.listdir(node.st.host), key=_bytes_key)  # a resolved directory
             except OSError as exc:
                 inv.err(f"find: '{node.display}': {_strerror(exc)}\n")
                 expr.failed = True
                 names = []
             for name in names:
-                child = try_vstat(state, _child_norm(node.st.path, name), follow=follow_all)
+                child = _child_stat(state, node.st, name, follow_all)
                 if child is not None:
                     visit(_Node(_child(node.display, name), child, node.depth + 1, name))
                 if expr.quit:
