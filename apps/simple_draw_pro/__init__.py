@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import posixpath
+from typing import Sequence
 
 from taskkit.apps.base import App
 from taskkit.apps.files import STORAGE_ROOT
@@ -20,30 +21,34 @@ PACKAGE = "com.simplemobiletools.draw.pro"
 DEFAULT_FOLDER = f"{STORAGE_ROOT}/Simple Draw"
 PICTURES = f"{STORAGE_ROOT}/Pictures"
 EXTENSIONS = ("png", "svg", "jpg")  # the Save dialog's radio buttons, in its order
-BRUSH_COLOUR = (0xF5, 0x7C, 0x00)  # the default brush: Simple Commons' color_primary #F57C00
+Colour = tuple[int, int, int]
+BRUSH_COLOUR: Colour = (0xF5, 0x7C, 0x00)  # the default brush: Simple Commons' color_primary #F57C00
 BACKGROUND = (255, 255, 255)
 
 Stroke = tuple[tuple[int, int], ...]  # the finger's points on the canvas, in canvas pixels
 
 
-def drawing_bytes(strokes: list[Stroke], width: int, height: int, extension: str, brush_px: int) -> bytes:
-    """The file the app writes for a canvas of `width` × `height` holding `strokes`."""
+def drawing_bytes(strokes: list[Stroke], width: int, height: int, extension: str, brush_px: int,
+                  colours: Sequence[Colour] = ()) -> bytes:
+    """The file the app writes for a canvas of `width` × `height` holding `strokes`, each in its
+    colour of `colours` (the default brush where none is given)."""
+    tints = [colours[i] if i < len(colours) else BRUSH_COLOUR for i in range(len(strokes))]
     if extension == "svg":
         paths = "".join(
             '<path d="' + " ".join(("M" if i == 0 else "L") + f"{x} {y}" for i, (x, y) in enumerate(stroke))
-            + f' " fill="none" stroke="#{"".join(f"{c:02x}" for c in BRUSH_COLOUR)}" stroke-width="{brush_px}.0" '
-            'stroke-linecap="round"/>' for stroke in strokes)
+            + f' " fill="none" stroke="#{"".join(f"{c:02x}" for c in tint)}" stroke-width="{brush_px}.0" '
+            'stroke-linecap="round"/>' for stroke, tint in zip(strokes, tints))
         return (f'<svg width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">'
                 f'<rect width="{width}" height="{height}" fill="#ffffff"/>{paths}</svg>').encode()
     from PIL import Image, ImageDraw  # the simulator's imaging library (a dependency)
 
     image = Image.new("RGB", (max(1, width), max(1, height)), BACKGROUND)
     pen = ImageDraw.Draw(image)
-    for stroke in strokes:
+    for stroke, tint in zip(strokes, tints):
         if len(stroke) > 1:
-            pen.line(list(stroke), fill=BRUSH_COLOUR, width=brush_px, joint="curve")
+            pen.line(list(stroke), fill=tint, width=brush_px, joint="curve")
         x, y = stroke[0]
-        pen.ellipse((x - brush_px // 2, y - brush_px // 2, x + brush_px // 2, y + brush_px // 2), fill=BRUSH_COLOUR)
+        pen.ellipse((x - brush_px // 2, y - brush_px // 2, x + brush_px // 2, y + brush_px // 2), fill=tint)
     out = io.BytesIO()
     image.save(out, format="JPEG" if extension == "jpg" else "PNG")
     return out.getvalue()

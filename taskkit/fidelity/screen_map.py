@@ -131,8 +131,11 @@ EXPENSE = {
 }
 
 # --- Audio Recorder 05545b9 ----------------------------------------------------------------------------
+_RECORDER_MAIN = "src/com/dimowner/audiorecorder/app/main/"
 RECORDER = {
-    "main": Real(screens=("activity_main",)),
+    "main": Real(screens=("activity_main",), shown=(Rule(
+        ("placeholder",), f"{_RECORDER_MAIN}MainPresenter.java:544 with MainActivity.java:598-603 (showWaveForm "
+                          "without samples): the placeholder shows until a record is"),)),
     "records": Real(screens=("activity_records",), parts=("list_item",)),
     "rename": Real(screens=("dialog_rename",)),
     "grant_permissions": Real(not_measured="PermissionController's runtime-permission dialog: another app's "
@@ -244,6 +247,9 @@ DRAW = {
                               "src/com/simplemobiletools/draw/pro/activities/MainActivity.kt:177, :181: "
                               "not an image-capture intent; the F-Droid build"),)),
     "save": Real(screens=("dialog_save_image",)),
+    "color_picker": Real(screens=("dialog_color_picker",),
+                         source="src/com/simplemobiletools/draw/pro/activities/MainActivity.kt:615-616 (pickColor: "
+                                "Simple-Commons' ColorPickerDialog)"),
     "overflow": OVERFLOW,
     "folder_picker": dataclasses.replace(_FOLDER_PICKER, hidden=_FOLDER_PICKER.hidden + (Rule(
         ("filepicker_fab_show_hidden",), f"{_PICKER}:109-110 with src/com/simplemobiletools/draw/pro/dialogs/"

@@ -17,7 +17,7 @@ from taskkit.connect import sim_device
 from taskkit.env import Env
 from taskkit.runner import run_episode
 from taskkit.sim.device import SimDevice
-from taskkit.sim.gui.node import Box, Node
+from taskkit.sim.gui.node import Box, Node, reachable
 from taskkit.sim.gui.render import is_clipped, render_png, text_layout
 from taskkit.sim.gui.screen import build
 from taskkit.sim.gui.session import Session
@@ -48,7 +48,7 @@ def capture(device: SimDevice, task: str = "", step: int = 0) -> Shot:
     ui = Session(device.state)
     view = build(ui, drawn=True)
     ui.save()
-    texts = tuple((_drawn(node), node.bounds) for node in view.window.walk()
+    texts = tuple((_drawn(node), node.bounds) for node in reachable(view.window)  # a covered node is not seen
                   if node.shown_text.strip() and node.bounds[2] > node.bounds[0] and node.bounds[3] > node.bounds[1]
                   and not is_clipped(node))
     return Shot(task, step, view.package, render_png(view, ui.m.width, ui.m.height), texts)

@@ -15,6 +15,11 @@ node drew) and lists the disagreements:
   Android's dumper lists it too (its visible bounds are not empty).
 - **unowned**: ink a node drew outside its own bounds by more than `SLACK_PX` (text or an icon
   overflowing its box: what is drawn there belongs to no node of the dump).
+- **covered by design, but not**: a node the app draws under a view drawn after it is in the
+  dump as on Android (taskkit.sim.gui.node: `covered_by_design`), and what it holds is exempt
+  from *unseen*; the mark must then be true: the node lies wholly under opaque views drawn after
+  it, and its reason cites the app's source (a `.kt`, `.java` or `.xml` file). A node meant to
+  be seen that something covers carries no mark and stays a finding.
 
 What a custom view paints on its canvas (`Node.paint`, a calendar's month) belongs to that view's
 node, as on Android, where the dump has no node for it.
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 
 from PIL import Image, ImageDraw, ImageOps
 
@@ -36,6 +42,7 @@ MIN_INK = 4  # pixels of that contrast: a glyph's stem, not one stray pixel
 MIN_PX = SLIVER_PX  # a node thinner than this shows nothing an agent can read or aim at
 SLACK_PX = 2  # anti-aliased edges a glyph may spill past its box
 _HIDDEN = (1, 2, 3)  # the colour standing for covered pixels while counting (never drawn by a theme)
+_CITED = re.compile(r"\w\.(kt|java|xml)\b")  # a covered_by_design reason names the app's file
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,11 +91,17 @@ def audit(view: View, width: int, height: int) -> list[Finding]:
         if not opaque:
             inks.setdefault(id(node), []).append(box)
     findings = []
+    exempt_until = -1  # the end of the covered_by_design subtree being walked
     for i, node in enumerate(nodes):
-        if _labelled(node):
+        if node.covered_by_design and i >= exempt_until:
+            exempt_until = ends[i]
+            problem = _false_mark(node, [box for j, box in fills if j >= ends[i]], width, height)
+        elif i < exempt_until or not _labelled(node):
+            continue
+        else:
             problem = _unseen(image, node, [box for j, box in fills if j >= ends[i]], inks, nodes[i:ends[i]])
-            if problem:
-                findings.append(Finding(_name(node), node.bounds, problem))
+        if problem:
+            findings.append(Finding(_name(node), node.bounds, problem))
     for node, box, opaque in ledger:
         if not opaque and id(node) in order and _outside(box, node.bounds, width, height) > SLACK_PX:
             findings.append(Finding(_name(node), node.bounds, f"draws outside its bounds, at {list(box)}"))
@@ -122,11 +135,7 @@ def _unseen(image: Image.Image, node: Node, covering: list[Box], inks: dict[int,
     x1, y1, x2, y2 = node.bounds
     if x2 - x1 < MIN_PX or y2 - y1 < MIN_PX:
         return f"{x2 - x1}x{y2 - y1} px"
-    hidden = Image.new("L", (x2 - x1, y2 - y1), 0)
-    pen = ImageDraw.Draw(hidden)
-    for cx1, cy1, cx2, cy2 in covering:
-        if cx1 < x2 and cx2 > x1 and cy1 < y2 and cy2 > y1:
-            pen.rectangle((cx1 - x1, cy1 - y1, cx2 - x1 - 1, cy2 - y1 - 1), fill=255)
+    hidden = _hidden(node.bounds, covering)
     shown = ImageOps.invert(hidden).getbbox()
     if shown != (0, 0, x2 - x1, y2 - y1) and (shown is None or shown[2] - shown[0] < MIN_PX
                                               or shown[3] - shown[1] < MIN_PX):
@@ -143,6 +152,30 @@ def _unseen(image: Image.Image, node: Node, covering: list[Box], inks: dict[int,
     inked = sum(count for colour, count in shown_colours.items() if contrast(colour, background) >= MIN_CONTRAST)
     if inked < MIN_INK:
         return f"contrast {best:.2f} on {background}"
+    return ""
+
+
+def _hidden(bounds: Box, covering: list[Box]) -> Image.Image:
+    """The pixels of `bounds` the `covering` boxes hide (255), as a mask the size of `bounds`."""
+    x1, y1, x2, y2 = bounds
+    hidden = Image.new("L", (x2 - x1, y2 - y1), 0)
+    pen = ImageDraw.Draw(hidden)
+    for cx1, cy1, cx2, cy2 in covering:
+        if cx1 < x2 and cx2 > x1 and cy1 < y2 and cy2 > y1:
+            pen.rectangle((cx1 - x1, cy1 - y1, cx2 - x1 - 1, cy2 - y1 - 1), fill=255)
+    return hidden
+
+
+def _false_mark(node: Node, covering: list[Box], width: int, height: int) -> str:
+    """Why `node`'s covered_by_design mark is not true ("" when it is): its reason cites no source
+    file, or some of it (on the screen) is not under an opaque view drawn after it."""
+    if not _CITED.search(node.covered_by_design):
+        return "covered_by_design cites no source file of the app"
+    x1, y1, x2, y2 = max(node.bounds[0], 0), max(node.bounds[1], 0), min(node.bounds[2], width), min(node.bounds[3], height)
+    if x1 >= x2 or y1 >= y2:
+        return ""
+    if ImageOps.invert(_hidden((x1, y1, x2, y2), covering)).getbbox() is not None:
+        return "covered_by_design, but not wholly under a view drawn over it"
     return ""
 
 

@@ -30,7 +30,7 @@ import math
 from taskkit.sim import telecom
 from taskkit.sim.gui import bars, localize, texttoolbar
 from taskkit.sim.gui.layout import LONG_PRESS_MS, SWIPE_DEFAULT_MS, TOUCH_SLOP_DP, Metrics
-from taskkit.sim.gui.node import Node, find_field, hit, swipeable
+from taskkit.sim.gui.node import Node, find_field, hit, reachable, swipeable
 from taskkit.sim.gui.screen import build
 from taskkit.sim.gui.session import Session
 
@@ -222,7 +222,7 @@ def _menu_key(ui: Session) -> None:
         return
     labels = {"More options", localize.translations(ui.locale, ui.foreground()[0]).get("More options", "More options")}
     bar_bottom = ui.m.status_bar + ui.m.dp(64)  # the top app bar's overflow, not a list row's menu
-    overflow = next((n for n in window.walk() if n.content_desc in labels and n.clickable and n.action is not None
+    overflow = next((n for n in reachable(window) if n.content_desc in labels and n.clickable and n.action is not None
                      and n.bounds[1] < bar_bottom), None)
     if overflow is not None and overflow.action is not None:
         overflow.action(ui)

@@ -5,12 +5,23 @@ A `Node` is what `uiautomator dump` writes for one accessibility node (AOSP
 label, then index, text, resource-id, class, package, content-desc, the ten boolean flags and
 bounds), plus what the simulator needs to act on it: `action` (a tap), `long_action` (a long
 press), `slide` (a SeekBar set to a fraction of its width), `swipe` (a drag that starts on it),
-`drag` (a drawing surface: the finger's path in screen pixels), `ink` (lines a canvas shows in
+`drag` (a drawing surface: the finger's path in screen pixels), `covered_by_design` (below),
+`ink` (lines a canvas shows in
 screenshots), `paint` (the shapes and texts a custom view paints on its canvas: screenshots
 show them, the dump has no node for them), `image` (a picture file screenshots draw in the
 node) and `field` (the draft key of an editable text field). `hint` is the field's
 placeholder: as TextView's `getTextForAccessibility` does, an empty field reports its hint as
 its text; Android 13's dumper writes no `hint` attribute, so neither does this one.
+
+A view an app draws wholly under a view drawn after it (a toolbar under an action mode's bar, a
+row's swipe backdrop under the row) is in the dump, as on Android: the dumper skips a node only
+when `AccessibilityNodeInfo.isVisibleToUser()` is false (AccessibilityNodeInfoDumper.dumpNodeRec),
+and View.isVisibleToUser(Rect) asks only whether the view is attached, visible, not clipped
+away by its ancestors and not fully transparent: a sibling drawn over it does not count; its
+bounds are its own (View.getBoundsOnScreen), not what the sibling leaves of it (AOSP
+frameworks/base core/java/android/view/View.java, android-13.0.0_r1). Such a view carries
+`covered_by_design`, the cited reason the app draws it covered: a touch passes it by
+(`reachable`), as the view on top takes it, and taskkit.sim.gui.audit checks that it is covered.
 """
 from __future__ import annotations
 
@@ -87,11 +98,12 @@ class Node:
     ink: tuple[Ink, ...] = ()  # screenshots only: lines drawn over the node (a drawing canvas)
     paint: tuple[Painted, ...] = ()  # screenshots only: what a custom view paints (a calendar's month)
     image: str = ""  # screenshots only: the host path of a picture drawn to fit the node (a photo)
-    background: tuple[int, int, int] | None = None  # screenshots only: a fill under the node
+    background: Tone | None = None  # screenshots only: a fill under the node (a colour or a theme colour's name)
     text_size: int = 0  # screenshots only: the text's height in px (0: from the node's height)
     text_color: tuple[int, int, int] | None = None  # screenshots only: a colour the layout sets (android:textColor)
     laid_out: Box | None = None  # screenshots only: the bounds before a list cut them (text is clipped, not shrunk)
     icon: str = ""  # screenshots only: the Material icon of a control the dump leaves unnamed (no id, no description)
+    covered_by_design: str = ""  # why the app draws it wholly under a view drawn after it (cited); touches pass it by
 
     def walk(self) -> list["Node"]:
         """This node and every descendant, in drawing (document) order."""
@@ -122,10 +134,22 @@ class Node:
                                  or self.field is not None)
 
 
+def reachable(root: Node) -> list[Node]:
+    """The nodes of `root` in drawing order, less those `covered_by_design` (and what they hold):
+    what a touch can reach."""
+    if root.covered_by_design:
+        return []
+    nodes = [root]
+    for child in root.children:
+        nodes.extend(reachable(child))
+    return nodes
+
+
 def hit(root: Node, x: int, y: int) -> Node | None:
-    """The topmost touchable node under (x, y): the last drawn one, as Android dispatches a tap."""
+    """The topmost touchable node under (x, y): the last drawn one, as Android dispatches a tap
+    (a view drawn over another takes the touch: a covered node is never hit)."""
     found = None
-    for node in root.walk():
+    for node in reachable(root):
         if node.touchable and node.contains(x, y):
             found = node
     return found
@@ -134,7 +158,7 @@ def hit(root: Node, x: int, y: int) -> Node | None:
 def swipeable(root: Node, x: int, y: int) -> Node | None:
     """The topmost node under (x, y) that takes a drag (a scrolling list, a pager, a canvas)."""
     found = None
-    for node in root.walk():
+    for node in reachable(root):
         if (node.swipe is not None or node.drag is not None) and node.enabled and node.contains(x, y):
             found = node
     return found

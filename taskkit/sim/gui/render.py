@@ -37,6 +37,7 @@ Color = tuple[int, int, int]
 Mark = tuple[Node, Box, bool]
 _MUTED_IDS = ("android:id/summary", "_body_short", "_date", "app_label", "item_contact_number")
 _DIALOG_BUTTONS = ("android:id/button1", "android:id/button2", "android:id/button3")
+_SQUARE = ("android.widget.FrameLayout", "android.widget.RelativeLayout")  # filled as rectangles
 PNG_COMPRESSION = 1  # zlib level: screenshots are taken every step, so speed over size
 _SHADE_DIM = 0.45  # how bright the app under the shade stays
 _SCRIM = 0.32  # Material's dialog scrim: black at 32 %
@@ -256,9 +257,11 @@ class _Painter:
             toolbar, under = False, _BLACK  # a collapsing toolbar over its backdrop: see-through, its icons light
         # a bottom navigation bar is opaque: Material's BottomNavigationView fills itself with colorSurface
         bar = node.background is None and node.class_name.endswith("BottomNavigationView")
-        fill = self.palette.toolbar if toolbar else self.palette.background if bar else node.background
+        own = None if node.background is None else self.tone(node.background, under, 1.0)
+        fill = self.palette.toolbar if toolbar else self.palette.background if bar else own
         if fill is not None:
-            square = toolbar or bar or node.class_name == "android.widget.FrameLayout"
+            # a layout's ColorDrawable background is square (an app bar, a list row's RelativeLayout)
+            square = toolbar or bar or node.class_name in _SQUARE or self.is_toolbar(node)
             radius = 0 if square else min(self.px(node, 16), (y2 - y1) // 2)
             self.draw.rounded_rectangle((x1, y1, x2 - 1, y2 - 1), radius=radius, fill=fill)
             self.mark(node.bounds, opaque=True)
@@ -505,7 +508,8 @@ class _Painter:
             self.text(node, label, colour, center=True, path=ROBOTO_MEDIUM)
             return
         if node.class_name == "android.widget.Button" and node.text:
-            fill = node.background or (self.palette.primary if node.clickable else self.palette.track)
+            fill = (self.palette.primary if node.clickable else self.palette.track) if node.background is None \
+                else self.tone(node.background, under, 1.0)
             if node.background is None:  # the theme's filled button (a button of its own colour is filled already)
                 self.draw.rounded_rectangle((x1, y1, x2 - 1, y2 - 1), radius=side // 2, fill=fill)
                 self.mark(node.bounds, opaque=True)

@@ -31,7 +31,7 @@ import posixpath
 from taskkit.apps.audio_recorder import PACKAGE, PREFS_PATH, RECORDS_DIR, counted, m4a_bytes, next_record_name
 from taskkit.sim.gui import appdata, permissions, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
-from taskkit.sim.gui.node import Node
+from taskkit.sim.gui.node import Box, Node, Painted
 from taskkit.sim.gui.session import Session
 from taskkit.sim.gui.source import Source
 
@@ -89,11 +89,16 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
     if last and not appdata.host(ui, last).is_file():
         last = ""  # renamed or deleted since
     bar = m.status_bar
-    nodes = [widgets.icon_button(ui, (0, bar, m.dp(56), bar + m.dp(56)), "", widgets.inert, f"{ID}btn_import"),
-             widgets.text(ui, (m.dp(56), bar + m.dp(12), m.width - m.dp(56), bar + m.dp(48)), "Audio Recorder", size_dp=22),
-             widgets.icon_button(ui, (m.width - m.dp(56), bar, m.width, bar + m.dp(56)), "", widgets.inert,
-                                 f"{ID}btn_share")]
+    nodes = [] if recording else [  # showRecordingStart hides import and share (GONE)
+        widgets.icon_button(ui, (0, bar, m.dp(56), bar + m.dp(56)), "", widgets.inert, f"{ID}btn_import")]
+    nodes.append(widgets.text(ui, (m.dp(56), bar + m.dp(12), m.width - m.dp(56), bar + m.dp(48)), "Audio Recorder",
+                              size_dp=22))
+    if last and not recording:  # showOptionsMenu once a record is shown; hideOptionsMenu without one
+        nodes.append(widgets.icon_button(ui, (m.width - m.dp(56), bar, m.width, bar + m.dp(56)), "", widgets.inert,
+                                         f"{ID}btn_share"))
     middle = (m.status_bar + m.content_bottom) // 2
+    nodes.append(_waveform(ui, (0, max(bar + m.dp(56), middle - m.dp(208)), m.width, middle - m.dp(8)),
+                           "recording_view" if recording else "record" if last else "placeholder"))
     elapsed = (appdata.now_ms(ui) - int(frame.args["recording_since"])) // 1000 if recording else int(
         frame.args.get("seconds") or 0)
     nodes.append(widgets.text(ui, (m.dp(16), middle, m.width - m.dp(16), middle + m.dp(64)), _clock(elapsed),
@@ -102,7 +107,12 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
         name = posixpath.splitext(posixpath.basename(last))[0]
         nodes.append(widgets.text(ui, (m.dp(32), middle + m.dp(72), m.width - m.dp(32), middle + m.dp(104)), name,
                                   f"{ID}txt_name", size_dp=22, action=_rename(last)))
+    size = appdata.host(ui, last).stat().st_size if last and not recording else 0
+    nodes.append(dataclasses.replace(
+        widgets.text(ui, (m.dp(72), middle + m.dp(108), m.width - m.dp(72), middle + m.dp(132)), record_info(size),
+                     f"{ID}txt_record_info", size_dp=14), text_color=_INFO_COLOUR))
     bottom = m.content_bottom - m.dp(96)
+    nodes.append(_play_progress(ui, frame, (0, bottom - m.dp(40), m.width, bottom - m.dp(8)), recording))
     centre = m.width // 2
     if recording:
         start = min(centre + m.dp(48), m.width - m.dp(140))  # clear of btn_records_list on a narrow screen
@@ -116,6 +126,49 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
     nodes.append(widgets.icon_button(ui, (m.dp(16), bottom + m.dp(8), m.dp(80), bottom + m.dp(72)), "Settings",
                                      widgets.inert, f"{ID}btn_settings"))
     return nodes
+
+
+# values/colors.xml text_primary_light2 #99FFFFFF (txt_record_info) over the window's #1C2733
+_INFO_COLOUR = (0xA4, 0xA9, 0xAD)
+_SAMPLE_RATE = "44.1kHz"  # AppConstants.DEFAULT_RECORD_SAMPLE_RATE 44100 as strings.xml sample_rates2 names it
+_FORMAT = "M4a"  # AppConstants.DEFAULT_RECORDING_FORMAT m4a as strings.xml formats2 names it
+
+
+def record_info(size: int) -> str:
+    """`txt_record_info` as MainPresenter.updateInformation writes it for an M4A record of `size`
+    bytes (the defaults' 0 with no record shown): SettingsMapper.formatSize (DecimalFormat "#.##"
+    of the megabytes, strings.xml `size` "%s Mb"), the format, the sample rate, ", " between."""
+    megabytes = f"{size / (1024 * 1024):.2f}".rstrip("0").rstrip(".")
+    return ", ".join((f"{megabytes} Mb", _FORMAT, _SAMPLE_RATE))
+
+
+def _waveform(ui: Session, box: Box, rid: str) -> Node:
+    """The middle of activity_main.xml: with a record shown, WaveformViewNew `record` (200 dp tall,
+    waveform_height); while recording, RecordingWaveformView `recording_view`; with neither, the
+    ImageView `placeholder` (MainActivity.showWaveForm with no samples: MainActivity.java:598-603).
+    The simulator's recordings are silent, so the waveform is its centre line; the placeholder's
+    waveform.png is drawn as bars of the muted colour."""
+    x1, y1, x2, y2 = box
+    mid = (y1 + y2) // 2
+    if rid == "placeholder":
+        step, heights = ui.m.dp(12), (8, 20, 36, 52, 28, 60, 40, 16, 44, 24, 10)
+        left = (x1 + x2 - step * len(heights)) // 2
+        bars = tuple(Painted((left + step * i, mid - ui.m.dp(h) // 2, left + step * i + ui.m.dp(6),
+                              mid + ui.m.dp(h) // 2), fill="muted") for i, h in enumerate(heights))
+        return Node("android.widget.ImageView", resource_id=f"{ID}placeholder", bounds=box, paint=bars)
+    line = Painted((x1, mid - 1, x2, mid + 1), fill="muted")
+    return Node("android.view.View", resource_id=f"{ID}{rid}", bounds=box, paint=(line,))
+
+
+def _play_progress(ui: Session, frame: Frame, box: Box, recording: bool) -> Node:
+    """activity_main.xml's SeekBar `play_progress` (max 1000, at 20 until something resets it):
+    disabled while recording (showRecordingStart, which puts it at 0); sliding it moves it (with no
+    playback, AudioPlayerNew.seek only keeps the position)."""
+    moved = ui.draft(frame, "position")
+    percent = int(moved) if moved else 0 if "recording_since" in frame.args or "seconds" in frame.args else 2
+    slide = None if recording else (lambda s, fraction: s.set_draft(frame, "position", str(round(fraction * 100))))
+    return Node("android.widget.SeekBar", resource_id=f"{ID}play_progress", text=f"{percent}%", bounds=box,
+                focusable=True, enabled=not recording, slide=slide)
 
 
 def _records(ui: Session, frame: Frame) -> list[Node]:

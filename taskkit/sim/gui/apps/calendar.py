@@ -554,6 +554,17 @@ def _overflow_items(frame: Frame, view: str, shown: date, settings: bool) -> lis
 def _holder(ui: Session, frame: Frame, view: str, main: Frame) -> list[Node]:
     """MySearchMenu (the search field, Go to today, Change view, ⋮) over a view; `main` is the
     app's first screen (whose view Change view sets)."""
+    nodes, top = _search_menu(ui, frame, view, main)
+    query = ui.draft(frame, "search").strip()
+    if query:
+        return nodes + [_search_results(ui, frame, top, query)]
+    day = _shown_day(ui, frame)
+    return nodes + [_fragments(ui, frame, view, top, day)] + ([] if view in ("week", "year") else _fab(ui, frame))
+
+
+def _search_menu(ui: Session, frame: Frame, view: str, main: Frame) -> tuple[list[Node], int]:
+    """MySearchMenu with menu_main.xml's items as refreshMenuItems leaves them; the nodes and
+    the bar's bottom edge."""
     m = ui.m
     today = _today(ui)
     day = _shown_day(ui, frame)
@@ -577,10 +588,7 @@ def _holder(ui: Session, frame: Frame, view: str, main: Frame) -> list[Node]:
     else:  # the ifRoom Settings takes the slot Go to today leaves (menu_main.xml; not carried out)
         actions.insert(1, dataclasses.replace(widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Settings", widgets.inert,
                                                                   f"{ID}settings"), icon="settings"))
-    nodes, top = searchmenu.search_menu(ui, frame, ID, tuple(actions))
-    if query:
-        return nodes + [_search_results(ui, frame, top, query)]
-    return nodes + [_fragments(ui, frame, view, top, day)] + ([] if view in ("week", "year") else _fab(ui, frame))
+    return searchmenu.search_menu(ui, frame, ID, tuple(actions))
 
 
 def _fragments(ui: Session, frame: Frame, view: str, top: int, day: int, chosen: list[int] | None = None) -> Node:
@@ -672,11 +680,18 @@ def _go_to_date_dialog(ui: Session, frame: Frame) -> list[Node]:
     return pickers.spinner_date_dialog(ui, frame, on_set, f"{ID}date_picker", with_day=bool(frame.args.get("with_day")))
 
 
+# Simple-Commons 71d66584bd: the action mode's bar is laid over the window's top, MySearchMenu stays under it
+_UNDER_ACTION_MODE = ("Simple-Commons res/values/styles.xml:56 (windowActionModeOverlay) with "
+                      "adapters/MyRecyclerViewAdapter.kt:62-68 (onCreateActionMode): the action mode's bar lies over "
+                      "MySearchMenu, which stays in the window")
+
+
 def _selection(ui: Session, frame: Frame) -> list[Node]:
     """A selection of the day's events (Simple-Commons' MyRecyclerViewAdapter action mode): the
     title "2 / 3" (a tap selects all, or ends the selection when all are), Share (cab_day.xml; not
     carried out), Delete; BACK ends it. The bar lies over the main screen's search menu
-    (windowActionModeOverlay), which is left out as covered; the day and the FAB stay."""
+    (windowActionModeOverlay): the search menu stays in the window (and the dump) under it; the
+    day and the FAB stay."""
     m = ui.m
     chosen = [int(i) for i in frame.args.get("selected") or []]
     day = int(frame.args["day"])
@@ -691,9 +706,14 @@ def _selection(ui: Session, frame: Frame) -> list[Node]:
                                  lambda s: s.push("delete_selected", events=chosen, screens=1), f"{ID}cab_delete")
     share = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "Share", widgets.inert, f"{ID}cab_share")
     nodes, top = widgets.app_bar(ui, "", actions=(delete, share))
+    nodes[0] = dataclasses.replace(nodes[0], background="background")  # the bar is opaque (AppTheme.ActionMode)
     nodes.append(widgets.text(ui, (m.dp(72), m.status_bar, m.width - m.dp(112), top), f"{len(chosen)} / {len(every)}",
                               f"{ID}actionbar_title", size_dp=20, action=title_tapped))
-    return [_fragments(ui, frame, "day", top, day, chosen), *_fab(ui, frame), *nodes]
+    frames = ui.frames(PACKAGE)
+    under = next((f for f in frames if f.id == int(frame.args["main"])), frames[0])
+    menu, _ = _search_menu(ui, under, "day", frames[0])
+    covered = [dataclasses.replace(menu[0], covered_by_design=_UNDER_ACTION_MODE)]
+    return [*covered, _fragments(ui, frame, "day", top, day, chosen), *_fab(ui, frame), *nodes]
 
 
 # --- the event screen ---------------------------------------------------------------------------

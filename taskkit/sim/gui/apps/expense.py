@@ -271,14 +271,40 @@ def _logs(ui: Session, frame: Frame) -> list[Node]:
     when = _now(ui)
 
     def row(b: Box, e: dict[str, Any]) -> Node:
-        # item_expense_log.xml: `view_bg`, the row's 70 dp ripple, over the row (its swipe-to-delete
-        # backdrop `fl_back` lies under `cd_expense`, covered)
+        # item_expense_log.xml: the SwipeFrameLayout holds the swipe-to-delete backdrop `fl_back`, then
+        # `cd_expense` (opaque: ?colorSurface) over it, with `view_bg`, the row's 70 dp ripple, on top
         card = _expense_row(ui, b, e, when, circle_dp=50, start_dp=20, long_press=True)
-        return dataclasses.replace(card, children=[*card.children, Node("android.view.View", resource_id=f"{ID}view_bg",
-                                                                        bounds=b)])
+        card = dataclasses.replace(card, background="background", children=[
+            *card.children, Node("android.view.View", resource_id=f"{ID}view_bg", bounds=b)])
+        return Node("android.widget.FrameLayout", bounds=b, children=[_swipe_backdrop(ui, b), card])
     rows = [widgets.Row(m.dp(70), lambda b, e=e: row(b, e)) for e in expenses(ui)]
     nodes.append(widgets.list_or_empty(ui, frame, top, rows, f"{ID}rv_expense", "No Expense Logs", f"{ID}tv_no_expense_logs"))
     return nodes
+
+
+_BACKDROP = (0xEF, 0x53, 0x50)  # values/theme.xml colorNegative = red_400 #EF5350 (colors.xml)
+_UNDER_ROW = ("res/layout/item_expense_log.xml: `cd_expense` (?colorSurface) fills the row over `fl_back`; "
+              "expenselogs/swipe/SwipeFrameLayout.kt moves it aside only while the row is swiped")
+
+
+def _swipe_backdrop(ui: Session, row: Box) -> Node:
+    """item_expense_log.xml's `fl_back` (red_400) under a row: `imv_delete_icon` (35 dp) over
+    `tv_undo` "Delete" 16 dp from the end, `imv_check` 8 dp from the start; the row covers it
+    (the swipe that uncovers it is not modeled)."""
+    m = ui.m
+    x1, y1, x2, y2 = row
+    middle, icon = (y1 + y2) // 2, m.dp(35)
+    column = (x2 - m.dp(16 + 8 + 35 + 8), y1, x2 - m.dp(16), y2)
+    delete = (column[0] + m.dp(8), middle - m.dp(26), column[0] + m.dp(8) + icon, middle - m.dp(26) + icon)
+    undo = widgets.text(ui, (column[0], delete[3], column[2], delete[3] + m.dp(18)), "Delete", f"{ID}tv_undo", size_dp=14)
+    children = [Node("android.widget.LinearLayout", bounds=column, children=[
+                    Node("android.widget.ImageView", resource_id=f"{ID}imv_delete_icon", bounds=delete, clickable=True,
+                         focusable=True, icon="delete"),
+                    dataclasses.replace(undo, text_color=(0xFF, 0xFF, 0xFF))]),
+                Node("android.widget.ImageView", resource_id=f"{ID}imv_check", icon="check",
+                     bounds=(x1 + m.dp(8), middle - icon // 2, x1 + m.dp(8) + icon, middle - icon // 2 + icon))]
+    return Node("android.widget.FrameLayout", resource_id=f"{ID}fl_back", bounds=row, background=_BACKDROP,
+                children=children, covered_by_design=_UNDER_ROW)
 
 
 # ExpenseCategoryProviderImpl.getCategoryData: each category's drawable (pictures.DRAWABLES)

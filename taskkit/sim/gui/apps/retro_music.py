@@ -156,18 +156,21 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
     navigation, bottom = widgets.bottom_navigation(
         ui, _TABS, f"{ID}navigationView", lambda t: (lambda s: s.replace("main", tab=t)) if t in _MODELLED_TABS else widgets.inert,
         selected=tab, selected_label_only=True)
+    panel = mini_player(ui, bottom)
+    bottom = panel[0].bounds[1] if panel else bottom  # the lists end above it (bottom_nav_mini_player_height)
     if tab == _HOME:
         return [_container(ui, bottom, home.screen(ui, frame, bottom, library(ui), _playlist_titles(ui, FAVORITES))),
-                navigation]
+                *panel, navigation]
     chosen = [str(path) for path in frame.args.get("selected") or []]
     songs = library(ui) if tab == "Songs" else []
-    if chosen:  # the action mode's bar (fragment_library.xml's cab_stub) lies over the toolbar
-        nodes, top = _selection_bar(ui, [entry for path in chosen for entry in songs if entry["data"] == path])
-    else:
-        items = _LIBRARY_MENU if tab == "Songs" else _PLAYLISTS_MENU
-        more = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "More options", lambda s: s.push("library_menu", items=items))
-        nodes, top = widgets.app_bar(ui, "Retro Music", up=False, rid=f"{ID}toolbar", title_rid=f"{ID}appNameText",
-                                     actions=(more,))
+    items = _LIBRARY_MENU if tab == "Songs" else _PLAYLISTS_MENU
+    more = widgets.icon_button(ui, (0, 0, m.dp(48), 0), "More options", lambda s: s.push("library_menu", items=items))
+    nodes, top = widgets.app_bar(ui, "Retro Music", up=False, rid=f"{ID}toolbar", title_rid=f"{ID}appNameText",
+                                 actions=(more,))
+    over: list[Node] = []
+    if chosen:  # the action mode's bar lies over the toolbar, which stays in the window
+        nodes = [dataclasses.replace(nodes[0], covered_by_design=_UNDER_ACTION_MODE)]
+        over = _selection_bar(ui, [entry for path in chosen for entry in songs if entry["data"] == path])
     bar = Node("android.widget.LinearLayout", resource_id=f"{ID}appBarLayout", bounds=nodes[-1].bounds, children=nodes)
     if tab == "Songs":
         def toggle(path: str):
@@ -195,7 +198,41 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
         x1, y1, x2, y2 = fab.bounds
         lift = m.content_bottom - bottom
         content.append(dataclasses.replace(fab, bounds=(x1, y1 - lift, x2, y2 - lift), icon="shuffle"))
-    return [_container(ui, bottom, content), navigation]
+    return [_container(ui, bottom, content), *panel, navigation, *over]
+
+
+def mini_player(ui: Session, bottom: int) -> list[Node]:
+    """sliding_music_panel_layout.xml's bottom sheet `slidingPanel`, collapsed to the mini-player
+    (fragment_mini_player.xml, 56 dp, as `miniPlayerFragment`) right above `bottom`, while the
+    playing queue holds songs (AbsSlidingMusicPanelActivity.onQueueChanged: hideBottomSheet when
+    it is empty): the album art `image` in `imageTextContainer`, "Title • Artist"
+    `miniPlayerTitle` (MiniPlayerFragment.updateSongTitle) of the queue's current song, the
+    progress ring `progressBar` round the play/pause button `miniPlayerPlayPauseButton`
+    (`actionPrevious` and `actionNext` are gone on a phone: PreferenceUtil.isExtraControls is off).
+    Not modeled: the player screen a tap expands it to, playback (the button does nothing)."""
+    queue = appdata.rows(ui, PLAYBACK_DB, "SELECT title, artist FROM playing_queue ORDER BY rowid LIMIT 1")
+    if not queue:
+        return []
+    m = ui.m
+    top = bottom - m.dp(56)
+    box = (0, top, m.width, bottom)
+    middle = (top + bottom) // 2
+    art = (m.dp(16), middle - m.dp(20), m.dp(56), middle + m.dp(20))
+    button = (m.width - m.dp(56), middle - m.dp(20), m.width - m.dp(16), middle + m.dp(20))
+    song = queue[0]
+    children = [Node(CARD, resource_id=f"{ID}imageTextContainer", bounds=art, children=[
+                    Node("android.widget.ImageView", resource_id=f"{ID}image", bounds=art,
+                         image=pictures.resource("retro_music/default_audio_art"))]),
+                widgets.text(ui, (art[2] + m.dp(16), middle - m.dp(12), button[0] - m.dp(8), middle + m.dp(12)),
+                             f"{song['title']} \u2022 {song['artist']}", f"{ID}miniPlayerTitle", size_dp=14),
+                Node("android.widget.FrameLayout", bounds=button, children=[
+                    Node("android.widget.ProgressBar", resource_id=f"{ID}progressBar", bounds=button),
+                    Node("android.widget.ImageView", resource_id=f"{ID}miniPlayerPlayPauseButton", bounds=button,
+                         clickable=True, focusable=True, action=widgets.inert, icon="pause")])]
+    fragment = Node("android.widget.LinearLayout", resource_id=f"{ID}miniPlayerFragment", bounds=box, clickable=True,
+                    focusable=True, action=widgets.inert, children=children)
+    return [Node("android.widget.FrameLayout", resource_id=f"{ID}slidingPanel", bounds=box, background="background",
+                 children=[fragment])]
 
 
 def _container(ui: Session, bottom: int, content: list[Node]) -> Node:
@@ -264,10 +301,17 @@ def _playlist_grid(ui: Session) -> list[widgets.Row]:
             for i in range(0, len(playlists), 2)]
 
 
-def _selection_bar(ui: Session, entries: list[dict[str, Any]]) -> tuple[list[Node], int]:
+# AppCompat's overlay layout (abc_screen_simple_overlay_action_mode.xml) puts the action mode's bar
+# after the window's content, over fragment_library.xml's toolbar, which stays in the window
+_UNDER_ACTION_MODE = ("adapter/base/AbsMultiSelectAdapter.kt:101 (startActionMode) with res/values/styles_parents.xml:32, "
+                      ":48, :63 (windowActionModeOverlay): the action mode's bar lies over fragment_library.xml's toolbar")
+
+
+def _selection_bar(ui: Session, entries: list[dict[str, Any]]) -> list[Node]:
     """The action mode of a multi-selection (AbsMultiSelectAdapter, menu_media_selection.xml):
     Done, the count (NumberRollView), Play next, Add to playing queue, Add to playlist as icons,
-    Share, Delete from device and Select all in the overflow menu."""
+    Share, Delete from device and Select all in the overflow menu; an opaque bar after the
+    window's content, as AppCompat's overlay layout places it."""
     m = ui.m
 
     def done(act):
@@ -284,10 +328,9 @@ def _selection_bar(ui: Session, entries: list[dict[str, Any]]) -> tuple[list[Nod
                                    f"{ID}action_add_to_current_playing"),
                widgets.icon_button(ui, icon, "Play next", widgets.inert, f"{ID}action_play_next"),
                widgets.text(ui, (0, 0, m.dp(48), 0), str(len(entries)), f"{ID}selection_mode_number"))
-    nodes, top = widgets.app_bar(ui, "", up=False, rid=f"{ID}action_context_bar", actions=actions)
-    close = widgets.icon_button(ui, (0, m.status_bar, m.dp(56), top), "Done", done(lambda s: None),
-                                f"{ID}action_mode_close_button")
-    return [close, *nodes], top
+    close = widgets.icon_button(ui, (0, 0, 0, 0), "Done", done(lambda s: None), f"{ID}action_mode_close_button")
+    nodes, _ = widgets.app_bar(ui, "", up=close, rid=f"{ID}action_context_bar", actions=actions)
+    return [dataclasses.replace(nodes[0], background="background")]
 
 
 def _selection_menu(ui: Session, frame: Frame) -> list[Node]:
