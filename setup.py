@@ -1,11 +1,13 @@
 """taskkit: parameterized, reproducible tasks for benchmarking Android agents."""
+import re
+
 from setuptools import find_packages, setup
 
 NAMESPACED = ("apps", "validators", "task_protos")
 
 setup(
     name="taskkit",
-    version="0.1.0",
+    version=re.search(r'__version__ = "([^"]+)"', open("taskkit/__init__.py", encoding="utf-8").read()).group(1),
     description="Author, self-test and run reproducible Android agent benchmark tasks.",
     long_description=open("README.md", encoding="utf-8").read(),
     long_description_content_type="text/markdown",

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from taskkit.lazy import exports
 
+__version__ = "0.1.0"  # setup.py reads it from here
+
 _EXPORTS = {
     "Env": "taskkit.env",
     "LifecycleError": "taskkit.task",

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib.metadata
 import itertools
 import json
 import signal
@@ -24,6 +23,7 @@ from typing import Any
 
 from absl import flags
 
+import taskkit
 from taskkit import (agents, cli, config as device_config, metadata, outdir, pool, ray_pool, report, report_html, resume,
                      runner, suite)
 from taskkit.task import step_budget
@@ -313,10 +313,7 @@ def _episode_options() -> runner.EpisodeOptions:
 
 
 def taskkit_version() -> str:
-    try:
-        return importlib.metadata.version("taskkit")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
+    return taskkit.__version__
 
 
 def load_tasks() -> None:

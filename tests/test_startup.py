@@ -294,6 +294,17 @@ def test_importing_taskkit_loads_no_dataframe_library(module: str, allowed: tupl
     assert "sqlite_utils" not in loaded
 
 
+def test_a_run_loads_no_network_or_package_metadata_library(tmp_path: Path) -> None:
+    """A run's start (its imports and the built-in tasks) needs no http, ssl, email or
+    importlib.metadata (xml.sax.saxutils and the version lookup loaded them: ~60 ms CPU)."""
+    code = ("import json, sys, taskkit.run; from taskkit import loading; loading.load_builtin(); "
+            "print(json.dumps(sorted(sys.modules)))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+    assert sorted(loaded & {"ssl", "http.client", "email.message", "urllib.request", "importlib.metadata"}) == []
+
+
 IDLE_RSS_LIMIT = 60 << 20  # issue #37: one served device, idle
 
 

@@ -30,10 +30,10 @@ import dataclasses
 import math
 import posixpath
 import re
+import types
 from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
 from xml.etree import ElementTree
-from xml.sax.saxutils import escape, quoteattr
 
 from taskkit.apps.base import App
 from taskkit.apps.common import DEVICE_EPOCH
@@ -166,15 +166,23 @@ def favorites_path(group: str) -> str:
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
+def _saxutils() -> types.ModuleType:
+    """xml.sax.saxutils, imported on first use: it loads urllib.request, http and ssl (about 30 ms
+    of every process's start otherwise)."""
+    from xml.sax import saxutils
+
+    return saxutils
+
+
 def _text(value: str) -> str:
     """Element text escaped so it parses back as written (a bare CR would read as LF); the
     control characters XML 1.0 cannot carry at all are left out."""
-    return escape(_NOT_XML.sub("", value), {"\r": "&#13;"})
+    return _saxutils().escape(_NOT_XML.sub("", value), {"\r": "&#13;"})
 
 
 def _gpx_header() -> str:
     return ("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n"
-            f'<gpx version="1.1" creator={quoteattr(VERSION)} xmlns="{GPX_NS}" xmlns:osmand="{OSMAND_NS}" '
+            f'<gpx version="1.1" creator={_saxutils().quoteattr(VERSION)} xmlns="{GPX_NS}" xmlns:osmand="{OSMAND_NS}" '
             'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
             'xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">\n')
 
@@ -193,7 +201,7 @@ def favorites_gpx(group: str, favorites: Sequence[Favorite]) -> str:
                      "      <osmand:background>circle</osmand:background>\n"
                      f"      <osmand:color>{f.color}</osmand:color>\n    </extensions>\n  </wpt>\n")
     parts.append("  <extensions>\n    <osmand:points_groups>\n"
-                 f'      <group name={quoteattr(group)} color="{DEFAULT_COLOR}" icon="special_star" '
+                 f'      <group name={_saxutils().quoteattr(group)} color="{DEFAULT_COLOR}" icon="special_star" '
                  'background="circle" />\n    </osmand:points_groups>\n  </extensions>\n</gpx>\n')
     return "".join(parts)
 

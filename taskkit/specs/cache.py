@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import importlib.metadata
 import os
 import tempfile
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Any
 from google import protobuf
 from google.protobuf.message import DecodeError
 
+import taskkit
 from taskkit.specs import positions
 from taskkit.task_protos import task_spec_pb2
 
@@ -39,10 +39,7 @@ def cache_dir() -> Path:
 @functools.lru_cache(maxsize=1)
 def _salt() -> bytes:
     """Everything besides the file's bytes that the parsed message depends on."""
-    try:
-        version = importlib.metadata.version("taskkit")
-    except importlib.metadata.PackageNotFoundError:
-        version = "unknown"
+    version = taskkit.__version__
     schema = hashlib.sha256(task_spec_pb2.DESCRIPTOR.serialized_pb).hexdigest()
     return f"{FORMAT}|{version}|{protobuf.__version__}|{schema}|{positions.MAX_DEPTH}|".encode()
 
