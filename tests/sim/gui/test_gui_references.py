@@ -24,19 +24,21 @@ REFERENCED = sorted(cls.name for cls in registry.all_tasks() if cls.has_gui_refe
 
 
 class _HostTimeWatch(GuiReferenceAgent):
-    """The reference, listing before each step (so after the one before) every file and folder of
-    the device whose time stamp is the host's wall clock, not the device's."""
+    """The reference, listing when it declares completion (after every step's writes) every file
+    and folder of the device whose time stamp is the host's wall clock, not the device's."""
 
     def __init__(self, device) -> None:
         super().__init__()
         self.device, self.leaks = device, set()
 
     def step(self, observation):
-        host_now = time.time()
-        root = self.device.state.fs_root
-        self.leaks |= {str(path.relative_to(root)) for path in [root, *root.rglob("*")]
-                       if abs(path.lstat().st_mtime - host_now) < 2 * 86400}
-        return super().step(observation)
+        action = super().step(observation)
+        if action.ends_episode:
+            host_now = time.time()
+            root = self.device.state.fs_root
+            self.leaks |= {str(path.relative_to(root)) for path in [root, *root.rglob("*")]
+                           if abs(path.lstat().st_mtime - host_now) < 2 * 86400}
+        return action
 
 
 def _proven_alone(part: type) -> bool:
