@@ -20,11 +20,16 @@ What is counted, per app package (distinct values over every screen of the app's
   framework (strings, string arrays, plurals; a literal text or title of a layout or menu counts
   too), or matches one with its format arguments (`%s`, `%1$d`, ...) filled in (a plural's "one"
   form only for 1), or is one once data is taken out (code joins a count and a string: "3 Songs"),
-  or each of its lines is found or data (a question followed by paths). A label that is not found is
-  user data, and left out, when an editable field shows it, or when nothing is left of it once every
-  task parameter, every text value of the device's databases, every file name on the device, file
-  extensions, digits, a size's unit and the names of months and weekdays are taken out of it;
-  otherwise it is a static label the real app does not have: a difference, listed.
+  or each of its lines, or of its parts joined by ", ", is found or data (a question followed by
+  paths; Audio Recorder's "0 Mb, M4a, 44.1kHz", AppConstants.SEPARATOR between strings); the string
+  values of the app's bundled JSON assets count as strings (Pro Expense's currency codes,
+  assets/currencies.json). A label that is not found is user data, and left out, when an editable
+  field shows it, or when nothing is left of it once every task parameter, every text value of the
+  device's databases, every file name on the device, file extensions, digits, a size's unit and the
+  names of months and weekdays are taken out of it, or when it is the start of such a value cut at
+  an `android:maxLength` one of the app's layouts declares (a TextView's length filter: Pro
+  Expense's 20-character names); otherwise it is a static label the real app does not have: a
+  difference, listed.
 """
 from __future__ import annotations
 
@@ -73,6 +78,7 @@ class Resources:
 
     ids: set[str] = dataclasses.field(default_factory=set)
     strings: set[str] = dataclasses.field(default_factory=set)
+    max_lengths: set[int] = dataclasses.field(default_factory=set)  # the layouts' android:maxLength values
     #: (pattern, quantity): a plural's "one" form matches only 1, its "other" form anything else
     formats: list[tuple[re.Pattern[str], str | None]] = dataclasses.field(default_factory=list)
 
@@ -108,14 +114,16 @@ class Resources:
         return False
 
     def merge(self, other: "Resources") -> "Resources":
-        return Resources(self.ids | other.ids, self.strings | other.strings, self.formats + other.formats)
+        return Resources(self.ids | other.ids, self.strings | other.strings, self.max_lengths | other.max_lengths,
+                         self.formats + other.formats)
 
 
 def _unescape(value: str) -> str:
-    value = value.strip()
+    value = re.sub(r"</?(?:b|i|u|big|small)>", "", value.strip())  # escaped markup Html.fromHtml renders as styling
     if len(value) >= 2 and value[0] == value[-1] == '"':
         value = value[1:-1]
     value = re.sub(r"\s+", " ", value) if "\\n" not in value else value
+    value = re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), value)  # aapt's \uXXXX
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), value)
 
 
@@ -127,9 +135,12 @@ def _res_dirs(root: Path, res: str | None) -> Iterator[Path]:
 
 
 def read_resources(root: Path, res: str | None = None) -> Resources:
-    """The ids of every layout and menu, and the default strings, of the checkout at `root`."""
+    """The ids of every layout and menu, the default strings and the string values of the bundled
+    JSON assets (`assets` beside `res`) of the checkout at `root`."""
     found = Resources()
     for res_dir in _res_dirs(root, res):
+        for path in sorted((res_dir.parent / "assets").rglob("*.json")):
+            _read_json(path, found)
         for sub in sorted(res_dir.iterdir()) if res_dir.is_dir() else ():
             kind = sub.name.split("-", 1)[0]
             for path in sorted(sub.glob("*.xml")):
@@ -147,11 +158,29 @@ def _parse(path: Path) -> ET.Element | None:
         return None
 
 
+def _read_json(path: Path, found: Resources) -> None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            found.add_string(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+
+
 def _read_layout(path: Path, found: Resources) -> None:
     text = path.read_text(encoding="utf-8", errors="replace")
     found.ids.update(match.group(1) for match in _ID_REF.finditer(text))
     root = _parse(path)
     for element in root.iter() if root is not None else ():
+        if (element.get(_ANDROID + "maxLength") or "").isdigit():
+            found.max_lengths.add(int(element.get(_ANDROID + "maxLength", "")))
         for attr in _LITERAL_ATTRS:
             value = element.get(_ANDROID + attr) or element.get("app:" + attr)
             if value and not value.startswith(("@", "?")):
@@ -196,6 +225,15 @@ def modelled_apps() -> list[Modelled]:
         if isinstance(source, Source):
             found.append(Modelled(info.name, module.APP.package, source))
     return sorted(found, key=lambda app: app.package)
+
+
+def measured_apps() -> list[Modelled]:
+    """The precision table's rows: every app model, and the system screen that names its source
+    (PermissionController's runtime-permission dialog, taskkit/sim/gui/permissions.py), by package."""
+    from taskkit.sim.gui import permissions
+
+    system = Modelled("permissions", permissions.PACKAGE, permissions.SOURCE)
+    return sorted([*modelled_apps(), system], key=lambda app: app.package)
 
 
 def checkout(sources_dir: Path, source: Source) -> Path:
@@ -321,6 +359,12 @@ def is_data(label: str, data: Iterable[str]) -> bool:
     return not any(char.isalpha() for char in _without_data(label, data))
 
 
+def is_cut_data(label: str, data: Iterable[str], max_lengths: set[int]) -> bool:
+    """`label` is the start of a data value, cut at one of the `max_lengths` (a TextView's
+    android:maxLength filter)."""
+    return len(label) in max_lengths and any(len(value) > len(label) and value.startswith(label) for value in data)
+
+
 def screens_seen(seen: dict[str, Seen]) -> dict[tuple[str, str], Visits]:
     """(package, screen key) -> what that simulated screen's dumps showed."""
     return {(package, key): visit for package, entry in seen.items() for key, visit in entry.visits.items()}
@@ -379,9 +423,10 @@ def compare(app: Modelled, seen: Seen, own: Resources, framework: Resources) -> 
             missing_ids.append((rid, task))
     found_labels, missing_labels = 0, []
     for label, task in sorted(seen.labels.items()):
-        if _has_label(everything, label, seen.data.get(label, set())):
+        data = seen.data.get(label, set())
+        if _has_label(everything, label, data):
             found_labels += 1
-        elif not is_data(label, seen.data.get(label, ())):
+        elif not is_data(label, data) and not is_cut_data(label, data, own.max_lengths):
             missing_labels.append((label, task))
     return Row(app.package, app.source.repo, app.source.tag, app.source.version_code, seen.screens, found_ids,
                len(seen.ids), found_labels, found_labels + len(missing_labels), tuple(missing_ids),
@@ -390,20 +435,20 @@ def compare(app: Modelled, seen: Seen, own: Resources, framework: Resources) -> 
 
 def _has_label(resources: Resources, label: str, data: set[str]) -> bool:
     """The label is a string of `resources`; or it is one joined to data by code ("3 Songs",
-    "3 Songs  •  12:04"); or its lines are (one at least), the others data (a question followed
-    by the paths it is about)."""
+    "3 Songs  •  12:04"); or its lines, or its parts joined by ", ", are (one at least), the
+    others data (a question followed by the paths it is about; "0 Mb, M4a, 44.1kHz")."""
     if resources.has_label(label) or resources.has_label(_without_data(label, data, " ").strip(" •·,:-")):
         return True
-    lines = [line for line in label.split("\n") if line.strip()]
-    found = [resources.has_label(line) for line in lines]
-    return len(lines) > 1 and any(found) and all(ok or is_data(line, data) for ok, line in zip(found, lines))
+    parts = [part for part in re.split(r"\n|, ", label) if part.strip()]
+    found = [resources.has_label(part) for part in parts]
+    return len(parts) > 1 and any(found) and all(ok or is_data(part, data) for ok, part in zip(found, parts))
 
 
 def locate(sources_dir: Path) -> tuple[list[Modelled], dict[str, Path]]:
-    """The modelled apps and the folder of every checkout they need (SourcesError if one is missing)."""
+    """The measured apps and the folder of every checkout they need (SourcesError if one is missing)."""
     if not sources_dir.is_dir():
         raise SourcesError(f"--sources {sources_dir} is not a directory")
-    apps = modelled_apps()
+    apps = measured_apps()
     folders = {source.folder: checkout(sources_dir, source) for source in SHARED}
     for app in apps:
         for source in (app.source, *app.source.libraries):
@@ -504,7 +549,7 @@ def recall_section(recalled: list[recall.ScreenRow], fixture_commits: dict[str, 
 def _fetch_help() -> str:
     lines = ["fetch the checkouts with (DIR: the --sources directory):"]
     seen: set[str] = set()
-    sources = [*SHARED] + [s for app in modelled_apps() for s in (app.source, *app.source.libraries)]
+    sources = [*SHARED] + [s for app in measured_apps() for s in (app.source, *app.source.libraries)]
     for source in sources:
         if source.folder not in seen:
             seen.add(source.folder)

@@ -32,7 +32,11 @@ from taskkit.sim.gui import widgets
 from taskkit.sim.gui.app import Frame, Screen
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
+from taskkit.sim.gui.source import Source
 
+#: The dialog's resources, as taskkit.fidelity.table reads them (no versionCode: the emulator
+#: image's own PermissionController, not an APK AndroidWorld installs).
+SOURCE = Source("LineageOS/android_packages_modules_Permission", "lineage-20.0", res="PermissionController/res")
 PACKAGE = "com.google.android.permissioncontroller"
 ACTIVITY = "com.android.permissioncontroller.permission.ui.GrantPermissionsActivity"
 ID = "com.android.permissioncontroller:id/"

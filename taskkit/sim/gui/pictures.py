@@ -10,8 +10,9 @@ A picture is named by `Node.image`:
   Simple Gallery's thumbnails);
 - `res:<app>/<drawable>`: one of `DRAWABLES`, an app's drawable as taskkit draws it: the
   Material glyph the vector drawable is (or, for a drawable of the app's own, the nearest one,
-  said beside it), in the drawable's tint, on the bitmap's background where it has one, or a
-  gradient (a `<shape>` with one).
+  said beside it, or its shape as path data measured on the drawable, filled by
+  taskkit.sim.gui.vector), in the drawable's tint, on the bitmap's background where it has one,
+  or a gradient (a `<shape>` with one).
 
 A letter avatar is what Simple-Commons paints on a canvas, so it is a `Painted` oval and letter
 (`letter_avatar`).
@@ -37,6 +38,8 @@ class Drawable:
     share: float = 1.0  # the glyph's size as a share of the view's shorter side (a vector fills it: 1.0)
     corner: float = 0.0  # the fill's corner radius as a share of the shorter side
     gradient: tuple[int, int] = (0, 0)  # a black gradient's alpha at the top and at the bottom edge
+    path: str = ""  # the drawable's shape as path data (vector.mask), filled in its tint
+    viewport: tuple[float, float] = (24.0, 24.0)  # the path's android:viewportWidth and viewportHeight
 
 
 _MARKOR_TINT = ((0x75, 0x75, 0x75), (0x9E, 0x9E, 0x9E))  # res/values/colors.xml light__/dark__secondary_text
@@ -66,14 +69,18 @@ DRAWABLES: dict[str, Drawable] = {
     # Pro Expense (v1.0.0-beta05): ExpenseCategoryProviderImpl's category drawables. ic_outcome,
     # ic_income, ic_food, ic_social, ic_transportation and ic_education are Material's
     # remove_circle_outline, add_circle_outline, fastfood, people, train and menu_book paths;
-    # ic_household (a sofa), ic_entertainment, ic_clothes, ic_healthcare and ic_donation are the
-    # app's own drawings, drawn as the nearest Material icon.
+    # ic_household (a sofa), ic_clothes, ic_healthcare and ic_donation are the app's own drawings,
+    # drawn as the nearest Material icon; ic_entertainment, the app's own too, is drawn as its
+    # shape: res/drawable/ic_entertainment.xml (viewport 682.67 x 682) fills a rounded rectangle,
+    # x 21-661 and y 111-559, less a play triangle with corners (277, 239), (277, 431) and (444, 335).
     "expense/ic_outcome": Drawable("remove_circle_outline", _EXPENSE_TINT),
     "expense/ic_income": Drawable("add_circle_outline", _EXPENSE_TINT),
     "expense/ic_food": Drawable("fastfood", _EXPENSE_TINT),
     "expense/ic_household": Drawable("weekend", _EXPENSE_TINT),
     "expense/ic_social": Drawable("people", _EXPENSE_TINT),
-    "expense/ic_entertainment": Drawable("theaters", _EXPENSE_TINT),
+    "expense/ic_entertainment": Drawable(tint=_EXPENSE_TINT, viewport=(682.66675, 682.0), path=(
+        "M101,111H581C625,111 661,147 661,191V479C661,523 625,559 581,559H101C57,559 21,523 21,479V191"
+        "C21,147 57,111 101,111ZM277,239V431L444,335Z")),
     "expense/ic_transportation": Drawable("train", _EXPENSE_TINT),
     "expense/ic_clothes": Drawable("checkroom", _EXPENSE_TINT),
     "expense/ic_healthcare": Drawable("medical_services", _EXPENSE_TINT),

@@ -26,7 +26,7 @@ import io
 from PIL import Image, ImageDraw, ImageFont, features
 
 from taskkit.apps import media
-from taskkit.sim.gui import icons, launcher, pictures, widgets
+from taskkit.sim.gui import icons, launcher, pictures, vector, widgets
 from taskkit.sim.gui.node import EDIT_TEXT, Box, Node, Painted, Tone
 from taskkit.sim.gui.screen import View
 from taskkit.sim.gui.theme import NEUTRAL_DARK, NEUTRAL_LIGHT, Palette, theme
@@ -195,6 +195,8 @@ def _layers(drawable: pictures.Drawable, size: tuple[int, int], dark: bool,
         ImageDraw.Draw(mask).text((size[0] // 2, size[1] // 2), icons.glyph(drawable.glyph), fill=255,
                                   font=_icon_font(max(8, int(min(size) * drawable.share))), anchor="mm")
         layers.append((mask, drawable.tint[int(dark)]))
+    if drawable.path:
+        layers.append((vector.mask(drawable.path, drawable.viewport, size), drawable.tint[int(dark)]))
     if palette:
         layers = [(mask.point(lambda v: 255 if v >= 128 else 0), colour) for mask, colour in layers]
     return tuple(layers)

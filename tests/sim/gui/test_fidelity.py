@@ -68,7 +68,7 @@ def _seen(data: set[str]) -> dict[str, fidelity.Seen]:
 
 
 def test_ids_and_static_labels_are_counted_against_the_checkouts(sources: Path, monkeypatch) -> None:
-    monkeypatch.setattr(fidelity, "modelled_apps", lambda: [APP])
+    monkeypatch.setattr(fidelity, "measured_apps", lambda: [APP])
     apps, folders = fidelity.locate(sources)
     [row] = fidelity.build_rows(apps, folders, _seen({"groceries.md", "groceries"}))
     assert (row.ids_found, row.ids_total) == (4, 5)  # content, message, alertTitle (framework), title; not invented
@@ -81,14 +81,45 @@ def test_ids_and_static_labels_are_counted_against_the_checkouts(sources: Path, 
     assert row.screens == 1
 
 
+def test_escaped_markup_and_unicode_escapes_are_read_as_android_shows_them() -> None:
+    """PermissionController's permgrouprequest_microphone, "Allow &lt;b>%1$s&lt;/b> to record
+    audio?", is shown through Html.fromHtml: bold, without the tags; its grant_dialog_button_deny,
+    "Don\\u2019t allow", with the typographic apostrophe aapt decodes."""
+    found = fidelity.Resources()
+    found.add_string("Allow <b>%1$s</b> to record audio?")
+    found.add_string("Don\\u2019t allow")
+    assert found.has_label("Allow Audio Recorder to record audio?") and found.has_label("Don\u2019t allow")
+
+
 def test_a_label_made_only_of_data_is_left_out_but_one_with_words_is_not() -> None:
     assert fidelity.is_data("Record-3.m4a, Oct 14 12:30", {"Record-3"})
     assert fidelity.is_data("12.2 kB", set()) and not fidelity.is_data("3 items", set())
     assert not fidelity.is_data("Record-3 saved", {"Record-3"})
 
 
+def test_bundled_json_a_length_filter_and_strings_joined_by_a_comma(sources: Path, monkeypatch) -> None:
+    """Pro Expense's currency code (assets/currencies.json), its names cut by android:maxLength="20"
+    and Audio Recorder's "0 Mb, M4a, 44.1kHz" (strings joined by AppConstants.SEPARATOR) are found
+    or data; a cut at another length, or a part no string has, is not."""
+    main = sources / APP.source.folder / "app/src/main"
+    _write(main / "assets/currencies.json", '[{"code": "USD", "rank": 1}]')
+    _write(main / "res/layout/row.xml", '<TextView xmlns:android="http://schemas.android.com/apk/res/android" '
+                                        'android:maxLength="5"/>')
+    _write(main / "res/values/arrays.xml", '<resources><string name="size">%s Mb</string>'
+                                           '<string-array name="formats"><item>M4a</item></string-array></resources>')
+    labels = ("USD", "Groce", "Gro", "0 Mb, M4a", "0 Mb, Wav")
+    dump = "<hierarchy>" + "".join(f'<node text="{label}" resource-id="" class="android.widget.TextView" '
+                                   f'package="{APP.package}" content-desc="" />' for label in labels) + "</hierarchy>"
+    seen: dict[str, fidelity.Seen] = {}
+    fidelity.read_dump(dump, "FakeTask", seen, {"Groceries"})
+    monkeypatch.setattr(fidelity, "measured_apps", lambda: [APP])
+    [row] = fidelity.build_rows(*fidelity.locate(sources), seen)
+    assert [label for label, _ in row.missing_labels] == ["0 Mb, Wav", "Gro"]
+    assert (row.labels_found, row.labels_total) == (2, 4)  # USD and "0 Mb, M4a"; "Groce" is data
+
+
 def test_a_missing_checkout_is_one_line_and_exit_code_2(sources: Path, monkeypatch, capsys) -> None:
-    monkeypatch.setattr(fidelity, "modelled_apps", lambda: [APP])
+    monkeypatch.setattr(fidelity, "measured_apps", lambda: [APP])
     monkeypatch.setattr(fidelity, "play_references", lambda: pytest.fail("played before the sources were checked"))
     assert fidelity.main(["--sources", str(sources / "nowhere")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -100,7 +131,7 @@ def test_a_missing_checkout_is_one_line_and_exit_code_2(sources: Path, monkeypat
 
 
 def test_json_rows_and_the_written_document(sources: Path, monkeypatch, capsys, tmp_path: Path) -> None:
-    monkeypatch.setattr(fidelity, "modelled_apps", lambda: [APP])
+    monkeypatch.setattr(fidelity, "measured_apps", lambda: [APP])
     monkeypatch.setattr(fidelity, "play_references", lambda: _seen({"groceries.md"}))
     written = tmp_path / "fidelity.md"
     assert fidelity.main(["--sources", str(sources), "--json", "--write", str(written)]) == 0
@@ -129,3 +160,6 @@ def test_every_app_the_issue_measures_names_its_source() -> None:
             "com.arduia.expense", "code.name.monkey.retromusic", "com.dimowner.audiorecorder",
             "com.simplemobiletools.gallery.pro", "com.simplemobiletools.draw.pro"} <= set(packages)
     assert all(source.version_code for source in packages.values())
+    # the runtime-permission dialog's rows too: PermissionController at Android 13
+    measured = {app.package: app.source for app in fidelity.measured_apps()}
+    assert measured["com.google.android.permissioncontroller"].tag == "lineage-20.0" and set(packages) < set(measured)

@@ -17,6 +17,7 @@ from taskkit.rng import TaskRng
 from taskkit.sim.gui import icons, pictures
 from taskkit.sim.gui.apps import broccoli as broccoli_gui
 from tests.sim.gui.helpers import find, tap, texts
+from tests.sim.gui.test_recall_views import _drawn
 
 Box = tuple[int, int, int, int]
 
@@ -147,15 +148,21 @@ def test_broccoli_draws_its_placeholder_and_a_recipes_photo(device) -> None:
     assert any(_near(c, (0x75, 0x75, 0x75), 8) for c in _colours(screen, rice))  # placeholder.xml's local_florist
     assert _near(screen.getpixel(((soup[0] + soup[2]) // 2, (soup[1] + soup[3]) // 2)), (200, 60, 30), 12)
     tap(device, "Soup")
-    [header] = _boxes(device, "backdrop")
-    assert header[3] - header[1] == round(400 * 420 / 160) and find(device, "backdrop").content_description == "Recipe photo"
+    [header] = _boxes(device, "backdrop")  # RecipeDetailsActivity.onCreate scrolls half the 400 dp app bar away
+    assert header[3] == round(400 * 420 / 160) // 2 and find(device, "backdrop").content_description == "Recipe photo"
     screen = _screen(device)
     assert _near(screen.getpixel(((header[0] + header[2]) // 2, header[3] - 8)), (200, 60, 30), 12)
     up = find(device, "Navigate up").bbox
     assert max(sum(c) for c in _colours(screen, (up.x_min, up.y_min, up.x_max, up.y_max))) > 600  # light, on the scrim
     tap(device, "Navigate up")
     tap(device, "Plain Rice")
-    assert _boxes(device, "backdrop") == []  # no photo: the app bar stays collapsed, as the app's does
+    # no photo: the bar is collapsed, its empty backdrop dumped under the toolbar (drawn over it, as the app's)
+    [bar] = _boxes(device, "toolbar")
+    assert _boxes(device, "backdrop") == [bar] and find(device, "backdrop").content_description == "Recipe photo"
+    screen = _screen(device)
+    assert not any(_near(c, (200, 60, 30), 40) for c in _colours(screen, bar))
+    assert len(_colours(screen, (bar[0], bar[1], bar[0] + 20, bar[3]))) == 1  # the bar's flat colour at its edge
+    _drawn(device)  # the covered_by_design mark is true: the toolbar covers both wholly
 
 
 def test_audio_recorders_rename_dialog_is_its_own_layout_and_readable(device) -> None:

@@ -14,6 +14,11 @@ DRAW = "am start -n com.simplemobiletools.draw.pro/.activities.MainActivity"
 GALLERY = "am start -n com.simplemobiletools.gallery.pro/.activities.MainActivity"
 
 
+def _with_id(device, rid: str) -> list[str]:
+    """The texts of the screen's elements whose id is `rid`, in order."""
+    return [e.text for e in device.ui.screen().elements if (e.resource_name or "").endswith(f":id/{rid}")]
+
+
 def _pixel(device, x: int, y: int) -> tuple[int, int, int]:
     return Image.open(io.BytesIO(device.ui.screenshot())).convert("RGB").getpixel((x, y))
 
@@ -82,6 +87,32 @@ def test_the_gallery_shows_pictures_and_copy_to_and_move_to_carry_them_to_the_ch
     assert not device.files.exists(f"{simple_gallery_pro.DCIM}/receipt_b.jpg")
     assert device.files.exists(f"{simple_gallery_pro.STORAGE_ROOT}/Documents/receipt_b.jpg")
     assert "receipt_b.jpg" not in texts(device)  # the viewer closed: the folder shows what is left
+
+
+def test_the_gallery_lists_folders_and_media_last_modified_first(device) -> None:
+    """Simple-Gallery 6.28.1's default sortings are by date modified, descending (Config.kt
+    directorySorting; integers.xml default_sorting 33794): a folder by its newest medium, whose
+    picture is its thumbnail."""
+    red, blue = (Image.new("RGB", (40, 40), colour) for colour in ((255, 0, 0), (0, 0, 255)))
+    for folder, name, picture, when in (("Alpha", "old.png", red, "202301011200"),
+                                        ("Alpha", "new.png", blue, "202303011200"),
+                                        ("Zulu", "mid.png", red, "202302011200")):
+        data = io.BytesIO()
+        picture.save(data, "PNG")
+        path = simple_gallery_pro.add_picture(device, f"{simple_gallery_pro.STORAGE_ROOT}/Pictures/{folder}", name,
+                                              data.getvalue())
+        device.check(f"touch -t {when} '{path}'")
+    device.check(GALLERY)
+    assert _with_id(device, "dir_name") == ["Alpha", "Zulu"]  # Alpha holds the newest picture (March); by name it would be first too
+    device.check(f"touch -t 202304011200 '{simple_gallery_pro.STORAGE_ROOT}/Pictures/Zulu/mid.png'")
+    device.check("input keyevent BACK")
+    device.check(GALLERY)
+    assert _with_id(device, "dir_name") == ["Zulu", "Alpha"]
+    tap(device, "Alpha")
+    assert _with_id(device, "medium_name") == ["new.png", "old.png"]
+    device.check("input keyevent BACK")
+    thumb = [e.bbox for e in device.ui.screen().elements if (e.resource_name or "").endswith(":id/dir_thumbnail")][1]
+    assert _pixel(device, thumb.x_min + 4, thumb.y_min + 4) == (0, 0, 255)  # Alpha's newest picture
 
 
 def test_the_folder_picker_describes_rows_as_simple_commons_does() -> None:

@@ -45,8 +45,10 @@ Simplified: the navigation drawer (Categories, Seasonal calendar, Support, Backu
 Settings, About) is not drawn, and the category spinner shows "All recipes" only; the search
 matches each typed word anywhere in those four fields (the last as a prefix), without FTS
 phrases or operators; no way to add a photo (the photo fields do nothing; a recipe's `imageName`
-file is drawn, in its card and as the expanded header of its details, activity_recipe_details.xml
-`backdrop` and `scrim`, which does not collapse as the page scrolls), categories (the field shows the
+file is drawn, in its card and as the header of its details, activity_recipe_details.xml
+`backdrop` and `scrim`, half scrolled away as RecipeDetailsActivity.onCreate opens it, which does
+not collapse further as the page scrolls; without a photo `backdrop` is dumped empty under the
+collapsed bar), categories (the field shows the
 app's "No categories have been created yet." dialog), cooking assistant (Cook does nothing),
 sharing (Share and Share as file only close the menu), hashtags, web import or toasts (an
 untitled recipe is silently not saved); BACK leaves the form without asking (the app asks
@@ -383,6 +385,14 @@ def _item(ui: Session, box: Box, heading: str, first: Any, rest: str) -> Node:
     return Node("android.view.ViewGroup", bounds=box, children=children)
 
 
+#: Why a recipe without a photo dumps `backdrop` and the scrim View under its toolbar: Glide clears the
+#: ImageView (recipe/images/ImageBindingAdapter.java), the app bar is collapsed (activity_recipe_details.xml
+#: bind:expanded false) and CollapsingToolbarLayout.drawChild paints its contentScrim over them (Material
+#: Components); both stay attached and visible, so uiautomator lists them, cut to the bar.
+_UNDER_CONTENT_SCRIM = ("activity_recipe_details.xml: collapsed without a photo, under the content scrim "
+                        "(RecipeDetailsActivity.java, ImageBindingAdapter.java)")
+
+
 def _detail(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
     row = recipe(ui, int(frame.args.get("recipe", 0)))
@@ -398,13 +408,20 @@ def _detail(ui: Session, frame: Frame) -> list[Node]:
     nodes, top = widgets.app_bar(ui, str(row.get("title") or "").strip(), rid=f"{ID}toolbar", actions=(more, heart))
     photo = _photo(ui, row)
     header = nodes[0].bounds  # without a photo the app bar is collapsed to the toolbar (bind:expanded false)
-    if photo:  # the app bar stays expanded over the photo (bind:expanded), its toolbar see-through on the scrim
-        header = (0, m.status_bar, m.width, m.status_bar + m.dp(400))  # app_bar_height_details
-        nodes = [Node(IMAGE_VIEW, resource_id=f"{ID}backdrop", content_desc="Recipe photo", bounds=header,
-                      image=pictures.cropped(photo)),
-                 Node("android.view.View", bounds=(0, m.status_bar, m.width, m.status_bar + m.dp(160)),
-                      image=pictures.resource("broccoli/scrim")), *nodes]
+    if photo:  # expanded over the photo (bind:expanded), its toolbar see-through on the scrim
+        # app_bar_height_details, half scrolled away: RecipeDetailsActivity.onCreate's nested pre-scroll
+        header = (0, m.status_bar, m.width, m.dp(400) // 2)
         top = header[3] - m.dp(16)
+    # activity_recipe_details.xml: `backdrop` (clickable: RecipeDetailsActivity expands the bar on a
+    # tap) and the 160 dp scrim View under the toolbar, both in the dump, cut to what the bar shows
+    backdrop = Node(IMAGE_VIEW, resource_id=f"{ID}backdrop", content_desc="Recipe photo", bounds=header,
+                    clickable=True, focusable=True, image=pictures.cropped(photo) if photo else "")
+    scrim = Node("android.view.View", bounds=(0, m.status_bar, m.width, min(header[3], m.status_bar + m.dp(160))),
+                 image=pictures.resource("broccoli/scrim"))
+    if not photo:  # collapsed: CollapsingToolbarLayout draws its content scrim over both, then the toolbar
+        backdrop, scrim = (dataclasses.replace(node, covered_by_design=_UNDER_CONTENT_SCRIM)
+                           for node in (backdrop, scrim))
+    nodes = [backdrop, scrim, *nodes]
     # activity_recipe_details.xml: the AppBarLayout `app_bar` holding the CollapsingToolbarLayout `toolbar_layout`
     nodes = [Node("android.widget.LinearLayout", resource_id=f"{ID}app_bar", bounds=header, children=[
         Node("android.widget.FrameLayout", resource_id=f"{ID}toolbar_layout", bounds=header, children=nodes)])]

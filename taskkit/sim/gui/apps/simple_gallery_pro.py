@@ -17,12 +17,14 @@ in the chosen folder and stays on the picture; Move to moves it and closes the p
 draw the pictures themselves, cut to the tiles' squares (Config.cropThumbnails, on by default:
 extensions/Context.kt loadImageBase's CenterCrop), the names white over the tiles' gradient
 (gradient_background.xml). A folder is any folder of internal storage (three levels down,
-`Android` and hidden ones left out) holding a photo or video. Simplified: the file names are shown
-over the media thumbnails (the app's "Show file names" setting, off by default); the items Copy to and
-Move to aside, menus and bottom buttons are there to be found and do nothing; the search field takes
-text but does not search; no sorting, grouping, selection mode, favourites, recycle bin, editor,
-slideshow, video playback or swiping between pictures; a file already in the target is replaced (the
-app asks whether to keep, replace or merge).
+`Android` and hidden ones left out) holding a photo or video; folders and a folder's media are in
+the app's default order, last modified first (`_sorted_folders`, `_media`). Simplified: the file
+names are shown over the media thumbnails (the app's "Show file names" setting, off by default);
+the items Copy to and Move to aside, menus and bottom buttons are there to be found and do
+nothing; the search field takes text but does not search; Sort by does nothing (no other order);
+no grouping, selection mode, favourites, recycle bin, editor, slideshow, video playback or swiping
+between pictures; a file already in the target is replaced (the app asks whether to keep, replace
+or merge).
 
 Pinned: AndroidWorld installs com.simplemobiletools.gallery.pro_396.apk; this model follows
 SimpleMobileTools/Simple-Gallery 6.28.1 (versionCode 396) with Simple-Commons 9e60e24790, the commit
@@ -54,12 +56,28 @@ _SKIPPED = ("Android",)
 IMAGE_VIEW = "android.widget.ImageView"  # MySquareImageView, an AppCompatImageView
 
 
-def _media(ui: Session, folder: str) -> list[str]:
-    return [name for name, is_dir, _ in appdata.listing(ui, folder) if not is_dir and is_media(name)]
+def _modified(ui: Session, path: str) -> int:
+    """A file's last-modified time in ms (Medium.modified), 0 if it cannot be read."""
+    try:
+        return appdata.host(ui, path).stat().st_mtime_ns // 1_000_000
+    except OSError:
+        return 0
 
 
-def _folders(ui: Session, folder: str = STORAGE_ROOT, depth: int = 3) -> list[tuple[str, list[str]]]:
-    """The folders under `folder` (itself included) that hold media, by path, with their media."""
+def _media(ui: Session, folder: str) -> list[tuple[str, int]]:
+    """The folder's media (name, last modified in ms), newest first: the default sorting of a
+    folder's media, Simple-Gallery 6.28.1 res/values/integers.xml `default_sorting` 33794 =
+    SORT_BY_DATE_MODIFIED | SORT_DESCENDING | SORT_USE_NUMERIC_VALUE (Simple-Commons 9e60e24790
+    helpers/Constants.kt), as helpers/MediaFetcher.kt sortMedia applies it; a tie keeps name order
+    (the sort is stable)."""
+    found = [(name, _modified(ui, posixpath.join(folder, name))) for name, is_dir, _ in appdata.listing(ui, folder)
+             if not is_dir and is_media(name)]
+    return sorted(found, key=lambda item: -item[1])
+
+
+def _folders(ui: Session, folder: str = STORAGE_ROOT, depth: int = 3) -> list[tuple[str, list[tuple[str, int]]]]:
+    """The folders under `folder` (itself included) that hold media, by path, with their media
+    (newest first)."""
     media = _media(ui, folder) if folder != STORAGE_ROOT else []
     found = [(folder, media)] if media else []
     if depth:
@@ -67,6 +85,14 @@ def _folders(ui: Session, folder: str = STORAGE_ROOT, depth: int = 3) -> list[tu
             if is_dir and not name.startswith(".") and not (folder == STORAGE_ROOT and name in _SKIPPED):
                 found += _folders(ui, posixpath.join(folder, name), depth - 1)
     return found
+
+
+def _sorted_folders(ui: Session) -> list[tuple[str, list[tuple[str, int]]]]:
+    """The folders that hold media, the one with the newest medium first: helpers/Config.kt
+    `directorySorting` defaults to SORT_BY_DATE_MODIFIED | SORT_DESCENDING; extensions/Context.kt
+    getDirectorySortingValue gives a folder its newest medium's time and getSortedDirectories
+    sorts on it (stable: a tie keeps path order)."""
+    return sorted(_folders(ui), key=lambda item: -item[1][0][1])
 
 
 def _grid(ui: Session, frame: Frame, top: int, tiles: list, columns: int, rid: str, empty: str) -> Node:
@@ -86,7 +112,7 @@ _GRADIENT = pictures.resource("simple_gallery_pro/gradient_background")
 
 def _folder_tile(ui: Session, box: Box, picture: str, name: str, count: int, action) -> Node:
     """directory_item_grid_square.xml: `dir_holder` (1 px padding) filled by `dir_thumbnail`, the
-    folder's first picture cut to the square (cropThumbnails, on by default: Glide's CenterCrop);
+    folder's first (newest) picture cut to the square (cropThumbnails, on by default: Glide's CenterCrop);
     over its bottom the 70 dp `dir_shadow_holder` gradient and `dir_bottom_holder` (8 dp and 4 dp
     padding) with `dir_name` (4 dp under it) and `photo_cnt`, white 14 sp."""
     m = ui.m
@@ -130,8 +156,8 @@ def _main(ui: Session, frame: Frame) -> list[Node]:
         widgets.icon_button(ui, icon, "Show all folders content", widgets.inert, f"{ID}show_all"),
         widgets.icon_button(ui, icon, "Open camera", widgets.inert, f"{ID}open_camera")))
     tiles = []
-    for folder, media in _folders(ui):
-        tiles.append(lambda box, f=folder, first=media[0], n=len(media): _folder_tile(
+    for folder, media in _sorted_folders(ui):  # the thumbnail: the folder's first medium (createDirectoryFromMedia)
+        tiles.append(lambda box, f=folder, first=media[0][0], n=len(media): _folder_tile(
             ui, box, posixpath.join(f, first), posixpath.basename(f), n, lambda s, path=f: s.push("media", path=path)))
     return nodes + [_scrolling(_grid(ui, frame, top, tiles, 2, f"{ID}directories_grid",
                                      "No media files have been found with the selected filters."), "directories")]
@@ -169,7 +195,7 @@ def _folder(ui: Session, frame: Frame) -> list[Node]:
                              back=Session.finish)
     tiles = [lambda box, name=name: _medium_tile(ui, box, posixpath.join(folder, name), name,
                                                  lambda s, path=posixpath.join(folder, name): s.push("viewer", path=path))
-             for name in _media(ui, folder)]
+             for name, _ in _media(ui, folder)]
     return nodes + [_scrolling(_grid(ui, frame, top, tiles, 3, f"{ID}media_grid",
                                      "No media files have been found with the selected filters."), "media")]
 
