@@ -11,7 +11,8 @@ into a field 10 %, scroll 10 %, back or home 13 %, open one of the task's apps 7
 completion 5 %), reading only what the environment observes (the numbered element list). Each
 setup runs `--steps` steps (and at most `--episodes` episodes, 0: no bound) and reports steps per
 wall second and per CPU second (this process and its children), with and without screenshots, and
-how much CPU a step and a reset take. The `wait` rows step only `wait` (the cheapest step there is,
+how much CPU a step and a reset take (and a reset's device round trips: the restore, the next
+restore point with the set-up, the HOME press and the first observation). The `wait` rows step only `wait` (the cheapest step there is,
 resets included): a lower bound on a step's cost, not a figure for real work.
 """
 from __future__ import annotations
@@ -83,13 +84,14 @@ def measure(policy: Policy, screenshot: bool, steps: int, episodes: int, seed: i
     `task` (a family or a task)."""
     env = gymnasium.make("taskkit/Task-v0", task=task, screenshot=screenshot).unwrapped
     rng = random.Random(seed)
-    reset_cpu, taken, started = 0.0, 0, 0
+    reset_cpu, reset_trips, taken, started = 0.0, 0, 0, 0
     try:
         wall, cpu = time.perf_counter(), _cpu()
         while taken < steps and (not episodes or started < episodes):
-            before = _cpu()
+            before, trips = _cpu(), env.device.stats.round_trips
             observation, info = env.reset(seed=seed + started)
             reset_cpu += _cpu() - before
+            reset_trips += env.device.stats.round_trips - trips
             started += 1
             done = False
             while not done and taken < steps:
@@ -102,7 +104,8 @@ def measure(policy: Policy, screenshot: bool, steps: int, episodes: int, seed: i
     return {"steps": taken, "episodes": started, "steps_per_s": round(taken / wall, 1),
             "steps_per_cpu_s": round(taken / max(cpu, 1e-9), 1),
             "cpu_ms_per_step": round(1000 * (cpu - reset_cpu) / max(taken, 1), 2),
-            "cpu_ms_per_reset": round(1000 * reset_cpu / max(started, 1), 1)}
+            "cpu_ms_per_reset": round(1000 * reset_cpu / max(started, 1), 1),
+            "round_trips_per_reset": round(reset_trips / max(started, 1), 2)}
 
 
 #: name -> (the table's label, policy, screenshots)
@@ -131,8 +134,10 @@ def main() -> None:
     if args.json:
         print(json.dumps(rows, indent=1))
         return
-    columns = ("steps", "episodes", "steps_per_s", "steps_per_cpu_s", "cpu_ms_per_step", "cpu_ms_per_reset")
-    print(table(["setup", "steps", "episodes", "steps/s", "steps per CPU-s", "CPU ms/step", "CPU ms/reset"],
+    columns = ("steps", "episodes", "steps_per_s", "steps_per_cpu_s", "cpu_ms_per_step", "cpu_ms_per_reset",
+               "round_trips_per_reset")
+    print(table(["setup", "steps", "episodes", "steps/s", "steps per CPU-s", "CPU ms/step", "CPU ms/reset",
+                 "round trips/reset"],
                 [[SETUPS[name][0], *(str(row[column]) for column in columns)] for name, row in rows.items()]))
 
 

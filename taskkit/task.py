@@ -259,22 +259,26 @@ def _run_initialize(task: TaskEval, env: TaskEnv, body: Callable[[], Any]) -> No
         raise LifecycleError(f"{task.name}: initialize_state called twice; call teardown first")
     paths = tuple(path for app in task.apps() for path in app.data_paths)
     packages = tuple(app.package for app in task.apps())
-    with env.device.batch():  # one round trip: every episode starts from the same screens
-        env.device.run(build_close_apps(sorted({app.package for app in apps.all_apps()})))
-        elsewhere = device_state.DIGEST_ROOTS if getattr(env, "undo_elsewhere", True) else ()
-        task._restore_point = device_state.save_restore_point(  # and what the episode writes elsewhere
-            env.device, f"{task.name}.{next(_RESTORE_LABELS)}", paths, packages, elsewhere
-        )
-    env.scratch_dir = task._restore_point.directory  # removed again by the restore
-    env.new_episode()  # no answer carries over from an earlier episode
+    point = None
     try:
-        with env.device.batch():  # setup errors surface here, naming the command that failed
+        # one round trip: every episode starts from the same screens, its restore point (nothing
+        # to read on the simulated device; a phone's copies read the settings) and the set-up,
+        # whose errors surface here naming the command that failed
+        with env.device.batch():
+            env.device.run(build_close_apps(sorted({app.package for app in apps.all_apps()})))
+            elsewhere = device_state.DIGEST_ROOTS if getattr(env, "undo_elsewhere", True) else ()
+            point = task._restore_point = device_state.save_restore_point(  # and what the episode writes elsewhere
+                env.device, f"{task.name}.{next(_RESTORE_LABELS)}", paths, packages, elsewhere, incremental=True
+            )
+            env.scratch_dir = point.directory  # removed again by the restore
+            env.new_episode()  # no answer carries over from an earlier episode
             body()
             task._validator = task.validator()
             task._validator_snapshot = task._validator.snapshot(env) if task._validator else None
     except BaseException:
-        device_state.restore(env.device, task._restore_point)
         task._restore_point = None
+        if point is not None:  # whatever of the save and the set-up was sent is undone
+            device_state.restore(env.device, point)
         raise
     task._initialized = True
 

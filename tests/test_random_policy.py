@@ -82,6 +82,9 @@ def test_the_benchmark_reports_every_setup_it_runs(tmp_path: Path) -> None:
     rows = json.loads(proc.stdout)
     assert list(rows) == ["random", "wait"]
     assert all(row["steps"] == 3 and row["episodes"] >= 1 and row["steps_per_cpu_s"] > 0 for row in rows.values())
+    # the first reset (nothing to restore yet): the restore point with the set-up in one round
+    # trip, HOME and the first observation
+    assert all(row["episodes"] > 1 or row["round_trips_per_reset"] == 3 for row in rows.values()), rows
 
 
 def test_the_benchmark_refuses_an_unknown_setup_in_one_line(tmp_path: Path) -> None:

@@ -11,6 +11,14 @@ root keeps each file's owner and mode, and `restorecon -RF` gives the restored t
 labels the app needs on a real device, as AndroidWorld does after its restore (the simulated
 device has no SELinux: there it only checks the paths exist).
 
+An *incremental* restore point (the one every task episode saves) costs what the episode changes
+instead, where the device has the simulator's change recorder (`taskkit-changes`): nothing is
+copied and no setting is read when it is saved; the recorder journals each path, the settings
+database included, before its first write, and the restore puts back only the files whose
+content differs, with no setting read either. Saving and restoring then hold no command that
+needs an answer, so inside `device.batch()` they travel with the commands around them. A phone
+has no recorder: there an incremental restore point is the copying one above.
+
 `listing` names every directory, file checksum and setting where a task or an agent can write;
 `state_digest` hashes it, and `difference` says what changed between two listings.
 """
@@ -19,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import weakref
 
 from taskkit.device.base import CommandFailed, Device, DeviceError
 from taskkit.device.quoting import shell_join, shell_quote
@@ -36,6 +45,10 @@ _ABSENT = ".absent"  # beside a saved copy's index: the path did not exist when 
 _RETIRED = ".retired-"  # a restored restore point, renamed away before it is deleted
 _INCONSISTENT = "restore point damaged: a saved copy is missing"
 _MARK = "--taskkit-section--"
+# Where the settings provider keeps the settings (AOSP SettingsProvider: /data/system/users/<user>/;
+# the simulator's settings.db, taskkit.sim.state.SETTINGS_DB): journaled by an incremental restore point.
+SETTINGS_STORE = "/data/system/users/0"
+_RECORDING: weakref.WeakKeyDictionary[Device, bool] = weakref.WeakKeyDictionary()
 
 
 class RestoreError(DeviceError):
@@ -50,6 +63,18 @@ class RestorePoint:
     paths: tuple[str, ...]
     packages: tuple[str, ...]
     settings: Snapshot
+    journaled: bool = False  # incremental: the recorder journals the paths and settings (nothing copied)
+
+
+def has_recorder(device: Device) -> bool:
+    """Whether `device` runs the simulator's change recorder: known for an in-process simulated
+    device (its `change_recorder`), asked once (`which`) of any other."""
+    known = getattr(device, "change_recorder", None)
+    if known is None:
+        known = _RECORDING.get(device)
+    if known is None:
+        known = _RECORDING[device] = device.shell(f"which {RECORDER} >/dev/null 2>&1").exit_code == 0
+    return known
 
 
 def build_recorder_start(roots: tuple[str, ...], skip: tuple[str, ...] = (), undo: str | None = None) -> str:
@@ -60,7 +85,7 @@ def build_recorder_start(roots: tuple[str, ...], skip: tuple[str, ...] = (), und
 
 
 def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packages: tuple[str, ...],
-                       elsewhere: tuple[str, ...] = ()) -> RestorePoint:
+                       elsewhere: tuple[str, ...] = (), incremental: bool = False) -> RestorePoint:
     """Copy `paths` aside under RESTORE_ROOT/label and record the settings (one round trip).
 
     Each path leaves either its copy (`N`) or a note that it did not exist (`N.absent`). The
@@ -71,8 +96,15 @@ def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packa
     Copying them all would cost their size each time; the simulated device instead journals each
     path there before its first write (its recorder's `start --undo`), so the cost follows what
     changed. A device without the recorder (a phone) leaves them as they are.
+
+    `incremental`: on a device with the recorder, journal `paths` and the settings that way too
+    (see the module doc): one command, held back inside `device.batch()` like any `run`.
     """
     directory = f"{RESTORE_ROOT}/{label}"
+    if incremental and has_recorder(device):
+        point = RestorePoint(directory, tuple(paths), tuple(packages), {}, journaled=True)
+        device.run(_journaled_save(point, (*paths, *elsewhere, SETTINGS_STORE)))
+        return point
     manifest = json.dumps({"paths": list(paths), "packages": list(packages)})
     with device.batch():
         device.run(f"rm -rf {shell_quote(directory)} && mkdir -p {shell_quote(directory)}")
@@ -93,23 +125,51 @@ def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packa
     return RestorePoint(directory, tuple(paths), tuple(packages), parse_snapshot(output))
 
 
+def _journaled_save(point: RestorePoint, roots: tuple[str, ...]) -> str:
+    """The one command saving an incremental restore point: its folder, an undo watch of `roots`
+    (journal named after the folder), the marker saying so, and the manifest last."""
+    directory = shell_quote(point.directory)
+    manifest = json.dumps({"paths": list(point.paths), "packages": list(point.packages), "journaled": True})
+    start = build_recorder_start(_outermost(roots), undo=_label(point))
+    return (f"rm -rf {directory} && mkdir -p {directory} && {start} >/dev/null"
+            f" && : > {shell_quote(f'{point.directory}/{_UNDO}')}"
+            f" && {shell_join(['printf', '%s', manifest])} > {shell_quote(f'{point.directory}/{_MANIFEST}')}")
+
+
+def _outermost(roots: tuple[str, ...]) -> tuple[str, ...]:
+    """`roots` without those inside another of them (in their first order)."""
+    unique = tuple(dict.fromkeys(root.rstrip("/") or "/" for root in roots))
+    return tuple(root for root in unique
+                 if not any(other != root and (root + "/").startswith(other.rstrip("/") + "/") for other in unique))
+
+
+def _label(point: RestorePoint) -> str:
+    return point.directory.rsplit("/", 1)[-1]
+
+
 def _journal_check(point: RestorePoint) -> str:
-    """A command that fails, changing nothing, unless every path has its copy or absence note."""
-    tests = " && ".join(
-        f"{{ [ -e {shell_quote(f'{point.directory}/{i}')} ] || [ -e {shell_quote(f'{point.directory}/{i}{_ABSENT}')} ]; }}"
-        for i in range(len(point.paths)))
-    return f"{tests} || {{ echo {shell_quote(_INCONSISTENT)} >&2; exit 1; }}" if tests else "true"
+    """A command that fails, changing nothing, unless every path has its copy or absence note
+    and the recorder's undo journal, where the restore point has one, is whole."""
+    tests = [f"{{ [ -e {shell_quote(f'{point.directory}/{i}')} ] || [ -e {shell_quote(f'{point.directory}/{i}{_ABSENT}')} ]; }}"
+             for i in range(0 if point.journaled else len(point.paths))]
+    marker = shell_quote(f"{point.directory}/{_UNDO}")
+    tests.append(f"{{ [ ! -e {marker} ] || {shell_join([RECORDER, 'check', _label(point)])} >/dev/null 2>&1; }}")
+    return f"{' && '.join(tests)} || {{ echo {shell_quote(_INCONSISTENT)} >&2; exit 1; }}"
 
 
 def restore(device: Device, point: RestorePoint) -> None:
-    """Put back the paths and settings saved in `point`, then retire it (one round trip).
+    """Put back the paths and settings saved in `point`, then retire it (one round trip; a
+    copying restore point on a device without the recorder reads the settings first: two).
 
-    The journal is checked whole first: a path with neither its copy nor its absence note means
-    the restore point is damaged, and RestoreError is raised before anything is changed. Each
-    path is then staged beside itself and swapped in, the settings are put back, and the restore
-    point is retired by one rename (atomic) before it is deleted, so a restore stopped anywhere
-    can be run again (`recover`) with the same result, and a half-deleted restore point is never
-    read as a journal.
+    The journal is checked whole first: a path with neither its copy nor its absence note, or a
+    damaged undo journal, means the restore point is damaged, and RestoreError is raised before
+    anything is changed. Each path is then staged beside itself and swapped in (or, journaled,
+    put back by the recorder), the settings are put back, and the restore point is retired by one
+    rename (atomic) before it is deleted, so a restore stopped anywhere can be run again
+    (`recover`) with the same result, and a half-deleted restore point is never read as a
+    journal. Inside `device.batch()` a journaled restore is held back with the rest, and a
+    damaged journal surfaces where the batch is sent, as `CommandFailed` naming the check
+    (`damaged_journal` tells it apart).
     """
     check = _journal_check(point)
     try:
@@ -118,29 +178,35 @@ def restore(device: Device, point: RestorePoint) -> None:
             for package in point.packages:
                 device.run(f"am force-stop {shell_quote(package)}")
             device.run(_undo_elsewhere(point))
-            for index, path in enumerate(point.paths):
+            for index, path in enumerate(() if point.journaled else point.paths):
                 saved, target = shell_quote(f"{point.directory}/{index}"), shell_quote(path)
                 staged = shell_quote(path + _STAGED)
                 device.run(f"rm -rf {staged}")
                 device.run(f"if [ -e {saved} ]; then cp -a {saved} {staged}; fi")
                 device.run(f"rm -rf {target}")
                 device.run(f"if [ -e {staged} ]; then mv {staged} {target} && restorecon -RF {target}; fi")
-            command = build_restore(device.settings.snapshot(), point.settings)
+            command = None if point.journaled else build_restore(device.settings.snapshot(), point.settings)
             if command is not None:
                 device.run(command)
             _retire(device, point.directory)
     except CommandFailed as error:
-        if error.command != check:
+        if not damaged_journal(error, point):
             raise
         raise _damaged(device, point.directory, "a saved copy is missing") from None
 
 
+def damaged_journal(error: CommandFailed, point: RestorePoint) -> bool:
+    """Whether `error` is `point`'s journal check failing: nothing of the restore was done."""
+    return error.command == _journal_check(point)
+
+
 def _undo_elsewhere(point: RestorePoint) -> str:
     """Undo what the recorder journaled since the restore point, if it did; the marker goes
-    either way, so that a failed undo is reported once and a rerun restores the rest."""
+    either way, and then the journal, so that a failed undo is reported once, a rerun restores
+    the rest, and a run killed before the marker went undoes again (the same writes)."""
     marker = shell_quote(f"{point.directory}/{_UNDO}")
-    undo = shell_join([RECORDER, "undo", point.directory.rsplit("/", 1)[-1]])
-    return f"if [ -e {marker} ]; then {undo}; undone=$?; rm -f {marker}; [ $undone -eq 0 ]; fi"
+    undo, drop = (shell_join([RECORDER, verb, _label(point)]) for verb in ("undo", "drop"))
+    return f"if [ -e {marker} ]; then {undo}; undone=$?; rm -f {marker} && {drop}; [ $undone -eq 0 ]; fi"
 
 
 def _damaged(device: Device, directory: str, why: str) -> RestoreError:
@@ -149,9 +215,11 @@ def _damaged(device: Device, directory: str, why: str) -> RestoreError:
 
 
 def _retire(device: Device, directory: str) -> None:
-    """Rename a restore point out of the journal (atomic), then delete it."""
+    """Rename a restore point out of the journal (atomic), then delete it (none there: nothing
+    to do, as when the batch saving it was never sent)."""
     retired = shell_quote(f"{RESTORE_ROOT}/{_RETIRED}{directory.rsplit('/', 1)[-1]}")
-    device.run(f"rm -rf {retired} && mv {shell_quote(directory)} {retired} && rm -rf {retired}")
+    quoted = shell_quote(directory)
+    device.run(f"rm -rf {retired} && {{ [ ! -e {quoted} ] || mv {quoted} {retired}; }} && rm -rf {retired}")
 
 
 def pending_restore_points(device: Device) -> list[RestorePoint]:
@@ -172,12 +240,13 @@ def pending_restore_points(device: Device) -> list[RestorePoint]:
         manifest_text, _, settings_text = rest.partition(f"{_MARK}\n")
         try:
             manifest = json.loads(manifest_text) if manifest_text.strip() else None
-            settings = parse_snapshot(settings_text) if manifest is not None else {}
+            journaled = manifest is not None and manifest.get("journaled") is True
+            settings = parse_snapshot(settings_text) if manifest is not None and not journaled else {}
             paths = tuple(manifest["paths"]) if manifest is not None else ()
             packages = tuple(manifest["packages"]) if manifest is not None else ()
-        except (ValueError, KeyError, TypeError) as error:
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise _damaged(device, directory, f"unreadable manifest: {error}") from None
-        points.append(RestorePoint(directory, paths, packages, settings))
+        points.append(RestorePoint(directory, paths, packages, settings, journaled))
     return points
 
 
@@ -195,7 +264,7 @@ def recover(device: Device) -> list[str]:
         if device.shell(check).exit_code:
             raise _damaged(device, point.directory, "a saved copy is missing")
     for point in points:
-        if point.paths or point.settings:
+        if point.paths or point.settings or point.journaled:
             restore(device, point)
         else:
             _retire(device, point.directory)

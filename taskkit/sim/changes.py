@@ -36,11 +36,15 @@ folder, or a file with a copy of its content, taken before the write; a SQLite f
 when it is first opened, since SQLite writes without events). The journal is a folder of the
 state directory (STATE/undo/NAME), outside the device's filesystem: the device cannot see or
 write it, and it outlives the process, so an interrupted run's journal can still be applied.
-`undo NAME` ends the watch, removes what was not there, recreates folders, copies files back
-(with their old times) and deletes the journal; its cost follows what changed. The restore point
-of each episode begins one over everything outside its task's own data (taskkit.device.state),
-so what an agent did in other apps is undone too. Links, fifos and other special files are kept
-as they are (none of the apps has them).
+`undo NAME` ends the watch, removes what was not there, recreates folders and copies back (with
+their old times) the files whose content differs from their copy: its cost follows what changed,
+and a file only read (a SQLite database opened to query it) is not written. It keeps the journal,
+so that a run killed in the middle can undo again; `drop NAME` then deletes it (renamed away
+first, in one atomic step), and `check NAME` tells a complete journal from a damaged one (a copy
+or the index gone) without changing anything. A restore point (taskkit.device.state) begins one
+over what the episode may write: on this device that is its task's own data and the settings
+database too, instead of copies of them. Links, fifos and other special files are kept as they
+are (none of the apps has them).
 
 **What it cannot see**: writes by another process to the state directory (nothing taskkit runs
 makes any), and writes through a file descriptor opened before `start` (the simulator holds none
@@ -52,6 +56,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import itertools
+import json
 import os
 import posixpath
 import re
@@ -74,6 +79,7 @@ _UNKNOWN = "unknown"  # the md5 shown for a file whose content before was not re
 JOURNAL_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,199}")  # an undo journal's folder name
 MAX_JOURNALS = 64  # undo watches kept at once; the oldest beyond is failed (its undo refuses)
 _INDEX = "index"
+_DROPPED = ".dropped-"  # a journal being deleted (a journal's name never starts with ".")
 _FAILED = "failed"
 Stat = tuple[int, int, int, int]
 
@@ -111,7 +117,8 @@ class Watch:
 
 class Journal:
     """An undo watch's folder: `index` (one `KIND COPY PATH` line per kept path: `absent`, `dir`,
-    `file` with the name of its copy, or `other`) and the copies, numbered."""
+    `file` with the name of its copy, or `other`; the path as a JSON string, so that a name with
+    a newline keeps to its line) and the copies, numbered."""
 
     def __init__(self, folder: Path):
         self.folder = folder
@@ -124,22 +131,21 @@ class Journal:
 
     def keep(self, canonical: str, image: Image, host: str) -> None:
         """Note `canonical`'s state before its first write (copying a file's content)."""
-        if "\n" in canonical:
-            raise ValueError("a path with a newline cannot be journaled")
         copy = "-"
         if image.kind == "file":
             self.count += 1
             copy = str(self.count)
             shutil.copy2(host, self.folder / copy, follow_symlinks=False)
         with open(self.folder / _INDEX, "a", encoding="utf-8", errors="surrogateescape") as index:
-            index.write(f"{image.kind or 'absent'} {copy} {canonical}\n")
+            index.write(f"{image.kind or 'absent'} {copy} {json.dumps(canonical)}\n")  # any name, one line
 
     def fail(self, why: str) -> None:
         with open(self.folder / _INDEX, "a", encoding="utf-8") as index:
             index.write(f"{_FAILED} - {why.replace(chr(10), ' ')}\n")
 
-    def entries(self) -> dict[str, tuple[str, str]]:
-        """path -> (kind, copy): each path's first line, as it was at `start`."""
+    def entries(self, complete: bool = True) -> dict[str, tuple[str, str]]:
+        """path -> (kind, copy): each path's first line, as it was at `start`. WatchError if
+        there is no journal, or (`complete`) if its recording failed."""
         try:
             text = (self.folder / _INDEX).read_text(encoding="utf-8", errors="surrogateescape")
         except FileNotFoundError:
@@ -147,9 +153,12 @@ class Journal:
         kept: dict[str, tuple[str, str]] = {}
         for line in text.splitlines():
             kind, copy, path = line.split(" ", 2)
-            if kind == _FAILED:
+            if kind != _FAILED and path.startswith('"'):
+                path = json.loads(path)
+            if kind == _FAILED and complete:
                 raise WatchError(f"undo journal {self.folder.name} is incomplete: {path}")
-            kept.setdefault(path, (kind, copy))
+            if kind != _FAILED:
+                kept.setdefault(path, (kind, copy))
         return kept
 
 
@@ -165,6 +174,8 @@ class Recorder:
         self.watches: dict[str, Watch] = {}  # the newest plain watch, and the undo watches
         self.hashed = 0  # files read to hash them since this recorder was made (tests count it)
         self.hashed_bytes = 0  # and their bytes
+        self.restored = 0  # files an undo copied back (tests count it)
+        self.restored_bytes = 0  # and their bytes
 
     # --- paths -------------------------------------------------------------------------------
     def canonical(self, host: str) -> str | None:
@@ -281,11 +292,13 @@ class Recorder:
         return watch.id
 
     def undo(self, journal: Path) -> list[str]:
-        """Put every path kept in `journal` back as it was when its watch started, end the watch and
-        delete the journal; returns the host folders whose entries changed (to be stamped)."""
+        """Put every path kept in `journal` back as it was when its watch started and end the
+        watch (the journal stays until `drop`); returns the host folders whose entries changed
+        (to be stamped). A damaged journal raises WatchError before anything is changed."""
         for key, watch in list(self.watches.items()):  # ended first: its own writes are not noted
             if watch.journal is not None and watch.journal.folder == journal:
                 del self.watches[key]
+        self.check(journal)
         kept = Journal(journal).entries()
         touched: set[str] = set()
         for path in sorted(kept, key=lambda p: p.count("/"), reverse=True):  # what was not there, deepest first
@@ -302,12 +315,31 @@ class Recorder:
             if kind == "dir" and _kind(host) is None:
                 os.mkdir(host)
                 touched.add(os.path.dirname(host))
-            elif kind == "file":
+            elif kind == "file" and not _same_content(journal / copy, host):
                 if _kind(host) is None:
                     touched.add(os.path.dirname(host))
                 shutil.copy2(journal / copy, host)
-        shutil.rmtree(journal)
+                self.restored += 1
+                self.restored_bytes += os.path.getsize(host)
         return sorted(touched)
+
+    @staticmethod
+    def check(journal: Path) -> None:
+        """WatchError unless `journal` is whole: its index is there and every copy it names (one
+        whose recording failed is whole: its `undo` says what failed)."""
+        kept = Journal(journal).entries(complete=False)
+        missing = [path for path, (kind, copy) in kept.items() if kind == "file" and not (journal / copy).is_file()]
+        if missing:
+            raise WatchError(f"undo journal {journal.name} is damaged: the copy of {missing[0]} is missing")
+
+    @staticmethod
+    def drop(journal: Path) -> None:
+        """Delete `journal` (renamed away first, so that a half-deleted one is never read as one)
+        and any that an earlier drop left half-deleted."""
+        if journal.is_dir():
+            journal.rename(journal.with_name(_DROPPED + journal.name))
+        for dropped in journal.parent.glob(_DROPPED + "*"):
+            shutil.rmtree(dropped, ignore_errors=True)
 
     def diff(self, watch_id: str) -> list[str]:
         """`- LINE` / `+ LINE` for every watched path whose state differs from its pre-image."""
@@ -341,6 +373,22 @@ def _kind(host: str) -> str | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     return "dir" if stat.S_ISDIR(mode) else "file" if stat.S_ISREG(mode) else "other"
+
+
+def _same_content(copy: Path, host: str) -> bool:
+    """Whether regular file `host` holds exactly the bytes of `copy`."""
+    try:
+        if not stat.S_ISREG(os.lstat(host).st_mode) or os.path.getsize(host) != os.path.getsize(copy):
+            return False
+        with open(copy, "rb") as old, open(host, "rb") as new:
+            while True:
+                chunk = old.read(1 << 20)
+                if chunk != new.read(1 << 20):
+                    return False
+                if not chunk:
+                    return True
+    except (FileNotFoundError, NotADirectoryError):
+        return False
 
 
 def _under(path: str, folder: str) -> bool:

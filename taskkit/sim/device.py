@@ -64,6 +64,8 @@ class SimDevice(Device):
 
     #: Seconds one command may run (None: no limit); a command past it exits 124.
     command_timeout: float | None = COMMAND_TIMEOUT
+    #: It runs the change recorder (`taskkit-changes`): taskkit.device.state need not ask.
+    change_recorder = True
 
     def __init__(self, state_dir: str | Path | None = None, app_databases: Mapping[str, str] | None = None):
         super().__init__()

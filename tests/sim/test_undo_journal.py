@@ -89,3 +89,14 @@ def test_a_journal_name_must_be_one_plain_word(device, name) -> None:
     result = device.shell(f"taskkit-changes start --undo '{name}' /sdcard")
     assert result.exit_code == 1 and "bad undo journal name" in result.stderr
     assert not recorder_lib.recorder(device.state).watches
+
+
+def test_a_name_with_a_newline_or_quotes_is_journaled_and_undone(device) -> None:
+    """The journal's index keeps one line per path whatever its name (a hostile song title)."""
+    before = listing(device)
+    point = save_restore_point(device, "names", (), (), DIGEST_ROOTS)
+    device.check(f"""echo x > '{DL}/a
+"b" c.mp3' && echo y > {OLD}""")
+    assert listing(device) != before
+    restore(device, point)
+    assert listing(device) == before

@@ -3,6 +3,8 @@
     taskkit-changes start [--undo NAME] [--skip PATH]... ROOT...   prints `watch ID`
     taskkit-changes diff ID          prints `- LINE` / `+ LINE` per changed path
     taskkit-changes undo NAME        puts the paths back as they were at `start --undo NAME`
+    taskkit-changes check NAME       exits 1 (changing nothing) if that journal is damaged
+    taskkit-changes drop NAME        deletes that journal
 
 A simulator-only command (a phone has no such tool): taskkit.device.services.changes runs it
 when `which` finds it and falls back to `find -newer` otherwise. See taskkit.sim.changes.
@@ -15,7 +17,8 @@ from taskkit.sim import changes, storage
 from taskkit.sim.commands import Invocation, command
 
 NAME = "taskkit-changes"
-_USAGE = f"usage: {NAME} start [--undo NAME] [--skip PATH]... ROOT... | {NAME} diff ID | {NAME} undo NAME"
+_USAGE = (f"usage: {NAME} start [--undo NAME] [--skip PATH]... ROOT... | {NAME} diff ID"
+          f" | {NAME} undo|check|drop NAME")
 
 
 @command(NAME)
@@ -42,13 +45,21 @@ def taskkit_changes(inv: Invocation) -> int:
         skip = tuple(_canonical(inv, path) for path in options["--skip"])
         inv.out(f"watch {recorder.start(canonical, skip, journal)}\n")
         return 0
-    if len(args) == 2 and args[0] == "undo":
+    if len(args) == 2 and args[0] in ("undo", "check", "drop"):
         journal = _journal(inv, args[1])
         if journal is None:
             return inv.fail(f"{NAME}: bad undo journal name {args[1]!r}")
         try:
-            inv.state.stamp(*recorder.undo(journal))
-            storage.forget(inv.state)  # files were put back behind the running total
+            if args[0] == "undo":
+                copied = recorder.restored_bytes
+                inv.state.stamp(*recorder.undo(journal))
+                # what was put back is charged (what was removed is not counted off: the total may
+                # only be too high), so an undo that put nothing back costs the accounting nothing
+                storage.of(inv.state).account(recorder.restored_bytes - copied)
+            elif args[0] == "check":
+                recorder.check(journal)
+            else:
+                recorder.drop(journal)
         except changes.WatchError as error:
             return inv.fail(f"{NAME}: {error}")
         return 0
