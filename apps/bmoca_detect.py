@@ -22,7 +22,7 @@ from taskkit.device.gestures import swipe_command
 from taskkit.device.services.ui import BoundingBox
 from taskkit.env import TaskEnv
 from taskkit.errors import TaskkitError
-from taskkit.gui_reference import Locator, Step, Target, localized, open_app, tap
+from taskkit.gui_reference import Locator, Step, Target, clear_point, localized, open_app, tap
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, logcat_matches
 from taskkit.validators.base import Validator
@@ -30,11 +30,13 @@ from taskkit.validators.base import Validator
 _SCROLLS = 6  # a target not in view is looked for by scrolling the list this many times at most
 
 
-def _scroll_down(screen: Any) -> str:
-    """The GUI reference's scroll down of the screen's last list (or the whole screen), carried out
-    as an agent's scroll is."""
+def _scroll_down(screen: Any, bmoca: bool = True) -> str:
+    """The GUI reference's look further down the screen's last list (or the whole screen): on a
+    B-MoCA task B-MoCA's quick stroke up across its middle 60 % (taskkit.agents.gui_reference.
+    swipes_for); on another family's, an agent's scroll."""
     boxes = [e.bbox for e in screen.elements if e.is_scrollable]
-    return swipe_command(boxes[-1] if boxes else BoundingBox(0, 0, *screen.size), "down")
+    box = boxes[-1] if boxes else BoundingBox(0, 0, *screen.size)
+    return swipe_command(box, "up", towards=True) if bmoca else swipe_command(box, "down")
 
 
 def _on_device(device: Device, target: Target) -> Locator:
@@ -46,21 +48,37 @@ def _on_device(device: Device, target: Target) -> Locator:
 
 def find_and_tap(device: Device, target: Target, fraction: float | None = None) -> None:
     """Tap `target`, found on the live screen as the GUI reference finds it under the device's
-    locale (scrolling the list up to find it), at its centre or, for a slider, `fraction` of the
-    way along it."""
+    locale (scrolling the list to find it), where the GUI reference taps it (`clear_point`: its
+    centre unless a control is drawn over it) or, for a slider, `fraction` of the way along it."""
     found_by = _on_device(device, target)
     for _ in range(_SCROLLS):
         screen = device.ui.screen()
         elements = screen.elements
         found = found_by.indices(elements)
-        if found:
+        point = clear_point(elements, found[-1]) if found else None
+        if point is not None:
             break
         device.check(_scroll_down(screen))
     else:
         raise TaskkitError(f"{target!r} is not on the screen")
     box = elements[found[-1]].bbox
-    x = box.center[0] if fraction is None else round(box.x_min + fraction * (box.x_max - box.x_min))
-    device.check(f"input tap {x} {box.center[1]}")
+    x, y = point if fraction is None else (round(box.x_min + fraction * (box.x_max - box.x_min)), box.center[1])
+    device.check(f"input tap {x} {y}")
+
+
+def reveal(device: Device, texts: list[str]) -> bool:
+    """Scroll the screen's list down (as `find_and_tap` does) until its text holds every one of
+    `texts` as SPA's key components read it (case and spaces ignored); whether they all showed
+    (if not, the list is left where it is)."""
+    wanted = ["".join(t.lower().split()) for t in texts]
+    for _ in range(_SCROLLS):
+        screen = device.ui.screen()
+        shown = "".join(f"{e.text or ''}{e.content_description or ''}" for e in screen.elements)
+        folded = "".join(shown.lower().split())
+        if all(w in folded for w in wanted):
+            return True
+        device.check(_scroll_down(screen, bmoca=False))
+    return False
 
 
 def tap_through(device: Device, package: str, targets: list[Target]) -> None:

@@ -106,12 +106,17 @@ def tally(rows: Iterable[dict[str, Any]], split_of: dict[str, str]) -> dict[str,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--configs", default="train,test")
-    parser.add_argument("--families", default=",".join(FAMILIES))
-    parser.add_argument("--agents", default=",".join(AGENTS))
-    parser.add_argument("--parallel", type=int, default=1)
+    parser.add_argument("--configs", default="train,test",
+                        help="splits (train: B-MoCA's 35 training configs, test: its 10) and config names "
+                             "(bmoca-105), comma-separated (default: train,test)")
+    parser.add_argument("--families", default=",".join(FAMILIES),
+                        help=f"some of {', '.join(FAMILIES)}, comma-separated (default: all four)")
+    parser.add_argument("--agents", default=",".join(AGENTS),
+                        help=f"some of {', '.join(AGENTS)}, comma-separated (default: both)")
+    parser.add_argument("--parallel", type=int, default=1,
+                        help="worker processes per taskkit.run (default 1; each holds its own simulated device)")
     parser.add_argument("--keep", help="write each run's output under this directory (default: a temporary one)")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print the cells (and their failed episodes) as JSON")
     args = parser.parse_args(argv)
     try:
         split_of = choose_configs(args.configs)

@@ -9,7 +9,8 @@ observation read it) when no element is named. A mistake of the agent's — an i
 raises `ActionError`, which the runner hands back to the agent as `last_action_error`; it is never
 a crash.
 
-Text `input text` cannot carry (anything beyond printable ASCII: Chinese, accents, emoji; or the
+A new line in the text is typed as ENTER, as AndroidWorld types it (adb_utils.type_text). Text
+`input text` cannot carry (anything beyond printable ASCII: Chinese, accents, emoji; or the
 two characters `%s`, which it reads as a space) is typed through ADBKeyboard, the input method
 SPA-Bench's agents use: it is selected (`ime set`) and takes the text as base64 by broadcast
 (`am broadcast -a ADB_INPUT_B64 --es msg ...`), in the same round trip. The simulated device has
@@ -86,9 +87,13 @@ def gesture_point(point: tuple[float, float], screen_size: tuple[int, int] | Non
 
 def input_text_command(text: str) -> str:
     """The command that types `text` into the focused field: `input text` for what it can type
-    exactly, ADBKeyboard's broadcast for the rest (see the module doc); ActionError for no text."""
+    exactly, ADBKeyboard's broadcast for the rest (see the module doc), and ENTER for each new line
+    as AndroidWorld types one (adb_utils.type_text: press_enter_button); ActionError for no text."""
     if not text:
         raise ActionError("input_text needs text")
+    if "\n" in text:
+        return " && ".join(input_text_command(line) if line else f"input keyevent {_KEYS['keyboard_enter']}"
+                           for line in _lines(text))
     if all(char in _TYPABLE for char in text) and "%s" not in text:
         return f"input text {shell_quote(text.replace(' ', '%s'))}"
     encoded = base64.b64encode(text.encode("utf-8")).decode("ascii")
@@ -96,6 +101,14 @@ def input_text_command(text: str) -> str:
     return (f"if ime list -s | grep -qxF {ime}; then ime set {ime} >/dev/null && "
             f"am broadcast -a ADB_INPUT_B64 --es msg {encoded} >/dev/null; "
             f"else echo {shell_quote(_NO_IME)} >&2; exit 3; fi")
+
+
+def _lines(text: str) -> list[str]:
+    """`text`'s lines with an empty string standing for each new line between them."""
+    parts: list[str] = []
+    for index, line in enumerate(text.split("\n")):
+        parts += ([""] if index else []) + ([line] if line else [])
+    return parts
 
 
 def commands_for(action: Action, elements: Sequence[UIElement] = (),

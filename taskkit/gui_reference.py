@@ -28,7 +28,10 @@ several lines), `swipe` (on an element),
 `read_all(locator)` / `count(locator)` / any `elements -> str` reader of the screen). When a
 step's target is not on the screen, the screen's scrollable list is scrolled down (then up, from its
 end) until it shows (where nothing scrolls, the screen is swiped up once: the home screen opens
-its app drawer); each scroll is one more step of the episode.
+its app drawer); each scroll is one more step of the episode: an agent's scroll (AndroidWorld's),
+or on B-MoCA's tasks B-MoCA's quicker swipe, which their step limits count
+(taskkit.agents.gui_reference). A tap lands on the target's centre, or where a control drawn over
+it (a floating button) leaves it uncovered (`clear_point`).
 
 Labels are written in English and hold under any locale: the agent reads the device's locale once
 per episode (`getprop persist.sys.locale`) and `localized(steps, locale)` lets each label locator
@@ -46,7 +49,7 @@ import dataclasses
 import re
 from typing import Callable, Sequence, Union
 
-from taskkit.device.services.ui import UIElement
+from taskkit.device.services.ui import BoundingBox, UIElement
 from taskkit.sim.gui import localize
 
 Elements = Sequence[UIElement]
@@ -217,6 +220,36 @@ def where(predicate: Callable[[UIElement], bool], about: str = "a matching eleme
     return _Where(predicate, about)
 
 
+# ---------------------------------------------------------------------------------- touching
+def _contains(box: BoundingBox, x: int, y: int) -> bool:
+    return box.x_min <= x < box.x_max and box.y_min <= y < box.y_max
+
+
+def _covers(cover: BoundingBox, box: BoundingBox) -> bool:
+    return (cover.x_min <= box.x_min and box.x_max <= cover.x_max
+            and cover.y_min <= box.y_min and box.y_max <= cover.y_max)
+
+
+def clear_point(elements: Elements, index: int) -> tuple[int, int] | None:
+    """The point of element `index` a careful user touches: its centre, unless a control drawn
+    over it (a later clickable element that overlaps it without holding it or lying inside it: a
+    floating action button over a list row's menu) takes the touch there; then the uncovered point
+    of its box nearest the centre, on a grid of eighths. None when every point is covered."""
+    box = elements[index].bbox
+    if box is None:
+        return None
+    over = [e.bbox for e in elements[index + 1:]
+            if e.is_clickable and e.bbox is not None and not _covers(box, e.bbox) and not _covers(e.bbox, box)]
+    cx, cy = box.center
+    points = sorted(((box.x_min + box.width * i // 8, box.y_min + box.height * j // 8)
+                     for i in range(1, 8) for j in range(1, 8)),
+                    key=lambda p: (abs(p[0] - cx) + abs(p[1] - cy), p))
+    for x, y in ((cx, cy), *points):
+        if not any(_contains(cover, x, y) for cover in over):
+            return x, y
+    return None
+
+
 # ---------------------------------------------------------------------------------- readers
 Reader = Callable[[Elements], str]
 
@@ -302,8 +335,9 @@ def type_text(target: Target, value: str, clear: bool = False) -> Step:
 
 
 def type_lines(target: Target, value: str, clear: bool = False) -> list[Step]:
-    """Steps that type a multi-line `value` into the field: each line, with ENTER between
-    (`input text` types no new line)."""
+    """Steps that type a multi-line `value` into the field a line at a time, with ENTER between
+    (a user's way; `type_text` of the whole value types it in one action, ENTER for each new
+    line, as AndroidWorld's input_text does)."""
     steps: list[Step] = []
     for index, line in enumerate(str(value).split("\n")):
         if index:
@@ -359,6 +393,18 @@ def in_locale(locale: str) -> Translate:
             found += tuple(dict.fromkeys(t.translate(digits) for t in (label, *found) if t.translate(digits) != t))
         return found
     return translate
+
+
+def shown_in_locale(label: str, locale: str | None, package: str) -> str:
+    """The text a screen of `package` shows for the English `label` on a device set to `locale`,
+    the label matched case-insensitively (SPA's key components are written lower-case): Android's
+    translation on the system screens (launcher, System UI, Settings: the simulated screens' own
+    table); `label` as it is in English, for another app's own labels (they stay English:
+    taskkit.sim.gui.localize) and for user data (names, titles), which no table holds."""
+    if not locale or locale.replace("_", "-").split("-")[0] == "en" or package not in localize.SYSTEM_PACKAGES:
+        return label
+    words = {english.casefold(): shown for english, shown in localize.translations(locale, package).items()}
+    return words.get(label.casefold(), label)
 
 
 def localized(steps: Sequence[Step], locale: str | None) -> list[Step]:

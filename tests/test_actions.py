@@ -33,8 +33,9 @@ SCREEN = (
         (Action("navigate_home"), ["input keyevent KEYCODE_HOME"]),
         (Action("navigate_back"), ["input keyevent KEYCODE_BACK"]),
         (Action("open_app", app_name="Markor"), ["am start -n net.gsantner.markor/.activity.MainActivity"]),
-        (Action("scroll", direction="down"), ["input swipe 540 1920 540 480 300"]),
-        (Action("scroll", index=2, direction="down"), ["input swipe 540 1400 540 800 300"]),
+        (Action("scroll", direction="down"), ["input swipe 540 1200 540 0 300"]),  # AndroidWorld's: centre to edge
+        (Action("scroll", index=2, direction="down"), ["input swipe 540 1100 540 600 300"]),
+        (Action("scroll", index=2, direction="left"), ["input swipe 540 1100 1080 1100 300"]),
         (Action("swipe", direction="down"), ["input swipe 540 480 540 1920 300"]),
         (Action("wait"), []),
         (Action("answer", text="x"), []),
@@ -44,9 +45,9 @@ def test_commands_for(action, commands):
     assert commands_for(action, SCREEN, (1080, 2400)) == commands
 
 
-@pytest.mark.parametrize("size, command", [((1080, 2400), "input swipe 540 1920 540 480 300"),
-                                           ((1200, 800), "input swipe 600 640 600 160 300"),
-                                           ((720, 1280), "input swipe 360 1024 360 256 300")])
+@pytest.mark.parametrize("size, command", [((1080, 2400), "input swipe 540 1200 540 0 300"),
+                                           ((1200, 800), "input swipe 600 400 600 0 300"),
+                                           ((720, 1280), "input swipe 360 640 360 0 300")])
 def test_whole_screen_scrolls_follow_the_screen_size(size, command):
     assert commands_for(Action("scroll", direction="down"), SCREEN, size) == [command]
 
@@ -63,8 +64,8 @@ def test_the_runner_scrolls_within_the_devices_real_size(env):
     env.device.check = lambda command: sent.append(command) or check(command)
     perform(env, Action("scroll", direction="down"), screen.elements, screen.size)
     perform(env, Action("scroll", direction="up"))  # no size given: read from the device
-    assert sent[0] == "input swipe 600 640 600 160 300"
-    assert sent[-1] == "input swipe 600 160 600 640 300" and sent[-2] == "wm size"
+    assert sent[0] == "input swipe 600 400 600 0 300"
+    assert sent[-1] == "input swipe 600 400 600 800 300" and sent[-2] == "wm size"
 
 
 @pytest.mark.parametrize("action, message", [
@@ -86,6 +87,13 @@ def test_text_input_text_cannot_carry_goes_to_the_ime(text):
     through ADBKeyboard instead (tests/sim/gui/test_ime.py types it end to end)."""
     tap, typing = commands_for(Action("input_text", index=1, text=text), SCREEN, (1080, 2400))
     assert tap.startswith("input tap ") and "ADB_INPUT_B64" in typing and "input text" not in typing
+
+
+def test_a_new_line_is_typed_as_enter_as_android_world_types_it():
+    """AndroidWorld's input_text presses ENTER for each new line (adb_utils.type_text), so a text of
+    several lines is one action with no input method needed."""
+    assert input_text_command("a b\nc\n\nd") == ("input text a%sb && input keyevent KEYCODE_ENTER && input text c && "
+                                                  "input keyevent KEYCODE_ENTER && input keyevent KEYCODE_ENTER && input text d")
 
 
 def test_an_index_needs_the_screen_it_was_chosen_from():

@@ -109,6 +109,11 @@ class LensTask(TaskEval):
             goal.solve(env)
 
 
+def object_schema(**properties: Any) -> dict[str, Any]:
+    """An object schema whose every property is required (a task's params)."""
+    return {"type": "object", "properties": properties, "required": list(properties)}
+
+
 # --- goal makers --------------------------------------------------------------------------------
 def sms_sent(name: str, number: str, body: str) -> Goal:
     """A text message with `body` (fuzzy) sent to `number` (digits compared)."""

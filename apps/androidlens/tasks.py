@@ -15,6 +15,7 @@ from taskkit.apps import (audio_recorder, calendar, contacts, expense, markor, r
                           tasks_org, vlc)
 from taskkit.apps.calculator import formula as calc
 from taskkit.apps.androidlens import emergency, steps as st
+from taskkit.apps.androidlens.goals import object_schema as _schema
 from taskkit.apps.androidlens.goals import (Goal, LensTask, alarm_set, contact_saved, event_row, event_saved,
                                             expense_logged, note_written, sms_sent)
 from taskkit.apps.calendar.tasks import SimpleCalendarAddOneEvent
@@ -31,11 +32,6 @@ from taskkit.rng import TaskRng
 
 _SEED = {"type": "integer", "minimum": 0}
 _OCT = (calendar.YEAR, calendar.MONTH)
-
-
-def _schema(**properties: Any) -> dict[str, Any]:
-    """An object schema whose every property is required."""
-    return {"type": "object", "properties": properties, "required": list(properties)}
 
 
 def _distinct(draw: Callable[[], Any], count: int, keys: Callable[[Any], tuple] = lambda v: (v,)) -> list[Any]:
@@ -948,6 +944,7 @@ AndroidLensEventShare = compose(
 )
 AndroidLensEventShare.difficulty, AndroidLensEventShare.optimal_steps = "hard", 22
 
-# The Chinese tasks (apps/androidlens/zh.py) and the authorization tasks (authorization.py):
+# The Chinese tasks (apps/androidlens/zh.py), the authorization tasks (authorization.py) and the
+# multi-step single-goal tasks (multistep.py):
 # registered with these (the loader imports `tasks` only).
-from taskkit.apps.androidlens import authorization, zh  # noqa: E402,F401
+from taskkit.apps.androidlens import authorization, multistep, zh  # noqa: E402,F401

@@ -8,6 +8,7 @@ import dataclasses
 from typing import Any, ClassVar
 
 from taskkit.apps import settings
+from taskkit.apps.bmoca_detect import tap_through
 from taskkit.apps.spa.kind import Kind
 from taskkit.env import TaskEnv
 from taskkit.gui_reference import Step, back, open_app, tap
@@ -65,7 +66,13 @@ class _SettingsKind(Kind):
     def solve(self, env: TaskEnv) -> None:
         for switch in self._flipped():
             switch.put(env, switch.done[0])
-        settings.APP.launch(env.device)  # its top level names the pages
+        self.open_page(env)
+
+    def open_page(self, env: TaskEnv) -> None:
+        """Open the page of the level's last switch, where the reference ends: the key component is
+        its title, which Settings' top level holds only in English ("Network & internet" holds
+        "internet"; under ko-KR "블루투스" is the Bluetooth page's title, not on the top level)."""
+        tap_through(env.device, settings.APP.package, list(self._flipped()[-1].path[:-1]))
 
     def steps(self) -> list[Step]:
         steps: list[Step] = [open_app("settings")]

@@ -14,6 +14,7 @@ import types
 from typing import Any, ClassVar
 
 from taskkit.apps.base import App
+from taskkit.apps.bmoca_detect import reveal
 from taskkit.apps.spa.kind import Kind
 from taskkit.apps.spa.ladders import Ladder
 from taskkit.apps.spa.zh import LOCALE as ZH_LOCALE
@@ -21,7 +22,7 @@ from taskkit.config import apply as device_config
 from taskkit.device.catalog import ADB_KEYBOARD_IME
 from taskkit.device.quoting import shell_quote
 from taskkit.env import TaskEnv
-from taskkit.gui_reference import Step
+from taskkit.gui_reference import Step, shown_in_locale
 from taskkit.rng import TaskRng
 from taskkit.task import TaskEval, jinja_environment
 from taskkit.validators import Validator, all_of, key_components
@@ -41,6 +42,7 @@ class SpaTask(TaskEval, register=False):
     level: ClassVar[int]
     zh: ClassVar[bool] = False
     _locale_before = ""  # the locale a Chinese variant found at set-up (put back at teardown)
+    _screen_locale: str | None = None  # the device's locale during the episode (set-up reads it)
 
     @classmethod
     def generate_random_params(cls, rng: TaskRng) -> dict[str, Any]:
@@ -61,11 +63,16 @@ class SpaTask(TaskEval, register=False):
     def key_components(self) -> list[str]:
         """SPA's key components of this level, filled in with the params. A key is a short text,
         as SPA's annotators write them: a long value (a message, a note) stands by its first line's
-        first KEY_LENGTH characters, which a list row or a bubble shows whatever follows."""
+        first KEY_LENGTH characters, which a list row or a bubble shows whatever follows. A key
+        that is a label of the app's screens is the label as the device's locale shows it (the
+        screen's words, as SPA's annotators wrote the words their device showed): "display" is
+        "affichage" on a Settings screen in French (`gui_reference.shown_in_locale`)."""
         level = self.ladder.levels[self.level - 1]
         keys = level.keys_zh if self.zh and level.keys_zh else level.keys
         rendered = (jinja_environment().from_string(key).render(**self.params) for key in keys)
-        return [(text.splitlines() or [""])[0][:KEY_LENGTH].strip() or text for text in rendered]
+        package = super().apps()[0].package
+        return [shown_in_locale((text.splitlines() or [""])[0][:KEY_LENGTH].strip() or text, self._screen_locale, package)
+                for text in rendered]
 
     def initialize_state(self, env: TaskEnv) -> None:
         super().initialize_state(env)
@@ -76,12 +83,16 @@ class SpaTask(TaskEval, register=False):
             self._locale_before = env.device.check("getprop persist.sys.locale").strip()
             if self._locale_before != ZH_LOCALE:
                 env.device.check(" && ".join(device_config.locale_commands(ZH_LOCALE)))
+        self._screen_locale = ZH_LOCALE if self.zh else env.device.check("getprop persist.sys.locale").strip() or None
 
     def validator(self) -> Validator:
         return all_of(self.kind.check(), key_components(self.key_components()))
 
     def solve(self, env: TaskEnv) -> None:
+        """The kind's solve, then its screen scrolled until it shows the key components (a dense
+        screen lists fewer rows: the new expense or the folder may be further down)."""
         self.kind.solve(env)
+        reveal(env.device, self.key_components())
 
     def gui_reference(self) -> list[Step]:
         return list(self.kind.steps())

@@ -154,11 +154,23 @@ class NotInstalled(DeviceError):
     """The device has no Wikipedia app: an infrastructure failure (taskkit installs no APKs)."""
 
 
-def require(device: Device) -> None:
-    """Refuse a device without the app, naming it and the version B-MoCA installs."""
+def require(device: Device) -> bool:
+    """Have the app installed, as B-MoCA's image has it: from the device's image (`pm
+    install-existing`, the simulated device's way: AndroidWorld's image has it for no user) when
+    not installed; whether that installed it. Refuse a device whose image lacks it, naming the
+    app and the version B-MoCA installs."""
+    if device.packages.is_installed(PACKAGE):
+        return False
+    device.shell(f"pm install-existing {PACKAGE}")
     if not device.packages.is_installed(PACKAGE):
         raise NotInstalled(f"{PACKAGE} is not installed on {device.serial}: B-MoCA's Wikipedia tasks need Wikipedia "
                            f"{VERSION} (B-MoCA's image installs it); install its APK with adb install, then run again")
+    return True
+
+
+def uninstall(device: Device) -> None:
+    """Take the app away from user 0 again (its data kept: the task's restore puts it back)."""
+    device.check(f"pm uninstall -k --user 0 {PACKAGE}")
 
 
 def _rewrite(device: Device, change: Callable[[dict[str, shared_prefs.Pref]], dict[str, shared_prefs.Pref]]) -> None:

@@ -108,9 +108,16 @@ class _WikipediaTask(TaskEval, register=False):
             steps.append(back())  # Settings closes: the main screen, on Explore
         return steps
 
+    _installed_here = False  # whether the set-up installed the app (it goes again at teardown)
+
     def initialize_state(self, env: TaskEnv) -> None:
-        app.require(env.device)
+        self._installed_here = app.require(env.device)  # AndroidWorld's image: from the image, for the task
         super().initialize_state(env)
+
+    def teardown(self, env: TaskEnv) -> None:
+        super().teardown(env)
+        if self._installed_here:
+            app.uninstall(env.device)
 
     def validator(self) -> Validator:
         checks: list[Validator] = []

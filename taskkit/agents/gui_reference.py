@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from taskkit import registry
 from taskkit.agents.base import Action, Agent, Episode, Observation
 from taskkit.errors import TaskkitError
 from taskkit.device.services.ui import BoundingBox, UIElement
-from taskkit.gui_reference import Locator, Step, localized, mistype
+from taskkit.gui_reference import Locator, Step, clear_point, localized, mistype
 
 Variant = Callable[[Sequence[Step]], Sequence[Step] | None]
 
@@ -43,7 +44,8 @@ class GuiReferenceAgent(Agent):
         steps = self.variant(episode.gui_reference) if self.variant else episode.gui_reference
         self.steps: list[Step] = localized(steps or (), episode.locale)
         self.at, self.scrolls, self.direction, self.seen = 0, 0, "down", ()
-        self.memory, self.scrolled = ListMemory(), None
+        self.memory, self.scrolled, self.looking = ListMemory(), None, False
+        self.swipes = swipes_for(episode.task_name)
         self.problem = None
         self.instruction = ""
 
@@ -56,7 +58,8 @@ class GuiReferenceAgent(Agent):
     def _next(self, observation: Observation) -> Action:
         self.memory.observe(observation, self.scrolled)
         action = self._choose(observation)
-        self.scrolled = action.direction if action.action_type == "scroll" and action.index is not None else None
+        lists = any(e.is_scrollable for e in observation.ui_elements)
+        self.scrolled = self.direction if self.looking and lists else None
         return action
 
     def _choose(self, observation: Observation) -> Action:
@@ -64,11 +67,12 @@ class GuiReferenceAgent(Agent):
             return self._give_up(f"step {self.at}: {observation.last_action_error}")
         if self.at >= len(self.steps):
             return Action("status", goal_status="complete")
+        self.looking = False
         try:
             action = self._action(self.steps[self.at], observation)
         except LookupError as error:
             return self._give_up(f"step {self.at + 1} {self.steps[self.at]}: {error}")
-        if action.action_type != "scroll":
+        if not self.looking:
             self.at, self.scrolls, self.direction = self.at + 1, 0, "down"
         return action
 
@@ -97,17 +101,23 @@ class GuiReferenceAgent(Agent):
                 raise LookupError(f"{step.target} has no bounds to tap inside")
             return Action("click", x=round(box.x_min + step.at[0] * (box.x_max - box.x_min - 1)),
                           y=round(box.y_min + step.at[1] * (box.y_max - box.y_min - 1)))
-        if step.action == "tap":
-            return Action("click", index=index)
-        if step.action == "long_press":
-            return Action("long_press", index=index)
+        if step.action in ("tap", "long_press"):
+            kind = "click" if step.action == "tap" else "long_press"
+            box, point = elements[index].bbox, clear_point(elements, index)
+            if box is None or point == box.center:
+                return Action(kind, index=index)
+            if point is None:  # wholly under a control drawn over it: bring it out
+                return self._scroll(step, observation)
+            return Action(kind, x=point[0], y=point[1])  # the part a control drawn over it leaves
         if step.action == "swipe":
             return Action("swipe", index=index, direction=step.direction)
         typed = mistype(step.text or "") if step.mistyped else step.text or ""
         return Action("input_text", index=index, text=typed, clear_text=step.clear or None)
 
     def _scroll(self, step: Step, observation: Observation) -> Action:
-        """Scroll the screen's (last) scrollable list towards the target: down, then up from the end.
+        """Scroll the screen's (last) scrollable list towards the target: down, then up from the end,
+        with an agent's scroll (AndroidWorld's: its fling keeps a row at the list's edge in view);
+        on a B-MoCA task, with B-MoCA's swipe, the gesture its step limits count (`swipes_for`).
         Where nothing scrolls, swipe up on the screen once, as a user looks for more (the home
         screen opens its app drawer: a config's icon layout may leave the app out of the home)."""
         lists = [i for i, e in enumerate(observation.ui_elements) if e.is_scrollable]
@@ -118,8 +128,21 @@ class GuiReferenceAgent(Agent):
             self.direction = self.memory.direction_to(step.target) or "down"
         elif seen == self.seen:  # the end of the list: look the other way
             self.direction = "up" if self.direction == "down" else "down"
-        self.scrolls, self.seen = self.scrolls + 1, seen
+        self.scrolls, self.seen, self.looking = self.scrolls + 1, seen, True
+        if self.swipes:  # B-MoCA's stroke over the list: the finger the other way across its middle 60 %
+            finger = {"down": "up", "up": "down"}[self.direction]
+            return Action("swipe", direction=finger, index=lists[-1] if lists else None)
         return Action("scroll", direction=self.direction, index=lists[-1] if lists else None)
+
+
+def swipes_for(task_name: str) -> bool:
+    """Whether the task is one of B-MoCA's, whose agents look for a target with B-MoCA's `swipe`:
+    a quick stroke across the middle 60 % (its environment's _SCROLL_MAP, 0.8 -> 0.2 of the screen;
+    here of the list, taskkit's `swipe` on it, as a stroke from the app bar scrolls nothing), which
+    its step limits count: AndroidWorld's scroll needs one more under bmoca-108 in
+    BmocaAddLanguagePage's 7. A public tag of the task (`--list_tasks`), nothing of its solution."""
+    entry = registry.peek(task_name)
+    return entry is not None and "bmoca" in entry.tags
 
 
 class ListMemory:
@@ -182,8 +205,8 @@ def instruction(action: Action, step: Step | None, observation: Observation) -> 
     if kind == "answer":
         return f'Answer "{action.text}"'
     target = str(step.target) if step is not None and step.target is not None else "the target"
-    if kind == "scroll":
-        return f"Scroll {action.direction} to find {target}"
+    if kind == "scroll" or kind == "swipe" and action.index is None:
+        return f"{kind.capitalize()} {action.direction} to find {target}"
     elements = observation.ui_elements
     label = elements[action.index].describe() if action.index is not None and action.index < len(elements) else ""
     label = f'"{label}"' if label else target

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any, Mapping
 
+from taskkit.device.catalog import BMOCA_IMAGE
 from taskkit.errors import TaskkitError
 from taskkit.rng import TaskRng
 
@@ -31,6 +33,7 @@ LOCALES = ("en-US", "es-US", "fr-CA", "zh-Hans-CN", "hi-IN", "ja-JP", "ru-MD", "
 WALLPAPERS = ("00_default", "01_red", "02_blue", "03_paper", "04_sky", "05_doughnut", "07_food", "08_colors",
               "09_rainbow", "10_galaxy", "11_pyramid", "12_ocean", "13_canyon")
 SETS_FILE = Path(__file__).with_name("bmoca.json")
+_PACKAGE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+")
 
 
 class ConfigError(TaskkitError, ValueError):
@@ -51,9 +54,14 @@ class DeviceConfig:
     icon_seed: int | None = None
     time_zone: str = "UTC"
     clock_24h: bool = True
+    #: Apps the config's image has beyond AndroidWorld's, installed while it is applied (`pm
+    #: install-existing`): B-MoCA's configs have Wikipedia (catalog.BMOCA_IMAGE).
+    packages: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        problems = []
+        object.__setattr__(self, "packages", tuple(self.packages))
+        problems = [f"package {name!r} is not a package name such as 'org.wikipedia'"
+                    for name in self.packages if not isinstance(name, str) or not _PACKAGE_NAME.fullmatch(name)]
         if self.device_type not in DEVICE_TYPES:
             problems.append(f"device_type {self.device_type!r} is not one of {', '.join(DEVICE_TYPES)}")
         if not 72 <= int(self.density) <= 1000:
@@ -94,7 +102,7 @@ def draw(seed: int) -> DeviceConfig:
     device_type = rng.choice(sorted(DEVICE_TYPES))
     return DeviceConfig(name=f"random-{seed}", device_type=device_type, density=rng.choice(DENSITIES),
                         font_scale=rng.choice(FONT_SCALES), locale=rng.choice(LOCALES), dark=rng.random() < 0.5,
-                        wallpaper=rng.choice(WALLPAPERS), icon_seed=rng.getrandbits(31))
+                        wallpaper=rng.choice(WALLPAPERS), icon_seed=rng.getrandbits(31), packages=BMOCA_IMAGE)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,9 +142,11 @@ def load_set(path: str | Path) -> ConfigSet:
 def builtin_set() -> ConfigSet:
     """B-MoCA's 45 environments (000–034 train from the paper, 100–109 test from its repository's
     environment CSV, which differs from the paper in 105–109); each has its own icon layout
-    (its id seeds it; environment 100 keeps the default home screen, B-MoCA's vanilla one)."""
+    (its id seeds it; environment 100 keeps the default home screen, B-MoCA's vanilla one) and
+    B-MoCA's image's apps (Wikipedia: its asset/environments/resource/apks_versions.txt)."""
     found = load_set(SETS_FILE)
-    configs = {name: dataclasses.replace(c, icon_seed=None if name == "bmoca-100" else int(name.split("-")[1]))
+    configs = {name: dataclasses.replace(c, icon_seed=None if name == "bmoca-100" else int(name.split("-")[1]),
+                                         packages=BMOCA_IMAGE)
                for name, c in found.configs.items()}
     return ConfigSet(configs, found.splits)
 

@@ -96,6 +96,9 @@ def commands(config: DeviceConfig, current: dict[str, Any]) -> list[str]:
     if config.icon_seed is not None:
         run += [f"mkdir -p {shell_quote(LAUNCHER_DB.rsplit('/', 1)[0])}",
                 f"sqlite3 {shell_quote(LAUNCHER_DB)} {shell_quote(_favorites(config))}", f"am force-stop {LAUNCHER}"]
+    # the image's own apps (B-MoCA's Wikipedia): installed for user 0 from the image; a device
+    # whose image lacks one keeps going, and the tasks that need it say so
+    run += [f"{{ pm install-existing {shell_quote(name)} >/dev/null 2>&1 || true; }}" for name in config.packages]
     if current.get("locale") != config.locale:
         run += locale_commands(config.locale)
     return run
@@ -133,6 +136,7 @@ def apply(device: Device, config: DeviceConfig) -> dict[str, Any]:
         previous = read(device)
         if config.icon_seed is not None:
             previous["favorites"] = device.check(f"sqlite3 {shell_quote(LAUNCHER_DB)} '.dump favorites' 2>/dev/null || true")
+        previous["absent"] = [name for name in config.packages if not device.packages.is_installed(name)]
         device.files.write_text(RECORD, json.dumps(previous))
     device.check(" && ".join(commands(config, read(device))))
     verify(device, config)
@@ -159,6 +163,8 @@ def restore(device: Device, previous: dict[str, Any] | None = None) -> bool:
     if "favorites" in previous:  # the launcher's layout as it was (its table's .dump)
         run += [f"sqlite3 {shell_quote(LAUNCHER_DB)} {shell_quote('DROP TABLE IF EXISTS favorites; ' + previous['favorites'])}",
                 f"am force-stop {LAUNCHER}"]
+    run += [f"{{ pm uninstall -k --user 0 {shell_quote(name)} >/dev/null 2>&1 || true; }}"
+            for name in previous.get("absent", ())]  # the apps the config installed, gone again
     if previous.get("locale") and read(device)["locale"] != previous["locale"]:
         run += locale_commands(previous["locale"])
     device.check(" && ".join(run) + f" && rm -f {shell_quote(RECORD)}")

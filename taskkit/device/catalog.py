@@ -274,6 +274,10 @@ CATALOG: tuple[Package, ...] = (
                      ".theme.ThemeFittingRoomActivity")),
 )
 
+# The packages B-MoCA's image installs and AndroidWorld's does not: a simulated device holds them
+# but has them installed for no user until `pm install-existing` (a B-MoCA device config, or the
+# set-up of a task of theirs, does it: taskkit.config.apply, apps/wikipedia); taskkit.sim.packages.
+BMOCA_IMAGE: tuple[str, ...] = ("org.wikipedia",)
 LAUNCHER = CATALOG[0]
 LATIN_IME = "com.android.inputmethod.latin/.LatinIME"  # the keyboard a fresh device types with
 ADB_KEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"  # ADBKeyboard's input method id
@@ -293,12 +297,12 @@ def installed(third_party: bool | None = None) -> list[Package]:
 
 
 def resolve_intent(action: str | None, scheme: str | None, mime: str | None,
-                   categories: Iterable[str] = (), package_name: str | None = None
-                   ) -> tuple[Package, str] | None:
-    """The first (package, full activity class) whose filter matches, in catalog order
-    (only among `package_name`'s activities when it is given)."""
+                   categories: Iterable[str] = (), package_name: str | None = None,
+                   among: Iterable[Package] = CATALOG) -> tuple[Package, str] | None:
+    """The first (package, full activity class) whose filter matches, in catalog order, among
+    `among` (the installed packages; only `package_name`'s activities when it is given)."""
     cats = tuple(categories)
-    for package in CATALOG:
+    for package in among:
         if package_name is not None and package.name != package_name:
             continue
         for intent_filter in package.filters:

@@ -1,10 +1,14 @@
-"""Installing the catalog's packages on a simulated device: their private-data folders."""
+"""Installing the catalog's packages on a simulated device: their private-data folders, and which
+of them user 0 has installed (`pm install-existing` / `pm uninstall --user 0`): every package but
+B-MoCA's image's own (catalog.BMOCA_IMAGE) until a command installs it. The image keeps every
+APK, so an uninstalled package can come back with its `install-existing`, as on a device whose
+system image holds it (PackageManagerShellCommand.runInstallExisting)."""
 from __future__ import annotations
 
 import os
 from typing import Iterable
 
-from taskkit.device.catalog import ALWAYS_DIRS, CATALOG, Package
+from taskkit.device.catalog import ALWAYS_DIRS, BMOCA_IMAGE, CATALOG, Package, get
 from taskkit.sim.state import SimState
 
 
@@ -31,3 +35,31 @@ def install_all(state: SimState) -> None:
     """Create `/data/data/<pkg>/` (and `/data/user_de/0/<pkg>/`) for every catalog package."""
     for package in CATALOG:
         create_data_dirs(state, package)
+
+
+def uninstalled(state: SimState) -> frozenset[str]:
+    """The catalog's packages user 0 has not installed (at first: B-MoCA's image's own)."""
+    return frozenset(state.config.get("uninstalled_packages", BMOCA_IMAGE))
+
+
+def installed(state: SimState, name: str) -> Package | None:
+    """The package called `name` if user 0 has it installed, else None."""
+    package = get(name)
+    return package if package is not None and name not in uninstalled(state) else None
+
+
+def all_installed(state: SimState) -> list[Package]:
+    """The packages user 0 has installed, in catalog order."""
+    absent = uninstalled(state)
+    return [package for package in CATALOG if package.name not in absent]
+
+
+def set_installed(state: SimState, name: str, on: bool) -> None:
+    """Install `name` for user 0 (from the image) or uninstall it."""
+    absent = set(uninstalled(state))
+    if on:
+        absent.discard(name)
+    else:
+        absent.add(name)
+    state.config["uninstalled_packages"] = sorted(absent)
+    state.save()

@@ -128,3 +128,21 @@ def test_a_wrong_value_misses_only_its_own_milestone(env):
         sms.send(env.device, friend, "Your share for dinner is $1.00")
         assert tracker.finish(env, 1) == pytest.approx(2 / 3) and tracker.reached["sms_2"] is None
         assert task.is_successful(env) == 0.0
+
+
+def test_multi_step_single_goal_tasks_take_their_steps_in_order(env):
+    """AndroidLens' multi-step single-goal subcategory: at least three tasks, each one ordered
+    group of dependent steps; the note copied into the new folder but left where it was is two
+    steps of three, and no success."""
+    from taskkit.apps.androidlens import multistep
+
+    chosen = [cls for cls in _family() if "multi-step-single-goal" in _facet(cls, "subcategory")]
+    assert len(chosen) >= 3
+    for cls in chosen:
+        groups = cls(cls.generate_random_params(TaskRng(3))).goal_groups()
+        assert len(groups) == 1 and groups[0][0], cls.name  # one goal: its steps, in order
+    with _episode(env, multistep.AndroidLensArchiveNote) as (task, tracker):
+        goals = _goals(task)
+        goals["in_folder"].solve(env)  # copied first: the folder came with it, the original stays
+        assert tracker.finish(env, 1) == pytest.approx(2 / 3) and tracker.reached["out_of_place"] is None
+        assert task.is_successful(env) == 0.0

@@ -155,6 +155,8 @@ def test_state_and_key_components_are_both_needed(env: Env, ladder: Ladder) -> N
     for params, level in _near_misses(task):
         task.initialize_state(env)
         ladder.kind(params, level, False).solve(env)
+        if hasattr(task.kind, "open_page"):  # Settings: the level below, on the top level's page
+            task.kind.open_page(env)
         seen.append((_parts(env, task), task.is_successful(env)))
         task.teardown(env)
         if seen[-1] == ((0.0, 1.0), 0.0):

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import pytest
 
+from taskkit import config
 from taskkit.apps import wikipedia as app
 from taskkit.apps.wikipedia import tasks
+from taskkit.config import apply
 from taskkit.device import catalog
 from taskkit.device.errors import DeviceError
 from taskkit.device.services import shared_prefs
+from taskkit.env import Env
 from taskkit.gui_reference import in_row_of, resource_id
 from tests.apps.test_settings_bmoca import _episode
 from tests.sim.gui.helpers import find, tap, texts
@@ -23,6 +26,7 @@ def _prefs(device) -> dict[str, shared_prefs.Pref]:
 
 
 def _to_settings(device) -> None:
+    app.require(device)  # AndroidWorld's image has it for no user: installed from the image
     app.reset(device)
     tasks.to_main(device)
     tap(device, resource_id("nav_more_container"))
@@ -88,6 +92,7 @@ def test_link_previews_and_the_text_size_are_written_at_once_and_clamped(device)
 
 
 def test_the_tabs_are_selected_as_bmocas_detector_reads_them(device) -> None:
+    app.require(device)
     app.reset(device)
     tasks.to_main(device)
     assert find(device, resource_id(tasks.EXPLORE)).is_selected
@@ -133,3 +138,31 @@ def test_a_device_without_the_app_is_an_infrastructure_error_naming_it(task_env,
 
 def test_the_package_is_listed_last_so_the_others_keep_their_uids() -> None:
     assert catalog.CATALOG[-1].name == app.PACKAGE and catalog.CATALOG[-1].launch_component == "org.wikipedia/.main.MainActivity"
+
+
+def _has_wikipedia(device) -> bool:
+    listed = device.check("pm list packages")
+    home = device.ui.screen().elements
+    return "package:org.wikipedia\n" in listed and any(e.text == "Wikipedia" for e in home)
+
+
+def test_only_bmocas_image_has_the_app(device) -> None:
+    """AndroidWorld's image (the default device) lists no Wikipedia, in `pm list packages` or the
+    launcher's drawer; a B-MoCA config installs it from the image and takes it away again when
+    restored; a Wikipedia task installs it for itself on the default device."""
+    def drawer() -> None:
+        device.check("input keyevent HOME")
+        device.check("input swipe 540 1800 540 600 300")  # the drawer lists every installed app
+    drawer()
+    assert not _has_wikipedia(device) and device.shell("monkey -p org.wikipedia 1").exit_code != 0
+    previous = apply.apply(device, config.resolve("bmoca-100")[0])
+    drawer()
+    assert _has_wikipedia(device)
+    apply.restore(device, previous)
+    drawer()
+    assert not _has_wikipedia(device)
+    task = tasks.BmocaWikipediaOpen({})
+    task.initialize_state(Env(device))
+    assert device.packages.is_installed(app.PACKAGE)
+    task.teardown(Env(device))
+    assert not device.packages.is_installed(app.PACKAGE)

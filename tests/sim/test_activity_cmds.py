@@ -229,7 +229,7 @@ def test_dumpsys_package_version(state):
 def test_pm_list_packages_in_catalog_order(state):
     out, _, code = run(state, "pm", "list", "packages")
     assert code == 0
-    assert out == "".join(f"package:{p.name}\n" for p in catalog.CATALOG)
+    assert out == "".join(f"package:{p.name}\n" for p in catalog.CATALOG if p.name not in catalog.BMOCA_IMAGE)
     third, _, _ = run(state, "pm", "list", "packages", "-3")
     names = [line[len("package:"):] for line in third.splitlines()]
     assert "com.simplemobiletools.smsmessenger" in names and "com.android.settings" not in names
@@ -311,7 +311,24 @@ def test_monkey_launches_the_launcher_activity(state):
     assert code == 252 and err == "** No activities found to run, monkey aborted.\n"
 
 
+def test_the_image_s_own_apps_come_and_go_for_user_0(state):
+    """B-MoCA's image's apps are in the simulated image but installed for no user: `pm
+    install-existing` installs one (PackageManagerShellCommand's line), `pm uninstall --user 0`
+    takes it away again; a package the image lacks cannot be installed so."""
+    assert run(state, "pm", "path", "org.wikipedia")[2] == 1
+    assert run(state, "pm", "install-existing", "org.wikipedia") == ("Package org.wikipedia installed for user: 0\n", "", 0)
+    assert run(state, "pm", "path", "org.wikipedia")[0].startswith("package:/data/app/")
+    assert "package:org.wikipedia\n" in run(state, "pm", "list", "packages", "-3")[0]
+    assert run(state, "pm", "uninstall", "-k", "--user", "0", "org.wikipedia") == ("Success\n", "", 0)
+    assert "org.wikipedia" not in run(state, "pm", "list", "packages")[0]
+    out, _, code = run(state, "pm", "install-existing", "no.such")
+    assert code == 1 and out == "android.content.pm.PackageManager$NameNotFoundException: Package no.such doesn't exist\n"
+    assert run(state, "pm", "uninstall", "com.android.settings") == ("Failure [DELETE_FAILED_INTERNAL_ERROR]\n", "", 1)
+
+
 def test_every_catalog_launch_activity_starts(state):
+    for name in catalog.BMOCA_IMAGE:
+        run(state, "pm", "install-existing", name)
     for package in catalog.CATALOG:
         if package.launch_component:
             _, err, _ = run(state, "am", "start", "-n", package.launch_component)

@@ -288,15 +288,16 @@ def parse_intent(args: list[str]) -> tuple[Intent, dict[str, str | bool]]:
     return intent, options
 
 
-def resolve_activity(intent: Intent) -> tuple[Package | None, str | None]:
-    """(package, full class) the intent starts; (None, None) when nothing matches."""
+def resolve_activity(state: SimState, intent: Intent) -> tuple[Package | None, str | None]:
+    """(package, full class) the intent starts among the installed packages; (None, None) when
+    nothing matches."""
     if intent.component is not None:
-        package = catalog.get(intent.component[0])
+        package = packages.installed(state, intent.component[0])
         if package is None or not package.has_activity(intent.component[1]):
             return None, None
         return package, intent.component[1]
     found = catalog.resolve_intent(intent.action, intent.scheme, intent.mime_type, intent.categories,
-                                    intent.package)
+                                    intent.package, packages.all_installed(state))
     return found if found is not None else (None, None)
 
 
@@ -420,7 +421,7 @@ def _am_start(inv: Invocation, args: list[str]) -> int:
     out = inv.out if wait else inv.err
     inv.out(f"Starting: {intent.to_string()}\n")
     intent.flags |= FLAG_ACTIVITY_NEW_TASK
-    package, cls = resolve_activity(intent)
+    package, cls = resolve_activity(inv.state, intent)
     if package is None or cls is None:
         if intent.component is not None:
             out(f"Error type 3\nError: Activity class {{{intent.component[0]}/{intent.component[1]}}} "
@@ -633,7 +634,7 @@ def _pm_list(inv: Invocation, args: list[str]) -> int:
         else:
             filters.append(arg)
     disabled = set(inv.state.config.get("disabled_packages", []))
-    for package in catalog.CATALOG:
+    for package in packages.all_installed(inv.state):
         if ("-s" in flags and not package.system) or ("-3" in flags and package.system):
             continue
         if ("-d" in flags and package.name not in disabled) or ("-e" in flags and package.name in disabled):
@@ -653,7 +654,7 @@ def _pm_list(inv: Invocation, args: list[str]) -> int:
 
 def _pm_path(inv: Invocation, args: list[str]) -> int:
     names = _without_user(args)
-    package = catalog.get(names[0]) if names else None
+    package = packages.installed(inv.state, names[0]) if names else None
     if package is None:
         return 1
     inv.out(f"package:{package.path}\n")
@@ -805,17 +806,52 @@ Package manager (package) commands:
       Set or clear a permission's flags (user-set, user-fixed, one-time).
   enable|disable|disable-user [--user USER_ID] PACKAGE
       Change the enabled state of a package.
+  install-existing [--user USER_ID] PACKAGE
+      Installs an existing application for a new user.
+  uninstall [-k] [--user USER_ID] PACKAGE
+      Remove the given package name from the system.
 """
 def _pm_install(inv: Invocation, args: list[str]) -> int:
-    """The simulated device has its apps built in: installing is refused, saying so (and why)."""
+    """The simulated device has its apps built in: installing an APK is refused, saying so (and why)."""
     inv.err("Failure [INSTALL_FAILED_ABORTED: the simulated device does not install packages; "
             "its apps are models registered with taskkit.apps]\n")
     return 1
 
 
+def _pm_install_existing(inv: Invocation, args: list[str]) -> int:
+    """`pm install-existing [--user 0] PACKAGE`: install for user 0 a package the image holds
+    (PackageManagerShellCommand.runInstallExisting: its line, or the NameNotFoundException)."""
+    names = [a for a in _without_user(args) if not a.startswith("-")]
+    if not names:
+        raise CommandError("package name not specified")
+    if catalog.get(names[0]) is None:
+        inv.out(f"android.content.pm.PackageManager$NameNotFoundException: Package {names[0]} doesn't exist\n")
+        return 1
+    packages.set_installed(inv.state, names[0], True)
+    inv.out(f"Package {names[0]} installed for user: 0\n")
+    return 0
+
+
+def _pm_uninstall(inv: Invocation, args: list[str]) -> int:
+    """`pm uninstall [-k] [--user 0] PACKAGE`: a third-party package uninstalled for user 0 (the
+    image keeps it for `install-existing`), its data deleted unless `-k`; "Success"."""
+    names = [a for a in _without_user(args) if not a.startswith("-")]
+    package = packages.installed(inv.state, names[0]) if names else None
+    if package is None or package.system:
+        inv.out("Failure [DELETE_FAILED_INTERNAL_ERROR]\n")
+        return 1
+    stop_package(inv.state, package.name)
+    if "-k" not in args:
+        clear_package_data(inv.state, package)
+    packages.set_installed(inv.state, package.name, False)
+    inv.out("Success\n")
+    return 0
+
+
 _PM_VERBS: dict[str, Callable[[Invocation, list[str]], int]] = {
     **{verb: _pm_install for verb in ("install", "install-create", "install-write", "install-commit",
-                                      "install-multiple", "install-existing", "uninstall")},
+                                      "install-multiple")},
+    "install-existing": _pm_install_existing, "uninstall": _pm_uninstall,
     "list": _pm_list, "path": _pm_path, "clear": _pm_clear, "grant": _pm_permission("grant"),
     "revoke": _pm_permission("revoke"), "set-permission-flags": _pm_permission("set-permission-flags"),
     "clear-permission-flags": _pm_permission("clear-permission-flags"),
@@ -826,7 +862,7 @@ _PM_VERBS: dict[str, Callable[[Invocation, list[str]], int]] = {
 
 @command("pm")
 def pm(inv: Invocation) -> int:
-    """`pm list packages|path|clear|grant|revoke|enable|disable|disable-user ...`."""
+    """`pm list packages|path|clear|grant|revoke|enable|disable|disable-user|install-existing|uninstall ...`."""
     return _dispatch(inv, _PM_VERBS, _PM_HELP, "com.android.server.pm.PackageManagerShellCommand")
 
 
@@ -903,7 +939,7 @@ def _dump_activity(inv: Invocation, args: list[str]) -> int:
 def _dump_package(inv: Invocation, args: list[str]) -> int:
     names = [a for a in args if not a.startswith("-")]
     lines = ["Packages:"]
-    for package in catalog.CATALOG:
+    for package in packages.all_installed(inv.state):
         if names and package.name != names[0]:
             continue
         lines += [f"  Package [{package.name}] ({stable_hash(package.name, 'package')}):",
@@ -970,7 +1006,7 @@ def monkey(inv: Invocation) -> int:
             i += 2
         else:
             i += 1
-    launchable = [p for p in (catalog.get(n) for n in allowed) if p and p.launch_component]
+    launchable = [p for p in (packages.installed(inv.state, n) for n in allowed) if p and p.launch_component]
     if not launchable:
         inv.err("** No activities found to run, monkey aborted.\n")
         return 252

@@ -46,7 +46,7 @@ def am(inv: Invocation) -> int:
     output = bytes(inv.stdout) + bytes(inv.stderr)
     try:
         intent, _ = parse_intent(inv.args[1:])
-        package, cls = resolve_activity(intent)
+        package, cls = resolve_activity(inv.state, intent)
     except (CommandError, ValueError):
         return code
     if package is None or cls is None or b"Error" in output:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 
+from taskkit.sim import packages
 from taskkit.sim.gui import appdata, theme, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Box, Node
@@ -65,8 +66,9 @@ def wallpaper(ui: Session) -> tuple[int, int, int] | None:
     return WALLPAPERS.get(ui.setting("secure", "taskkit_wallpaper") or "")
 
 
-def _apps() -> list[Package]:
-    return [p for p in CATALOG if p.launch_component and p.name != PACKAGE]
+def _apps(ui: Session) -> list[Package]:
+    """The installed apps with a launcher activity (taskkit.sim.packages)."""
+    return [p for p in packages.all_installed(ui.state) if p.launch_component and p.name != PACKAGE]
 
 
 def _home_apps(ui: Session) -> list[Package]:
@@ -74,14 +76,14 @@ def _home_apps(ui: Session) -> list[Package]:
     desktop, by screen, row and column) when it has one, else every app."""
     rows = appdata.rows(ui, LAUNCHER_DB, "SELECT intent FROM favorites WHERE container = ? AND itemType = ? "
                                          "ORDER BY screen, cellY, cellX, _id", [_DESKTOP, _APPLICATION])
-    by_name = {p.name: p for p in _apps()}
+    by_name = {p.name: p for p in _apps(ui)}
     placed = []
     for row in rows:
         component = str(row["intent"] or "").partition("component=")[2].split(";")[0]
         package = by_name.get(component.split("/")[0])
         if package is not None and package not in placed:
             placed.append(package)
-    return placed or _apps()
+    return placed or _apps(ui)
 
 
 def _icon(ui: Session, box: Box, package: Package) -> Node:
@@ -132,7 +134,7 @@ def _home(ui: Session, frame: Frame) -> list[Node]:
 def _drawer(ui: Session, frame: Frame) -> list[Node]:
     m = ui.m
     search, top = _search(ui, m.status_bar, "search_container_all_apps", "Search your phone and more")
-    apps = sorted(_apps(), key=lambda p: p.label.casefold())
+    apps = sorted(_apps(ui), key=lambda p: p.label.casefold())
     box = (0, top + m.dp(8), m.width, m.content_bottom)
     grid = widgets.scroll_list(ui, frame, "apps", box, _grid(ui, box, apps, 104), rid=f"{PACKAGE}:id/apps_list_view")
     return [search, grid]

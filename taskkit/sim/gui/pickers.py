@@ -417,9 +417,10 @@ def _face(ui: Session, frame: Frame, box: Box, look: TimeLook, h24: bool) -> Nod
         position = (value / 5 if minutes else value % 12)
         angle = math.radians(position * 30 - 90)
         x, y = cx + int(ring * math.cos(angle)), cy + int(ring * math.sin(angle))
-        # neighbours 30° apart on a small face (high density) must not overlap: a tap on one's
-        # centre would land on the next (their centres are >= chord / sqrt 2 apart on each axis)
-        size = min(m.dp(40), int(1.4 * 2 * ring * math.sin(math.radians(15))))
+        # neighbours 30° apart on a small face (high density) must not reach each other's centre:
+        # a tap there would land on the next (ClockHandView picks by angle, never by bounds). Their
+        # centres are >= chord / sqrt 2 apart on one axis, so a half side of 0.65 chord stays short
+        size = min(m.dp(40), int(1.3 * 2 * ring * math.sin(math.radians(15))))
         if minutes:
             picked = value == minute
             desc = look.minute_desc(label)

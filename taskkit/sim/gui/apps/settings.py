@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from taskkit.device.catalog import LAUNCHER, installed
+from taskkit.device.catalog import LAUNCHER
+from taskkit.sim import packages
 from taskkit.sim.commands.activity import log_start, process_uid
 from taskkit.sim.commands.activity import Intent as StartIntent
 from taskkit.sim.gui import emergency, syslog, toggles, volumes, widgets
@@ -227,20 +228,21 @@ def _no_rows(ui: Session) -> list[RowSpec]:
 
 
 def _apps_rows(ui: Session) -> list[RowSpec]:
-    return [("See all %d apps" % len(_launcher_apps()), "", _open("all_apps"), None),
+    return [("See all %d apps" % len(_launcher_apps(ui)), "", _open("all_apps"), None),
             ("Default apps", "Chrome, Phone, and Messages", None, None),
             ("Screen time", "Today's screen time", None, None),
             ("Unused apps", "0 unused apps", None, None),
             ("App battery usage", "", None, None), ("Special app access", "2 apps can use unrestricted data", None, None)]
 
 
-def _launcher_apps() -> list[str]:
+def _launcher_apps(ui: Session) -> list[str]:
     """The labels ManageApplications lists: the installed apps with a launcher activity, by label."""
-    return sorted((p.label for p in installed() if p.launch_activity and p.name != LAUNCHER_PACKAGE), key=str.lower)
+    return sorted((p.label for p in packages.all_installed(ui.state) if p.launch_activity and p.name != LAUNCHER_PACKAGE),
+                  key=str.lower)
 
 
 def _all_apps_rows(ui: Session) -> list[RowSpec]:
-    return [(label, "", None, None) for label in _launcher_apps()]
+    return [(label, "", None, None) for label in _launcher_apps(ui)]
 
 
 def _system_rows(ui: Session) -> list[RowSpec]:
