@@ -16,6 +16,8 @@ import re
 
 from PIL import Image, ImageChops, ImageDraw
 
+from taskkit.errors import TaskkitError
+
 Point = tuple[float, float]
 _TOKEN = re.compile(r"[MmLlHhVvCcZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Z": 0}
@@ -23,7 +25,7 @@ _STEPS = 16  # segments per cubic curve
 _SUPERSAMPLE = 4
 
 
-class PathError(ValueError):
+class PathError(TaskkitError, ValueError):
     """Path data this parser does not read (an arc, a smooth or quadratic curve, a stray number)."""
 
 

@@ -24,7 +24,7 @@ from taskkit import registry
 from taskkit.fidelity import tour as tour_module
 from taskkit.fidelity.tour import Shot, referenced_tasks
 from taskkit.sim.gui import icons
-from taskkit.sim.gui.node import Node
+from taskkit.sim.gui.node import Node, reachable
 from taskkit.sim.gui.render import render_png
 from taskkit.sim.gui.screen import View
 
@@ -57,7 +57,7 @@ def _sample() -> tuple[tuple[Shot, ...], frozenset[tuple[str, str]]]:
 
     def watch(view, width, height):
         for root in (view.window, *view.bars):
-            for node in root.walk():
+            for node in reachable(root):  # a view drawn under another by design is not seen
                 if (node.class_name.endswith(("ImageButton", "ImageView")) and not node.text and not node.image
                         and (node.content_desc or node.clickable) and icons.icon_name(node) is None):
                     unmapped.add((node.resource_id, node.content_desc))
