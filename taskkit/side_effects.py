@@ -21,7 +21,7 @@ compare two things:
 
 A change is expected when the task's checks look at it: a table a row validator reads (and the
 tables the app derives from it, `Table.derived`), a file or folder a file validator names (and the
-folder it sits in), the paths any other check says it reads (its `reads`), a setting a setting
+folder it sits in), the paths and tables any other check says it reads (its `reads`), a setting a setting
 validator reads, the data of the app behind a provider a provider validator queries, and all of
 its apps' data when a check reads the screen or a command's output. A task scored by its
 own `is_successful` (or a composite) cannot be looked into: every change inside its apps' data
@@ -119,7 +119,12 @@ def expected(task: TaskEval) -> Expected:
         elif isinstance(check, _SCREEN_CHECKS):  # what is shown comes from the apps' data, any of it
             tables |= {(t.db, t.name) for app in task.apps() for t in app.tables}
             paths += [path for app in task.apps() for path in app.data_paths]
-        paths += getattr(check, "reads", ())
+        for read in getattr(check, "reads", ()):  # what a check of its own says it reads
+            if isinstance(read, Table):
+                tables |= {(read.db, name) for name in (read.name, *read.derived)}
+                paths.append(read.db)
+            else:
+                paths.append(read)
     return Expected(frozenset(tables), tuple(paths), frozenset(settings))
 
 

@@ -68,6 +68,7 @@ def test_a_task_scored_by_its_own_code_owns_its_apps_data(env) -> None:
     "AndroidLensEmergencySetup",  # a check that names what it reads (`reads`): the Emergency app's prefs
     "AndroidLensFilesPagesAndContactZh",  # a composite: its parts' own paths (files at the storage root)
     "BmocaChromeNewTab",  # judged on the screen: the app's data is the task's
+    "AndroidLensPlaylistInOrder",  # a check of its own that names the tables it reads
 ])
 def test_what_a_correct_solution_changes_is_never_a_side_effect(env, name: str) -> None:
     task = _task(name, env)

@@ -10,12 +10,13 @@ met when the last one is, and each must still hold at the end.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 from taskkit.apps import markor, retro_music
 from taskkit.apps.androidlens import steps as st
 from taskkit.apps.androidlens.goals import Goal, LensTask, object_schema as _schema
 from taskkit.apps.common import one_playlist
+from taskkit.apps.table import Table
 from taskkit.device.base import Device
 from taskkit.env import TaskEnv
 from taskkit.gui_reference import Step, in_row_of, long_press, open_app, tap, type_text
@@ -32,6 +33,7 @@ class _PlaylistStarts(Stateless):
 
     name: str
     titles: tuple[str, ...]
+    reads: ClassVar[tuple[Table, ...]] = (retro_music.PLAYLISTS, retro_music.SONGS)  # for the side-effect check
 
     def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
         rows = one_playlist(retro_music.playlist_songs(env.device), self.name)
