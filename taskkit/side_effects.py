@@ -94,21 +94,26 @@ class Watch:
 def expected(task: TaskEval) -> Expected:
     """The tables, paths and settings the task's checks look at (after initialize_state)."""
     validator = getattr(task, "_validator", None)
+    apps = task.apps()
+    app_tables = {(t.db, t.name) for app in apps for t in app.tables}
+    app_paths = [path for app in apps for path in app.data_paths]
     if validator is None:  # scored by its own is_successful: its apps' data is its business
-        apps = task.apps()
-        return Expected(frozenset((t.db, t.name) for app in apps for t in app.tables),
-                        tuple(path for app in apps for path in app.data_paths),
+        return Expected(frozenset(app_tables), tuple(app_paths),
                         frozenset((namespace, "*") for app in apps for namespace in app.settings))
     tables: set[tuple[str, str]] = set()
     # An app's preferences among its data paths are its own bookkeeping (a counter, the last
     # choice made), written whichever way the task is done.
-    paths: list[str] = [path for app in task.apps() for path in app.data_paths if "/shared_prefs/" in path]
+    paths: list[str] = [path for path in app_paths if "/shared_prefs/" in path]
     settings: set[tuple[str, str]] = set()
+
+    def read_table(table: Table) -> None:
+        tables.update((table.db, name) for name in (table.name, *table.derived))
+        paths.append(table.db)
+
     for check in base.leaves(validator):
         source = getattr(check, "source", None)
         if isinstance(check, _ROW_CHECKS) and isinstance(source, Table):
-            tables |= {(source.db, name) for name in (source.name, *source.derived)}
-            paths.append(source.db)
+            read_table(source)
         elif isinstance(check, _ROW_CHECKS + (ProviderRowExists,)):
             uri = source.uri if isinstance(source, ProviderUri) else getattr(check, "uri", "")
             paths.extend(_provider_paths(uri))
@@ -117,12 +122,11 @@ def expected(task: TaskEval) -> Expected:
         elif isinstance(check, SettingEquals):
             settings.add((check.namespace, check.key))
         elif isinstance(check, _SCREEN_CHECKS):  # what is shown comes from the apps' data, any of it
-            tables |= {(t.db, t.name) for app in task.apps() for t in app.tables}
-            paths += [path for app in task.apps() for path in app.data_paths]
+            tables |= app_tables
+            paths += app_paths
         for read in getattr(check, "reads", ()):  # what a check of its own says it reads
             if isinstance(read, Table):
-                tables |= {(read.db, name) for name in (read.name, *read.derived)}
-                paths.append(read.db)
+                read_table(read)
             else:
                 paths.append(read)
     return Expected(frozenset(tables), tuple(paths), frozenset(settings))
