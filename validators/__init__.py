@@ -12,6 +12,7 @@ from taskkit.validators.files import file_absent, file_content, file_exists, fol
 from taskkit.validators.fuzzy import fuzzy_match, similarity
 from taskkit.validators.logcat import logcat_matches
 from taskkit.validators.milestones import milestone, ordered, unordered
+from taskkit.validators.permissions import permission_granted
 from taskkit.validators.providers import provider_row_exists
 from taskkit.validators.questions import answer_matches, select
 from taskkit.validators.rows import duplicates_removed, rows_added, rows_deleted, rows_updated
@@ -23,6 +24,6 @@ __all__ = [
     "CheckResult", "ProviderUri", "Table", "Validator", "all_of", "answer_equals", "app_in_foreground", "answer_matches", "any_of",
     "command_output_matches", "duplicates_removed", "key_components", "ui_element_matches", "file_absent", "file_content", "file_exists", "folder_exists", "fuzzy_match", "logcat_matches", "milestone", "no_files_under", "ordered", "unordered",
     "not_",
-    "provider_row_exists", "RowDiff", "row_exists", "rows_added", "rows_deleted", "rows_updated", "select",
+    "permission_granted", "provider_row_exists", "RowDiff", "row_exists", "rows_added", "rows_deleted", "rows_updated", "select",
     "setting_equals", "shared_pref_equals", "similarity", "weighted",
 ]

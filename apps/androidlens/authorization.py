@@ -8,11 +8,10 @@ system's dialog (taskkit/sim/gui/permissions.py) offers "While using the app", "
 "Don't allow". AndroidWorld's set-up grants RECORD_AUDIO (android_world/env/setup_device/apps.py,
 AudioRecorder.setup), so these tasks take it back at set-up (`pm revoke`, its flags cleared, as
 before the app ever asked) and give it back at tear-down. A milestone reads the permission as the
-package manager reports it (`dumpsys package`'s runtime permissions).
+package manager reports it (`taskkit.validators.permission_granted`: `dumpsys package`'s runtime permissions).
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from taskkit.apps import audio_recorder
@@ -23,11 +22,11 @@ from taskkit.device.base import Device
 from taskkit.env import TaskEnv
 from taskkit.gui_reference import Step, open_app, tap, type_text
 from taskkit.rng import TaskRng
-from taskkit.validators import file_exists
-from taskkit.validators.base import CheckResult, Stateless
+from taskkit.validators import file_exists, permission_granted
+from taskkit.validators.permissions import USER_FLAGS
 
 RECORD_AUDIO = "android.permission.RECORD_AUDIO"
-_FLAGS = ("user-set", "user-fixed", "one-time")  # pm's names of the flags an answer sets
+_FLAGS = tuple(USER_FLAGS.values())  # pm's names of the flags an answer sets
 
 
 def ask_again(device: Device, package: str, name: str) -> None:
@@ -48,30 +47,10 @@ def answer_dialog(device: Device, package: str, name: str, one_time: bool) -> No
     device.packages.set_permission_flags(package, name, "user-set", *(("one-time",) if one_time else ()))
 
 
-@dataclasses.dataclass(frozen=True)
-class PermissionGranted(Stateless):
-    """`package` holds the runtime permission `name`: for good (`one_time` False), only this time
-    (True), or either (None), as `dumpsys package` lists it (its ONE_TIME flag)."""
-
-    package: str
-    name: str
-    one_time: bool | None = None
-
-    def evaluate(self, env: TaskEnv, snapshot: Any) -> CheckResult:
-        granted, flags = env.device.packages.runtime_permission(self.package, self.name)
-        if not granted:
-            return CheckResult(0.0, (f"{self.package} does not hold {self.name}",))
-        if self.one_time is not None and ("ONE_TIME" in flags) != self.one_time:
-            granted_as = "only this time" if "ONE_TIME" in flags else "for good"
-            wanted = "only this time" if self.one_time else "while the app is in use"
-            return CheckResult(0.0, (f"{self.name} is granted {granted_as}, expected {wanted}",))
-        return CheckResult(1.0)
-
-
 def mic_allowed(name: str, one_time: bool) -> Goal:
     """The dialog answered with "While using the app" (or "Only this time")."""
     package = audio_recorder.PACKAGE
-    return Goal(name, PermissionGranted(package, RECORD_AUDIO, one_time),
+    return Goal(name, permission_granted(package, RECORD_AUDIO, one_time),
                 lambda env: answer_dialog(env.device, package, RECORD_AUDIO, one_time), must_hold=True)
 
 

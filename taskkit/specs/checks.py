@@ -9,11 +9,13 @@ serve which kind.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from taskkit import apps
 from taskkit.apps.common import normalize_phone
+from taskkit.device import catalog
 from taskkit.device.services import shared_prefs
 from taskkit.specs.errors import SpecRuntimeError
 from taskkit.specs.shapes import Shape
@@ -23,11 +25,12 @@ from taskkit.specs.values import PathLookupError, coerce, lookup, selector
 from taskkit.validators import (
     ProviderUri, all_of, answer_equals, answer_matches, any_of, app_in_foreground, command_output_matches, duplicates_removed,
     file_absent, file_content, file_exists, folder_exists, key_components, logcat_matches, no_files_under, not_,
-    provider_row_exists, row_exists, rows_added, rows_deleted, rows_updated, select, setting_equals, shared_pref_equals,
-    ui_element_matches, weighted,
+    permission_granted, provider_row_exists, row_exists, rows_added, rows_deleted, rows_updated, select, setting_equals,
+    shared_pref_equals, ui_element_matches, weighted,
 )
 from taskkit.validators.answers import AnswerEquals
 from taskkit.validators.detectors import SCREENS
+from taskkit.validators.permissions import RUNTIME_PERMISSIONS, unknown_permission
 from taskkit.validators.questions import AnswerMatches
 
 if TYPE_CHECKING:
@@ -422,6 +425,32 @@ def compile_shared_pref_equals(build: Build, msg: Any, field: str) -> Make:
             raise SpecRuntimeError(f"{field}.value", str(error)) from None
         return shared_pref_equals(package, file, key, expected)
     return make
+
+
+def _installed_packages() -> list[str]:
+    """The packages a check may name: the device image's (`pm list packages`) and those of registered app models."""
+    return sorted({package.name for package in catalog.installed()} | {app.package for app in apps.all_apps()})
+
+
+def validate_permission_granted(checker: Checker, msg: Any, path: str, scope: Scope) -> None:
+    installed = _installed_packages()
+    if not msg.package.strip():
+        checker.problem(f"{path}.package", "required: the package that holds the permission, e.g. com.dimowner.audiorecorder")
+    elif msg.package not in installed:
+        close = difflib.get_close_matches(msg.package, installed, n=3)
+        hint = f"did you mean {', '.join(close)}?" if close else "the device's packages: `adb shell pm list packages`"
+        checker.problem(f"{path}.package", f"{msg.package!r} is not installed on the device ({hint}); "
+                                           "an app of your own registers its package with taskkit.apps.register")
+    if not msg.permission.strip():
+        checker.problem(f"{path}.permission", "required: the runtime permission, e.g. android.permission.RECORD_AUDIO")
+    elif msg.permission not in RUNTIME_PERMISSIONS:
+        checker.problem(f"{path}.permission", unknown_permission(msg.permission))
+
+
+def compile_permission_granted(build: Build, msg: Any, field: str) -> Make:
+    package, name = msg.package, msg.permission
+    one_time = msg.one_time if msg.HasField("one_time") else None
+    return lambda ctx: permission_granted(package, name, one_time)
 
 
 # ----------------------------------------------------------------------------------- answers

@@ -164,6 +164,11 @@ CHECKS = Kinds(task_spec_pb2.Check, "check", [
          "SET: `items`)",
          'shared_pref_equals { package: "com.dimowner.audiorecorder" file: "com.dimowner.audiorecorder.data.PrefsImpl" '
          'key: "record_counter" type: INT value: "{{ count }}" }', validators.shared_pref_equals),
+    Kind("permission_granted", checks.validate_permission_granted, checks.compile_permission_granted,
+         "the package holds the runtime permission (`dumpsys package`): with `one_time` true only this time "
+         "(\"Only this time\"), false for good (\"While using the app\", `pm grant`); unset, either",
+         'permission_granted { package: "com.dimowner.audiorecorder" permission: "android.permission.RECORD_AUDIO" '
+         'one_time: false }', validators.permission_granted),
     Kind("answer", checks.validate_answer, checks.compile_answer,
          "the agent's answer holds exactly the expected items, in any order (see [Answers](#answers))",
          'answer { match: NUMBER select { table: "events" where { field: "start_ts" op: GE param: "day_ts" } '

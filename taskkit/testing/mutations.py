@@ -40,6 +40,7 @@ from taskkit.validators import ProviderUri
 from taskkit.validators.activity import AppInForeground
 from taskkit.validators.detectors import CommandOutputMatches, KeyComponents, UiElementMatches
 from taskkit.validators.logcat import PRIORITIES, LogcatMatches
+from taskkit.validators.permissions import USER_FLAGS, PermissionGranted
 from taskkit.validators.shared_prefs import SharedPrefEquals, same_pref
 from taskkit.validators.answers import AnswerEquals
 from taskkit.validators.base import AnyOf, Not, Weighted
@@ -670,6 +671,37 @@ def _derive_pref(v: SharedPrefEquals, obs: Observation) -> list[Mutation]:
             Mutation(f"shared pref {v.key} missing", with_pref(None), undo)]
 
 
+def _set_permission(v: PermissionGranted, granted: bool, flags: Iterable[str]) -> Callable[[Any], None]:
+    """Give `v`'s permission this state: granted or revoked (`pm`), with exactly these user flags
+    (dump names, e.g. USER_SET); other flags are left as they are."""
+    def apply(env: Any) -> None:
+        packages = env.device.packages
+        (packages.grant if granted else packages.revoke)(v.package, v.name)
+        packages.clear_permission_flags(v.package, v.name, *USER_FLAGS.values())
+        if flags:
+            packages.set_permission_flags(v.package, v.name, *(USER_FLAGS[f] for f in flags))
+    return apply
+
+
+def _permission_now(v: PermissionGranted, obs: Observation) -> Callable[[Any], None]:
+    """What sets `v`'s permission back to its state now (an undo)."""
+    granted, flags = obs.device.packages.runtime_permission(v.package, v.name)
+    return _set_permission(v, granted, sorted(f for f in flags if f in USER_FLAGS))
+
+
+@derive.register(PermissionGranted)
+def _derive_permission(v: PermissionGranted, obs: Observation) -> list[Mutation]:
+    """The dialog denied (revoked, USER_SET), and with `one_time` set the other kind of grant. The
+    permission lives outside the apps' data, so each mutation's undo sets it back as solve left it."""
+    undo = _permission_now(v, obs)
+    out = [Mutation(f"permission {v.name} denied", _set_permission(v, False, ["USER_SET"]), undo)]
+    if v.one_time is not None:
+        other = [] if v.one_time else ["ONE_TIME"]
+        out.append(Mutation(f"permission {v.name} granted {'for good' if v.one_time else 'only this time'}",
+                            _set_permission(v, True, ["USER_SET", *other]), undo))
+    return out
+
+
 # ---------------------------------------------------------------------------------- satisfy
 @functools.singledispatch
 def satisfy(validator: Any, obs: Observation) -> list[Mutation]:
@@ -695,6 +727,12 @@ def _satisfy_no_files_under(v: NoFilesUnder, obs: Observation) -> list[Mutation]
 @satisfy.register(FileAbsent)
 def _satisfy_absent(v: FileAbsent, obs: Observation) -> list[Mutation]:
     return [Mutation(f"file {v.path} removed", lambda env: env.device.files.remove(v.path, recursive=True))]
+
+
+@satisfy.register(PermissionGranted)
+def _satisfy_permission(v: PermissionGranted, obs: Observation) -> list[Mutation]:
+    answer = ["USER_SET", *(["ONE_TIME"] if v.one_time else [])]
+    return [Mutation(f"permission {v.name} granted", _set_permission(v, True, answer), _permission_now(v, obs))]
 
 
 @satisfy.register(FileContent)
