@@ -23,7 +23,7 @@ setup(
     package_dir={f"taskkit.{folder}": folder for folder in NAMESPACED},
     package_data={"taskkit.task_protos": ["*.proto", "*.textproto"],
                   "taskkit": ["templates/*.j2", "*.json"], "taskkit.config": ["*.json"],
-                  "taskkit.fidelity": ["*.json"], "taskkit.sim.gui": ["translations.json", "fonts/*"],
+                  "taskkit.fidelity": ["*.json"], "taskkit.sim.gui": ["translations*.json", "fonts/*"],
                   "taskkit.compat.android_world.android_env.proto": ["*.proto"]},  # adb_pb2's source
     install_requires=[
         # Faker shapes generated task content (names, sentences): pinned exactly so that a

@@ -23,10 +23,13 @@ infrastructure error naming the package and the version to install (`apps.wikipe
 (`monkey -p`: its main screen opens on Explore), tapping a tab by its id where the task is a tab;
 `gui_reference` goes where a user goes: More > Settings > Explore Feed (offline the feed shows
 no card whose menu offers "Customize the feed"), the card types' switches, BACK to the feed;
-More > Settings > App theme and the text size slider.
+More > Settings > App theme and the text size slider. It finds labels by resource id or by the
+app's string resource (`_String`: the label in whatever language the device shows it, from the
+app's own table), never by their English text, so it holds under every B-MoCA locale.
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 from taskkit import metadata
@@ -35,15 +38,47 @@ from taskkit.apps.bmoca_detect import find_and_tap
 from taskkit.device.base import Device
 from taskkit.device.services import shared_prefs
 from taskkit.env import TaskEnv
-from taskkit.gui_reference import Step, back, in_row_of, open_app, resource_id, tap
+from taskkit.device.services.ui import UIElement
+from taskkit.gui_reference import Elements, Locator, Step, Translate, back, in_row_of, open_app, resource_id, tap
+from taskkit.sim.gui import localize
 from taskkit.task import TaskEval
 from taskkit.validators import all_of, shared_pref_equals, ui_element_matches
 from taskkit.validators.base import Validator
 
+
+@dataclasses.dataclass(frozen=True)
+class _String(Locator):
+    """The label of the app's string resource `name` (text or description): its English text, and
+    once localized for a device's locale (gui_reference.localized) its text in any language of the
+    app's own table (taskkit/sim/gui/translations.org.wikipedia.json), so a reference never
+    depends on the English label. The table is read only when a non-English device plays it."""
+
+    name: str
+    english: str
+    localized_: bool = False
+
+    def matches(self, element: UIElement, elements: Elements) -> bool:
+        texts = localize.app_texts(app.PACKAGE, self.name) if self.localized_ else (self.english,)
+        return element.text in texts or element.content_description in texts
+
+    def localized(self, translate: Translate) -> Locator:
+        return dataclasses.replace(self, localized_=True)
+
+    def __str__(self) -> str:
+        return f"@string/{self.name} ({self.english!r})"
+
+
 PREFS_FILE = f"{app.PACKAGE}_preferences"
 EXPLORE, SAVED, SEARCH = "nav_tab_explore", "nav_tab_reading_lists", "nav_tab_search"
 SWITCH = resource_id("feed_content_type_checkbox")
-FEED = "Explore Feed"
+SETTINGS = _String("settings_item_preferences", "Settings")  # view_main_drawer.xml's Settings row
+FEED = _String("preference_title_customize_explore_feed", "Explore Feed")
+LINK_PREVIEWS = _String("preference_title_show_link_previews", "Show link previews")
+APP_THEME = _String("preference_title_app_theme", "App theme")
+# Each FeedContentType's title resource (feed/FeedContentType.kt titleId), in declaration order.
+CARD_TITLES = ("view_featured_article_card_title", "view_top_read_card_title", "view_featured_image_card_title",
+               "view_because_you_read_card_title", "view_card_news_title", "on_this_day_card_title",
+               "view_random_card_title", "view_main_page_card_title")
 # The customize screen's rows as B-MoCA numbers them (1-based, top to bottom, logged out: the
 # first eight card types) and the instructions' words for them.
 FEATURED, TOP_READ, RANDOMIZER = 0, 1, 6
@@ -62,10 +97,15 @@ def to_main(device: Device) -> None:
     device.check(f"monkey -p {app.PACKAGE} -c android.intent.category.LAUNCHER 1")
 
 
+def card_title(index: int) -> Locator:
+    """Card type `index`'s title on the customize screen, in the device's language."""
+    return _String(CARD_TITLES[index], app.CARD_TYPES[index].title)
+
+
 def _open_settings() -> list[Step]:
-    """Open the app, its More menu and Settings (the menu's row is found by its label: its
-    container's id is on no leaf a screen lists)."""
-    return [open_app("wikipedia"), tap(resource_id("nav_more_container")), tap("Settings")]
+    """Open the app, its More menu and Settings (the menu's row is found by its label's resource:
+    its container's id is on no leaf a screen lists)."""
+    return [open_app("wikipedia"), tap(resource_id("nav_more_container")), tap(SETTINGS)]
 
 
 class _WikipediaTask(TaskEval, register=False):
@@ -96,12 +136,12 @@ class _WikipediaTask(TaskEval, register=False):
     def reference(cls) -> list[Step]:
         steps = _open_settings()
         if cls.link_previews_off:
-            steps.append(tap("Show link previews"))
+            steps.append(tap(LINK_PREVIEWS))
         if cls.disabled is not None:
-            steps += [tap(FEED)] + [tap(in_row_of(app.CARD_TYPES[i].title, SWITCH)) for i in cls.disabled] + [back()]
+            steps += [tap(FEED)] + [tap(in_row_of(card_title(i), SWITCH)) for i in cls.disabled] + [back()]
         if cls.text_size is not None:
             fraction = 0.02 if cls.text_size == app.MIN_TEXT_SIZE else 0.98  # the slider's ends: -5 and 8
-            steps += [tap("App theme"), tap(resource_id("text_size_seek_bar"), at=(fraction, 0.5))]
+            steps += [tap(APP_THEME), tap(resource_id("text_size_seek_bar"), at=(fraction, 0.5))]
             if cls.tab is not None:
                 steps.append(back())  # the theme sheet closes: Settings
         if cls.tab is not None:

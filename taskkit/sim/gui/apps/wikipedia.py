@@ -15,7 +15,7 @@ Ids, labels and order are the app's (paths under app/src/main/):
   the feed" menu item; fragment_feed.xml's empty view needs fewer than two cards, never so
   offline: the feed is reached through More > Settings > Explore Feed). Saved: the default reading list "Saved"
   (default_reading_list_name). Search: the search bar and HistoryFragment's empty history. Edits:
-  the logged-out prompt (main_drawer_login).
+  the logged-out prompt (views/MessageCardView.kt setRequiredLogin: its `positiveButton`).
 * more: MenuNavTabDialog (view_main_drawer.xml) as a logged-out user sees it: "Log in / join
   Wikipedia" `main_drawer_login_button`, Places, Settings `main_drawer_settings_container`,
   Donate.
@@ -139,7 +139,7 @@ def _search(ui: Session, frame: Frame, top: int, bottom: int) -> list[Node]:
 def _edits(ui: Session, frame: Frame, top: int, bottom: int) -> list[Node]:
     m = ui.m
     return [widgets.button(ui, (m.dp(32), top + m.dp(48), m.width - m.dp(32), top + m.dp(96)), "Log in / join Wikipedia",
-                           widgets.inert)]
+                           widgets.inert, ID + "positiveButton")]
 
 
 _PAGES: dict[str, Callable[[Session, Frame, int, int], list[Node]]] = {
