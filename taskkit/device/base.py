@@ -64,6 +64,9 @@ class Device(abc.ABC):
     """
 
     serial: str = "unknown"
+    #: Its shell's output is its terminal, so `uiautomator dump /dev/tty` prints the window dump
+    #: (the simulator); a phone's `adb shell` may have no terminal: its dump goes through a file.
+    dumps_to_terminal: bool = False
 
     def __init__(self) -> None:
         self.stats = DeviceStats()

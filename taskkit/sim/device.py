@@ -66,6 +66,8 @@ class SimDevice(Device):
     command_timeout: float | None = COMMAND_TIMEOUT
     #: It runs the change recorder (`taskkit-changes`): taskkit.device.state need not ask.
     change_recorder = True
+    #: Its `uiautomator dump /dev/tty` prints the dump: observing the screen writes no file.
+    dumps_to_terminal = True
 
     def __init__(self, state_dir: str | Path | None = None, app_databases: Mapping[str, str] | None = None):
         super().__init__()

@@ -239,6 +239,9 @@ def connect(state: SimState, name: str | os.PathLike[str], **options: Any) -> De
         conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, sqlite_policy.MAX_LENGTH)
         conn.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, sqlite_policy.MAX_LENGTH)
         conn.execute("PRAGMA temp_store = MEMORY")
+        # No fsync per commit: a simulated device's state must survive its process being killed
+        # (it does: SQLite's journal is still written) but not the host losing power
+        conn.execute("PRAGMA synchronous = OFF")
         sqlite_policy.cap_process_heap(conn)
         device = storage.of(state)
         conn.growth = _Growth(device)

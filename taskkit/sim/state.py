@@ -79,10 +79,12 @@ class SimState:
         """
         with _SAVE_LOCK:
             self.root.mkdir(parents=True, exist_ok=True)
-            merged = _merge(self._read_config(), self._loaded, self.config)
-            tmp = self._config_path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(merged, indent=1, sort_keys=True))
-            os.replace(tmp, self._config_path)
+            current = self._read_config()
+            merged = _merge(current, self._loaded, self.config)
+            if merged != current or not self._config_path.exists():  # nothing new: no write
+                tmp = self._config_path.with_suffix(".tmp")
+                tmp.write_text(json.dumps(merged, indent=1, sort_keys=True))
+                os.replace(tmp, self._config_path)
             self.config.clear()
             self.config.update(merged)
             self._loaded = copy.deepcopy(self.config)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from taskkit.device.errors import ShellResult
 
 DUMP_PATH = "/sdcard/window_dump.xml"
+TERMINAL = "/dev/tty"  # `uiautomator dump /dev/tty` prints the dump
 PARSED_DUMPS = 4  # dumps whose parsed elements are kept (UIElement is immutable: they are shared)
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 _SIZE = re.compile(r"^(Physical|Override) size: (\d+)x(\d+)\s*$", re.M)
@@ -172,8 +173,9 @@ def _parsed(xml: str) -> tuple[UIElement, ...]:
     start = xml.find("<hierarchy") if start < 0 else start
     if start < 0:
         raise UIError(f"not a window dump (no <hierarchy>): {xml.strip()[:120]!r}")
+    end = xml.rfind("</hierarchy>")  # (a phone's `dump /dev/tty` prints a line after it)
     try:
-        root = ElementTree.fromstring(xml[start:].strip())
+        root = ElementTree.fromstring(xml[start:end + len("</hierarchy>") if end > start else None].strip())
     except ElementTree.ParseError as error:
         raise UIError(f"the window dump is not well-formed XML: {error}") from None
     if root.tag != "hierarchy":
@@ -216,8 +218,13 @@ _SECTION = "--taskkit-screen--"
 
 
 def build_screen(path: str = DUMP_PATH) -> str:
-    """The foreground window, the display size, a marker line, then the window dump: one command."""
-    return f"{build_foreground()}; wm size; echo {_SECTION}; {build_dump(path)}"
+    """The foreground window, the display size, a marker line, then the window dump: one command.
+
+    `path` "/dev/tty" prints the dump instead of writing a file (for a device whose shell output
+    is its terminal: `Device.dumps_to_terminal`).
+    """
+    dump = "uiautomator dump /dev/tty" if path == TERMINAL else build_dump(path)
+    return f"{build_foreground()}; wm size; echo {_SECTION}; {dump}"
 
 
 class UI:
@@ -234,7 +241,10 @@ class UI:
         leaves the device as it was: an agent's observations and a task's screen checks are not
         side effects.
         """
-        command = build_screen() + (f"; rm -f {DUMP_PATH}" if remove_dump else "")
+        if remove_dump and self.device.dumps_to_terminal:  # nothing written, nothing to remove
+            command = build_screen(TERMINAL)
+        else:
+            command = build_screen() + (f"; rm -f {DUMP_PATH}" if remove_dump else "")
         result = self.device.shell(command)
         head, mark, dump = result.stdout.partition(_SECTION + "\n")
         foreground = parse_foreground(head)
