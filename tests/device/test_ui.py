@@ -145,3 +145,37 @@ def test_a_screen_read_leaves_no_dump_file(tmp_path) -> None:
         assert not device.files.exists(ui.DUMP_PATH)
     finally:
         device.close()
+
+
+def test_a_simulated_screen_read_writes_nothing(tmp_path) -> None:
+    """The simulated device prints its dump (`uiautomator dump /dev/tty`): observing the screen
+    opens no file for writing, removes none, and reads the same elements as the file's way; a
+    device that does not print it (a phone) is sent the file's way."""
+    import sys
+
+    from taskkit.connect import sim_device
+
+    device = sim_device(tmp_path / "device")
+    writes: list[str] = []
+    watching = [False]  # an audit hook stays for the process: it records only during the read
+
+    def hook(event: str, args: tuple) -> None:
+        if not watching[0]:
+            return
+        if event == "open" and len(args) > 1 and isinstance(args[1], str) and set(args[1]) & set("wax+"):
+            writes.append(str(args[0]))
+        elif event in ("os.remove", "os.replace", "os.rename"):
+            writes.append(str(args[0]))
+
+    try:
+        through_file = device.ui.screen(remove_dump=False)
+        device.files.remove(ui.DUMP_PATH)
+        sys.addaudithook(hook)
+        watching[0] = True
+        printed = device.ui.screen()
+        watching[0] = False
+        assert writes == [], writes
+        assert [e.describe() for e in printed.elements] == [e.describe() for e in through_file.elements]
+        assert ui.TERMINAL in ui.build_screen(ui.TERMINAL) and ui.TERMINAL not in ui.build_screen()
+    finally:
+        device.close()
