@@ -47,10 +47,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from types import ModuleType
 from typing import Callable, Sequence, Union
 
 from taskkit.device.services.ui import BoundingBox, UIElement
-from taskkit.sim.gui import localize
 
 Elements = Sequence[UIElement]
 
@@ -378,14 +378,22 @@ def answer(value: str | Reader) -> Step:
 
 
 # ---------------------------------------------------------------------------------- locales
+def _localize() -> ModuleType:
+    """taskkit.sim.gui.localize, imported when a label is first translated: importing it loads the
+    whole simulated GUI (taskkit.sim.gui), which a run on a real device or in English never needs."""
+    from taskkit.sim.gui import localize
+
+    return localize
+
+
 def in_locale(locale: str) -> Translate:
     """The translations a device set to `locale` (`getprop persist.sys.locale`) may show for an
     English label: the simulated screens' own table (taskkit.sim.gui.localize), so a reference
     written in English finds "확인" for "OK" under ko-KR, as a user who reads Korean would; and a
     label's digits in the locale's own digits where it writes numbers with them (ar-EG).
     User data (names, titles) matches as it is: the English label is always tried too."""
-    words = localize.label_translations(locale)
-    digits = localize.native_digits(locale)
+    localize = _localize()
+    words, digits = localize.label_translations(locale), localize.native_digits(locale)
 
     def translate(label: str) -> tuple[str, ...]:
         found = words.get(label, ())
@@ -401,9 +409,9 @@ def shown_in_locale(label: str, locale: str | None, package: str) -> str:
     translation on the system screens (launcher, System UI, Settings: the simulated screens' own
     table); `label` as it is in English, for another app's own labels (they stay English:
     taskkit.sim.gui.localize) and for user data (names, titles), which no table holds."""
-    if not locale or locale.replace("_", "-").split("-")[0] == "en" or package not in localize.SYSTEM_PACKAGES:
+    if not locale or locale.replace("_", "-").split("-")[0] == "en" or package not in _localize().SYSTEM_PACKAGES:
         return label
-    words = {english.casefold(): shown for english, shown in localize.translations(locale, package).items()}
+    words = {english.casefold(): shown for english, shown in _localize().translations(locale, package).items()}
     return words.get(label.casefold(), label)
 
 

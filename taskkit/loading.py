@@ -4,7 +4,9 @@ One loader for every entry point (the CLIs, the pytest plugin, fresh-process che
 spec directory or a `--task_module` loads the same way everywhere. Loading registers the tasks
 in `taskkit.registry`: Python tasks as their modules are imported, specs by name only — each is
 compiled the first time its class is needed (`resolve`, `registry.get`), so a process (a run,
-each `--parallel` worker) compiles only the specs it uses.
+each `--parallel` worker) compiles only the specs it uses. The built-in tasks are listed from
+their index (`taskkit.builtin_index`) where it is kept, so their modules too are imported only
+for the tasks a process uses.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Iterator, Sequence
 
-from taskkit import apps, registry, specs, task_protos
+from taskkit import apps, builtin_index, registry, specs, task_protos
 from taskkit.registry import TaskLoadError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,14 +31,24 @@ _BUILTINS_LOADED = False
 
 
 def load_builtin() -> None:
-    """Import every `apps.<app>.tasks` module once, registering the built-in tasks."""
+    """Register the built-in tasks once: from the index of the installed sources where it is kept
+    (each built on first use: taskkit.builtin_index), else by importing every `apps.<app>.tasks`
+    module and listing the built-in specs, then kept as the index."""
     global _BUILTINS_LOADED
     if _BUILTINS_LOADED:
         return
-    for info in sorted(pkgutil.iter_modules(apps.__path__), key=lambda i: i.name):
-        if info.ispkg and importlib.util.find_spec(f"taskkit.apps.{info.name}.tasks") is not None:
-            importlib.import_module(f"taskkit.apps.{info.name}.tasks")
-    load_spec_dir(Path(task_protos.__file__).parent)  # the built-in declarative specs
+    spec_dir = Path(task_protos.__file__).parent  # the built-in declarative specs
+    found = builtin_index.cached()
+    if found is not None:
+        builtin_index.defer_all(found)
+    else:
+        for info in sorted(pkgutil.iter_modules(apps.__path__), key=lambda i: i.name):
+            if info.ispkg and importlib.util.find_spec(f"taskkit.apps.{info.name}.tasks") is not None:
+                importlib.import_module(f"taskkit.apps.{info.name}.tasks")
+        load_spec_dir(spec_dir)
+        found = builtin_index.entries(spec_dir)
+        if found is not None:
+            builtin_index.remember(found)
     _BUILTINS_LOADED = True
 
 

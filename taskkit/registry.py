@@ -1,8 +1,9 @@
 """The task registry: every concrete task class, looked up by name.
 
-Task classes register themselves when defined (`TaskEval.__init_subclass__`). A spec is listed
-by name first (`defer`) and compiled when something asks for its class (`get`), so a run pays
-only for the tasks it uses. Finding and importing tasks is `taskkit.loading`'s job.
+Task classes register themselves when defined (`TaskEval.__init_subclass__`). A spec, or a
+built-in task of the index (taskkit.builtin_index), is listed by name first (`defer`) and built
+when something asks for its class (`get`), so a run pays only for the tasks it uses. Finding and
+importing tasks is `taskkit.loading`'s job.
 """
 from __future__ import annotations
 
@@ -37,26 +38,40 @@ class TaskLoadError(TaskkitError, ValueError):
 
 # While `replacing(True)` is active: (name, old source, new source) of each replaced task.
 _REPLACED: list[list[tuple[str, str, str]]] = []
+# Listed tasks replaced before their class was built: name -> the listed source. Their class,
+# registered later (its module imported for another task), leaves the replacement in place.
+_SHADOWED: dict[str, str] = {}
+
+
+def _defined_twice(name: str, first: object, second: object) -> TaskLoadError:
+    return TaskLoadError(f"task name {name!r} is defined twice: in {first} and in {second}; rename one (set the "
+                         "class attribute `name`) or pass --replace_tasks to replace it")
 
 
 def register(cls: "type[TaskEval]") -> None:
     """Add a concrete task class; a second class may take a registered name only inside
-    `replacing(True)` (a class redefined in its own source, as a reload does, always may)."""
+    `replacing(True)` (a class redefined in its own source, as a reload does, always may). The class
+    of a listed task whose name was given to another before it was built leaves that one in place."""
     existing = _TASKS.get(cls.name)
     if existing is not None and existing is not cls and str(existing.source) != str(cls.source):
+        if _SHADOWED.get(cls.name) == str(cls.source):
+            return
         if not _REPLACED:
-            raise TaskLoadError(
-                f"task name {cls.name!r} is defined twice: in {existing.source} and in {cls.source}; "
-                "rename one (set the class attribute `name`) or pass --replace_tasks to replace it"
-            )
+            raise _defined_twice(cls.name, existing.source, cls.source)
         _REPLACED[-1].append((cls.name, str(existing.source), str(cls.source)))
+        if isinstance(existing, Deferred):
+            _SHADOWED[cls.name] = existing.source
     _TASKS[cls.name] = cls
 
 
 def defer(entry: Deferred) -> None:
-    """List a task whose class is built on first use; the caller has checked that the name is free
-    (or held by the same source)."""
-    _TASKS[entry.name] = entry
+    """List a task whose class is built on first use; a class of the same source already registered
+    stays, and a name another source holds is an error, as for `register`."""
+    existing = _TASKS.get(entry.name)
+    if existing is not None and str(existing.source) != entry.source:
+        raise _defined_twice(entry.name, existing.source, entry.source)
+    if existing is None or isinstance(existing, Deferred):
+        _TASKS[entry.name] = entry
 
 
 @contextlib.contextmanager

@@ -24,8 +24,7 @@ from typing import Any
 from absl import flags
 
 import taskkit
-from taskkit import (agents, cli, config as device_config, metadata, outdir, pool, ray_pool, report, report_html, resume,
-                     runner, suite)
+from taskkit import agents, cli, config as device_config, metadata, outdir, pool, report, resume, runner, suite
 from taskkit.task import step_budget
 from taskkit.config import apply as config_apply
 from taskkit.device import lock
@@ -245,6 +244,8 @@ def _fewer_workers(workers: list[str], episodes: int) -> list[str]:
 def _write_report(directory: outdir.OutputDir) -> None:
     """The run's HTML report beside its results; bad rows are a warning, not a failed run (a
     failed write is outdir.WriteFailed)."""
+    from taskkit import report_html  # its plots and templates load for a run with --output_dir only
+
     try:
         path, warnings = report_html.write_into(directory)
     except report_html.ReportError as error:
@@ -344,6 +345,8 @@ def plan() -> Plan:
         raise cli.UsageError("--save_screenshots needs --output_dir (the screenshots go beside the trajectories)")
     _episode_options()  # bad combinations are a usage error before any device opens
     if FLAGS.executor == "ray":
+        from taskkit import ray_pool
+
         try:
             ray_pool.check_installed()
         except ray_pool.RayMissing as error:
@@ -401,6 +404,8 @@ def execute(chosen: Plan) -> int:
                 for spec in workers:
                     held.enter_context(lock.hold(lock.key_for(spec, *adb)))
                 if FLAGS.executor == "ray":
+                    from taskkit import ray_pool
+
                     ray_pool.run_ray(instances, setup, workers, adb, on_result, FLAGS.ray_address)
                 else:
                     pool.run_parallel(instances, setup, workers, adb, on_result)

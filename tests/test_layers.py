@@ -21,14 +21,14 @@ FOLDERS = {"taskkit": ROOT / "taskkit", "taskkit.apps": ROOT / "apps",
 # Bottom up. A module's layer is the one of its longest matching prefix.
 LAYERS: list[tuple[str, ...]] = [
     ("taskkit.errors", "taskkit.lazy", "taskkit.rng", "taskkit.params", "taskkit.task_protos", "taskkit.device.quoting",
-     "taskkit.device.shell_protocol", "taskkit.device.errors"),
+     "taskkit.device.shell_protocol", "taskkit.device.errors", "taskkit.user_cache"),
     ("taskkit.device", "taskkit.env"),  # transport and device services
     ("taskkit.sim",),  # the simulated device: a transport implementation
     ("taskkit.apps", "taskkit.config"),  # app models, and device configs put on them
     ("taskkit.sim.gui",),  # screens rendered from the apps' stored state
     ("taskkit.validators",),
     ("taskkit.specs", "taskkit.task", "taskkit.gui_reference", "taskkit.metadata", "taskkit.composite", "taskkit.registry",
-     "taskkit.loading",
+     "taskkit.loading", "taskkit.builtin_index",
      "taskkit.compat"),
     ("taskkit.agents",),
     ("taskkit.actions", "taskkit.suite", "taskkit.runner", "taskkit.report", "taskkit.connect",

@@ -4,7 +4,9 @@ a worker compiles only the tasks it runs, an instance draws its params when firs
 a bad spec is still one `file:line:col: field: message` line and exit 2 whenever it is used."""
 from __future__ import annotations
 
+import functools
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -62,10 +64,12 @@ def compiled_specs() -> list[str]:
                   if str(entry.source).endswith(".textproto") and not isinstance(entry, registry.Deferred))
 
 
-def in_fresh_process(code: str, tmp_path: Path) -> dict[str, Any]:
-    """Run `code` in a new interpreter; it ends by printing one JSON line, returned here."""
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code) + REPORT], capture_output=True, text=True,
-                          timeout=300, cwd=tmp_path)
+def in_fresh_process(code: str, tmp_path: Path, report: str | None = None, cache: Path | None = None) -> dict[str, Any]:
+    """Run `code` in a new interpreter (with `cache` as its TASKKIT_CACHE_DIR if given), then
+    `report` (by default REPORT, on the specs compiled): it prints one JSON line, returned here."""
+    env = dict(os.environ, **({"TASKKIT_CACHE_DIR": str(cache)} if cache else {}))
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code) + (REPORT if report is None else report)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -326,3 +330,141 @@ def test_a_served_device_at_idle_holds_no_imaging_or_dataframe_library(tmp_path:
     assert heavy == []
     rss_kb = int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1])
     assert rss_kb * 1024 <= IDLE_RSS_LIMIT
+
+
+# --------------------------------------------------------------------------- the built-in tasks' index
+LISTING = """
+import json
+from taskkit import loading, registry
+loading.load_builtin()
+def entries():
+    return [[e.name, str(e.source), list(e.tags)] for e in map(registry.peek, registry.names())]
+listed, deferred = entries(), sum(isinstance(registry.peek(name), registry.Deferred) for name in registry.names())
+loading.resolve(None)  # every class built, as --list_tasks does
+print(json.dumps({"listed": listed, "deferred": deferred, "built": entries()}))
+"""
+
+
+@pytest.fixture(scope="module")
+def indexed_cache(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """A cache folder holding the index a fresh process wrote when it listed the built-ins the long
+    way (importing every tasks module, reading every spec), and what it listed, then built."""
+    folder = tmp_path_factory.mktemp("cache")
+    eager = in_fresh_process(LISTING, folder, "", cache=folder)
+    assert list(folder.glob("builtin-tasks-*.json")), "the listing kept no index"
+    return folder, eager
+
+
+def test_the_index_lists_the_built_ins_as_importing_them_all_does(indexed_cache: tuple[Path, dict[str, Any]],
+                                                                  tmp_path: Path) -> None:
+    """Issue #37: from the index, every built-in task is listed by name, source and tags, none
+    built; built, every class is what importing them all gives (`--list_tasks`: the same)."""
+    folder, eager = indexed_cache
+    assert len(eager["listed"]) >= 300 and eager["deferred"] < 100  # the long way: the Python tasks built
+    lazy = in_fresh_process(LISTING, tmp_path, "", cache=folder)
+    assert lazy == {**eager, "deferred": len(eager["listed"])}
+
+
+ONE_TASK_RUN = """
+import contextlib, io, json, sys
+from taskkit import connect, registry, run
+at_device = []
+opened = connect.sim_device
+def spied(*args, **kwargs):
+    at_device.extend(sorted(m for m in sys.modules if m.startswith("taskkit.sim.gui")))
+    return opened(*args, **kwargs)
+connect.sim_device = spied
+with contextlib.redirect_stdout(io.StringIO()):
+    assert run.run(["taskkit.run", "--tasks", "SimpleSmsSend", "--n_task_combinations", "1"]) == 0
+built = [name for name in registry.names() if not isinstance(registry.peek(name), registry.Deferred)]
+print(json.dumps({"gui_at_device": at_device, "built": sorted({registry.peek(name).source for name in built}),
+                  "loaded": sorted({m.split(".")[0] if m.startswith("google") else ".".join(m.split(".")[:3])
+                                    for m in sys.modules if m.startswith(("google", "taskkit.apps.", "taskkit.ray_pool",
+                                                                         "taskkit.report_html"))})}))
+"""
+
+
+def test_a_one_task_run_builds_and_imports_only_what_its_task_needs(indexed_cache: tuple[Path, dict[str, Any]],
+                                                                    tmp_path: Path) -> None:
+    """Issue #37 item 4: a run of SimpleSmsSend builds the tasks of its own module alone (no SPA or
+    AndroidLens class, no spec listing: protobuf never loads), and nothing imports the simulated
+    GUI (taskkit.sim.gui, its translations) before the device opens it."""
+    found = in_fresh_process(ONE_TASK_RUN, tmp_path, "", cache=indexed_cache[0])
+    assert found["gui_at_device"] == []
+    assert found["built"] == ["taskkit.apps.sms.tasks"]
+    loaded = found["loaded"]
+    assert "google" not in loaded and "taskkit.ray_pool" not in loaded and "taskkit.report_html" not in loaded
+    assert not [m for m in loaded if m.startswith(("taskkit.apps.spa", "taskkit.apps.androidlens"))]
+
+
+def test_the_index_holds_for_the_sources_it_was_made_from_alone(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A changed, added or removed source file is another fingerprint: the index is never stale;
+    a damaged one is as none."""
+    from taskkit import builtin_index
+
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "tasks.py").write_text("A = 1\n")
+    monkeypatch.setenv("TASKKIT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(builtin_index, "_roots", lambda: (str(sources),))
+    fresh = functools.lru_cache(maxsize=1)(builtin_index.fingerprint.__wrapped__)  # its own cache, gone after
+    monkeypatch.setattr(builtin_index, "fingerprint", fresh)
+    index = [{"name": "StartupIndexed", "source": "m", "tags": [], "module": "m", "attribute": "StartupIndexed"}]
+
+    def kept() -> Any:
+        builtin_index.fingerprint.cache_clear()
+        return builtin_index.cached()
+
+    assert kept() is None
+    builtin_index.remember(index)
+    assert kept() == index
+    changes = (lambda: (sources / "tasks.py").write_text("A = 22\n"), lambda: (sources / "new.json").write_text("{}"),
+               lambda: (sources / "new.json").unlink())
+    for change in changes:
+        change()
+        assert kept() is None
+        builtin_index.remember(index)
+        assert kept() == index
+    builtin_index.path().write_text('{"fingerprint": ')
+    assert kept() is None
+
+
+def test_a_listed_task_replaced_before_it_is_built_stays_replaced(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A built-in listed from the index and replaced (--replace_tasks) keeps its replacement when
+    its module is imported later (for another task of it), as when the built-ins were imported
+    first; a name listed from two sources is an error, as for classes."""
+    from taskkit import builtin_index
+
+    module = "startup_listed_tasks"
+    (tmp_path / f"{module}.py").write_text(textwrap.dedent('''
+        from taskkit.task import TaskEval
+
+        class StartupListed(TaskEval):
+            template = "Listed."
+            app_names = ("settings",)
+
+            def is_successful(self, env):
+                return 1.0
+
+        class StartupSibling(StartupListed):
+            pass
+        '''))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_TASKS", dict(registry._TASKS))
+    monkeypatch.setattr(registry, "_SHADOWED", {})
+    builtin_index.defer_all([{"name": name, "source": module, "tags": [], "module": module, "attribute": name}
+                             for name in ("StartupListed", "StartupSibling")])
+
+    class Replacement(_Counted, register=False):
+        name = "StartupListed"
+        draws = []
+
+    with registry.replacing(True) as replaced:
+        registry.register(Replacement)
+    assert replaced == [("StartupListed", module, __name__)]
+    sibling = registry.get("StartupSibling")  # imports the module, which defines StartupListed too
+    assert sibling.source == module and registry.get("StartupListed") is Replacement
+    with pytest.raises(registry.TaskLoadError, match="'StartupSibling' is defined twice: in startup_listed_tasks and"):
+        registry.defer(registry.Deferred("StartupSibling", "elsewhere", (), lambda: sibling))

@@ -9,11 +9,8 @@ answer. Only a file that parsed is cached; a cache that cannot be read or writte
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +18,7 @@ from google import protobuf
 from google.protobuf.message import DecodeError
 
 import taskkit
+from taskkit import user_cache
 from taskkit.specs import positions
 from taskkit.task_protos import task_spec_pb2
 
@@ -29,11 +27,7 @@ FORMAT = 1  # bump when what is cached changes
 
 def cache_dir() -> Path:
     """The folder the parsed specs are cached in."""
-    explicit = os.environ.get("TASKKIT_CACHE_DIR")
-    if explicit:
-        return Path(explicit) / "parsed-specs"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "taskkit" / "parsed-specs"
+    return user_cache.folder() / "parsed-specs"
 
 
 @functools.lru_cache(maxsize=1)
@@ -58,18 +52,6 @@ def cached(data: bytes) -> Any | None:
 
 
 def remember(data: bytes, spec: Any) -> None:
-    """Cache `spec`, parsed from these bytes, whole or not at all (a rename: concurrent runs never
-    read half an entry); a folder that cannot be written is skipped."""
-    folder = cache_dir()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-    except OSError:
-        return
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(spec.SerializeToString(deterministic=True))
-        os.replace(temporary, folder / key(data))
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+    """Cache `spec`, parsed from these bytes (whole or not at all; a folder that cannot be written
+    is skipped)."""
+    user_cache.write(cache_dir() / key(data), spec.SerializeToString(deterministic=True))

@@ -12,7 +12,6 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Callable
 
 from taskkit import registry
-from taskkit.specs import cache
 from taskkit.specs.errors import SpecError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,6 +28,8 @@ def _loader() -> ModuleType:
 def header(path: str | Path) -> tuple[str, tuple[str, ...]]:
     """The task name and tags of the spec at `path`: from the parse cache, else by parsing it (a
     file that does not parse raises its SpecError)."""
+    from taskkit.specs import cache  # protobuf: loaded when a header is read, not for a listing kept by the index
+
     try:
         data = Path(path).read_bytes()
     except OSError:
@@ -67,11 +68,11 @@ def defer_dir(directory: str | Path) -> list[SpecError]:
             continue
         listed[name] = str(path)
         if existing is None or isinstance(existing, registry.Deferred):
-            registry.defer(registry.Deferred(name, source, tags, _builder(path, name)))
+            registry.defer(registry.Deferred(name, source, tags, builder(path, name)))
     return errors
 
 
-def _builder(path: Path, name: str) -> Callable[[], "type[TaskEval]"]:
+def builder(path: Path, name: str) -> Callable[[], "type[TaskEval]"]:
     """Compile and register the spec at `path` when first called; a failure is raised again on
     every later call, without compiling again."""
     failed: list[SpecError] = []
