@@ -150,3 +150,27 @@ def test_a_runtime_permission_is_read_from_dumpsys_package() -> None:
     assert svc.parse_runtime_permission(dump, "android.permission.RECORD_AUDIO") == (True, {"USER_SET", "ONE_TIME"})
     assert svc.parse_runtime_permission(dump, "android.permission.POST_NOTIFICATIONS")[0] is False
     assert svc.parse_runtime_permission(dump, "android.permission.CAMERA") == (False, frozenset())
+
+
+def test_closing_apps_stops_every_running_one_in_one_short_command():
+    """`build_close_apps` force-stops each running package (a stopped one is skipped: a force-stop
+    would mark it stopped), empties the clipboard and shows the home screen; its text grows by
+    the package names alone, not by a command per package."""
+    from taskkit.sim.gui import install
+
+    packages = ["com.android.settings", SMS_PACKAGE, "com.android.deskclock"]
+    short = svc.build_close_apps(packages[:1])
+    assert len(svc.build_close_apps(packages)) == len(short) + sum(len(p) + 1 for p in packages[1:])
+    device = SimDevice()
+    try:
+        install(device.state)
+        device.check(f"am start -n {SETTINGS}")
+        device.check(f"monkey -p {SMS_PACKAGE} 1 >/dev/null || am start -n {SMS_PACKAGE}/.activities.MainActivity")
+        assert all(device.shell(f"pidof {p}").stdout.strip() for p in packages[:2])
+        device.check("am broadcast -a clipper.set --es text kept >/dev/null")
+        device.check(svc.build_close_apps(packages))
+        assert [device.shell(f"pidof {p}").stdout.strip() for p in packages] == ["", "", ""]
+        assert device.activity.foreground_package() == "com.google.android.apps.nexuslauncher"
+        assert "kept" not in device.check("am broadcast -a clipper.get")
+    finally:
+        device.close()

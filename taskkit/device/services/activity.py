@@ -100,7 +100,9 @@ def build_close_apps(packages: Sequence[str]) -> str:
     """One command that puts the device's apps back to a fresh start, as far as Android allows:
     each of `packages` that runs is force-stopped (its activities, dialogs and unsaved input go,
     as AndroidWorld's close_app does), the clipboard is emptied and the home screen comes up."""
-    stops = "; ".join(f"if pidof {shell_quote(p)} >/dev/null; then {build_force_stop(p)}; fi" for p in packages)
+    # one loop rather than a line per package: the same commands run, in a tenth of the text to parse
+    stops = (f"for p in {' '.join(shell_quote(p) for p in packages)}; do "
+             f"if pidof \"$p\" >/dev/null; then am force-stop \"$p\"; fi; done") if packages else ""
     return "; ".join(filter(None, [stops, f"{build_broadcast(CLIPBOARD_SET, {'text': ''})} >/dev/null",
                                     "input keyevent KEYCODE_HOME"]))
 
