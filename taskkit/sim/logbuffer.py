@@ -1,11 +1,19 @@
 """The simulated device's log buffer: entries appended in `logcat -v threadtime` form, stamped
 with the device clock, and read back (the `logcat` and `log` commands, and the services that
-log as Android's do: taskkit/sim/commands/activity.py)."""
+log as Android's do: taskkit/sim/commands/activity.py).
+
+Inside `batched()` (each shell command runs in one: taskkit/sim/commands/__init__.py) a
+thread's entries are kept and appended together when the outermost block ends, so a command
+that logs three lines opens the buffer once; reading or clearing the buffer appends them first.
+"""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import re
+import threading
+from typing import Iterator
 
 from taskkit.sim.devicetime import format_time, local_time
 from taskkit.sim.state import SimState
@@ -40,13 +48,63 @@ def append_log(state: SimState, priority: str, tag: str, message: str,
         format_entry(LogEntry(stamp, pid, tid, level, tag, line), "threadtime")
         for line in message.split("\n")
     )
-    with open(state.logcat_path, "a", encoding="utf-8", newline="") as log:
+    if _BATCH.depth:
+        path = os.fspath(state.logcat_path)
+        _BATCH.pending.setdefault(path, []).append(text)
+        _BATCH.stamps[path] = state.clock_epoch  # the file's time stamp: its last entry's
+    else:
+        _append(os.fspath(state.logcat_path), text, state.clock_epoch)
+
+
+class _Batch(threading.local):
+    """Per thread: how many `batched` blocks are open, the entries kept meanwhile (log file ->
+    their texts) and the device clock of each file's last one."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.pending: dict[str, list[str]] = {}
+        self.stamps: dict[str, int] = {}
+
+
+_BATCH = _Batch()
+
+
+@contextlib.contextmanager
+def batched() -> Iterator[None]:
+    """Keep this thread's entries until the outermost block ends, then append them at once."""
+    _BATCH.depth += 1
+    try:
+        yield
+    finally:
+        _BATCH.depth -= 1
+        if not _BATCH.depth:
+            flush()
+
+
+def flush() -> None:
+    """Append the entries this thread kept."""
+    pending, stamps = _BATCH.pending, _BATCH.stamps
+    _BATCH.pending, _BATCH.stamps = {}, {}
+    for path, texts in pending.items():
+        _append(path, "".join(texts), stamps[path])
+
+
+def _append(path: str, text: str, epoch: int) -> None:
+    with open(path, "a", encoding="utf-8", newline="") as log:
         log.write(text)
+    os.utime(path, (epoch, epoch))
+
+
+def clear_log(state: SimState) -> None:
+    """Empty the buffer (`logcat -c`), what was logged before included."""
+    flush()
+    state.logcat_path.write_text("")
     os.utime(state.logcat_path, (state.clock_epoch, state.clock_epoch))
 
 
 def read_log(state: SimState) -> list[LogEntry]:
     """Every entry of the buffer, oldest first."""
+    flush()
     if not state.logcat_path.exists():
         return []
     entries = []
@@ -72,6 +130,6 @@ LAYOUTS = {
 
 
 def format_entry(entry: LogEntry, style: str) -> str:
-    return LAYOUTS[style].format(**dataclasses.asdict(entry))
+    return LAYOUTS[style].format_map(vars(entry))  # (its fields are plain values: no dataclasses.asdict copy)
 
 

@@ -12,7 +12,6 @@ works on it with the stock CLI.
 """
 from __future__ import annotations
 
-import copy
 import errno
 import functools
 import json
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from taskkit.device.reference import DEVICE_EPOCH
+from taskkit.sim import jsonstore
 
 
 SDCARD = "/storage/emulated/0"
@@ -65,10 +65,12 @@ class SimState:
         self.config.setdefault("foreground", None)  # "pkg/.Activity" or None
         self.config.setdefault("is_root", True)
         self.config.setdefault("log_seq", 0)
-        self._loaded = copy.deepcopy(self.config)  # what this view read: the base of `save`'s merge
+        self._loaded = jsonstore.copy(self.config)  # what this view read: the base of `save`'s merge
 
     def _read_config(self) -> dict[str, Any]:
-        return json.loads(self._config_path.read_text()) if self._config_path.exists() else {}
+        """device.json as it is now (a private copy; read through taskkit.sim.jsonstore's cache)."""
+        entry = jsonstore.read(self._config_path)
+        return entry.data() if entry is not None else {}
 
     # --- persistence -----------------------------------------------------------------------
     def save(self) -> None:
@@ -82,12 +84,10 @@ class SimState:
             current = self._read_config()
             merged = _merge(current, self._loaded, self.config)
             if merged != current or not self._config_path.exists():  # nothing new: no write
-                tmp = self._config_path.with_suffix(".tmp")
-                tmp.write_text(json.dumps(merged, indent=1, sort_keys=True))
-                os.replace(tmp, self._config_path)
+                jsonstore.write(self._config_path, json.dumps(merged, indent=1, sort_keys=True))
             self.config.clear()
             self.config.update(merged)
-            self._loaded = copy.deepcopy(self.config)
+            self._loaded = jsonstore.copy(self.config)
 
     # --- paths -----------------------------------------------------------------------------
     @staticmethod
@@ -198,10 +198,10 @@ def _merge(current: dict[str, Any], base: dict[str, Any], mine: dict[str, Any]) 
         if key not in mine:
             merged.pop(key, None)
         elif key not in current:  # a default this view filled in, or a key it added
-            merged[key] = copy.deepcopy(mine[key])
+            merged[key] = jsonstore.copy(mine[key])
         elif base.get(key) != mine[key]:
             if isinstance(mine[key], dict) and isinstance(base.get(key), dict) and isinstance(current.get(key), dict):
                 merged[key] = _merge(current[key], base[key], mine[key])
             else:
-                merged[key] = copy.deepcopy(mine[key])
+                merged[key] = jsonstore.copy(mine[key])
     return merged

@@ -13,7 +13,7 @@ import importlib
 from pathlib import Path
 from typing import Callable
 
-from taskkit.sim import limits
+from taskkit.sim import limits, logbuffer
 from taskkit.sim.state import SimState
 
 Command = Callable[["Invocation"], int]
@@ -114,7 +114,8 @@ def call(state: SimState, argv: list[str], stdin: bytes | Callable[[], bytes], c
         argv = [argv[0].rpartition("/")[2]] + argv[1:]
     inv = Invocation(argv=argv, state=state, stdin=stdin, cwd=cwd, env=env, stdout=out, stderr=err)
     try:
-        status = func(inv)
+        with logbuffer.batched():  # the command's log lines, appended in one write
+            status = func(inv)
         limits.check()  # a command stopped at the deadline (sqlite3 "interrupted") reports the timeout
     except limits.LimitExceeded:
         raise

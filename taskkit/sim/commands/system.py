@@ -24,7 +24,7 @@ from taskkit.sim.commands import COMMANDS, Invocation, command
 from taskkit.sim.commands.activity import DUMPSYS_SERVICES
 from taskkit.sim.commands.settings import delete_setting, get_setting, put_setting
 from taskkit.sim.devicetime import DEFAULT_DATE_FORMAT, format_time, local_time
-from taskkit.sim.logbuffer import LAYOUTS, PRIORITIES, append_log, format_entry, read_log
+from taskkit.sim.logbuffer import LAYOUTS, PRIORITIES, append_log, clear_log, format_entry, read_log
 from taskkit.sim.state import SimState
 
 SHELL_PID = 4180  # the pid `log` and `input` report: a shell started by adbd
@@ -316,8 +316,7 @@ def logcat(inv: Invocation) -> int:
     except (_LogUsage, ValueError, re.error) as problem:
         return inv.fail(f"logcat: {problem}", 1)
     if clear:
-        inv.state.logcat_path.write_text("")
-        os.utime(inv.state.logcat_path, (inv.state.clock_epoch, inv.state.clock_epoch))
+        clear_log(inv.state)
         return 0
     if buffers and not {"main", "all", "default"} & set(buffers):
         return 0  # every simulated entry is in the main buffer

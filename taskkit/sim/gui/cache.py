@@ -99,7 +99,7 @@ class _Device:
 
 _DEVICES: collections.OrderedDict[str, _Device] = collections.OrderedDict()
 _LOCK = threading.RLock()
-_LOCAL = threading.local()  # .reads: the set the running computation records into (or None)
+_LOCAL = threading.local()  # .reads: the set the running computation records into (or None); .key: _key_copy's
 _HOOKED = False
 
 
@@ -120,7 +120,7 @@ def remember(state: SimState, name: Any, compute: Callable[[], T], key: Callable
     if kept is not None and kept.key == current and _holds(device, kept):
         _note_reads(kept.reads)
         return kept.value
-    before = _snapshot(current)
+    before = _key_copy(current)
     outer = getattr(_LOCAL, "reads", None)
     reads: set[str] = set()
     with _LOCK:
@@ -169,6 +169,16 @@ def _snapshot(value: Any) -> Any:
 
 
 _CONTAINERS = (dict, list, tuple)
+
+
+def _key_copy(key: Any) -> Any:
+    """A copy of `key` to keep: the last one made in this thread while it still equals `key`
+    (the dump, its screen and the settings of one command share their key), else a new one.
+    Kept copies are only ever compared, never changed."""
+    last = getattr(_LOCAL, "key", None)
+    if last is None or last != key:
+        last = _LOCAL.key = _snapshot(key)
+    return last
 
 
 def clear() -> None:
@@ -253,12 +263,15 @@ def _device(state: SimState) -> _Device:
         return device
 
 
-def _real_written(path: str, follow: bool) -> str:
-    """The real path of a written path: its folder resolved by the kernel, and its last link
-    too if `follow` (a folder that is gone is resolved by `os.path.realpath`)."""
+def _real_written(path: str, follow: bool, known: str | None = None) -> str:
+    """The real path of a written path: its folder resolved by the kernel (`known`: the folder's
+    real path, already resolved), and its last link too if `follow` (a folder that is gone is
+    resolved by `os.path.realpath`)."""
     folder, name = os.path.split(path)
     if follow and os.path.islink(path):
         return os.path.realpath(path)
+    if known is not None:
+        return os.path.join(known, name)
     try:
         handle = os.open(folder, os.O_PATH | os.O_CLOEXEC)
     except OSError:
@@ -318,7 +331,9 @@ def _note_writes(targets: list[tuple[str, str | None]]) -> None:
         devices = [d for d in list(_DEVICES.values()) if _under(text, d.named) or _under(text, d.root)]
         if not devices:
             continue
-        real = _real_written(text, follow=kind == CONTENT)
+        folder = os.path.dirname(text)  # a state directory's own files (device.json, gui.json, logcat.txt):
+        known = next((d.root for d in devices if folder in (d.named, d.root)), None)  # resolved already
+        real = _real_written(text, follow=kind == CONTENT, known=known)
         with _LOCK:
             for device in devices:
                 if kind == STRUCTURE and _under(device.root, real):  # the device itself goes (closed)

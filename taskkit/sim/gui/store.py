@@ -10,9 +10,10 @@ frame is closed, as an activity's state goes when it finishes.
 from __future__ import annotations
 
 import json
-import os
+import marshal
 from typing import Any
 
+from taskkit.sim import jsonstore
 from taskkit.sim.state import SimState
 
 FILE_NAME = "gui.json"
@@ -28,23 +29,43 @@ def _text(data: dict[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
+_MEMO = "gui.store"  # this module's name for what it derives from a version of gui.json (jsonstore.Entry.memo)
+
+
+def _checked(loaded: Any) -> dict[str, Any]:
+    """The store's data from what gui.json holds: a part of the wrong shape (a hand edit) starts over."""
+    data = _empty()
+    if isinstance(loaded, dict):
+        for key, default in _empty().items():
+            if key in loaded and isinstance(loaded[key], type(default) if default is not None else (str, type(None))):
+                data[key] = loaded[key]
+        if isinstance(loaded.get("intent_seq"), int):
+            data["intent_seq"] = loaded["intent_seq"]
+    return data
+
+
+def _prepared(data: dict[str, Any]) -> tuple[bytes, str]:
+    """What a Store starts from: its data (marshalled: a private copy is one `marshal.loads`) and
+    that data's text."""
+    return marshal.dumps(data), _text(data)
+
+
 class Store:
     """gui.json of one device, read once per command and written back only if it changed."""
 
     def __init__(self, state: SimState):
         self.path = state.root / FILE_NAME
-        self.data = _empty()
         try:
-            loaded = json.loads(self.path.read_text())
+            entry = jsonstore.read(self.path)
         except (OSError, ValueError):
-            loaded = None
-        if isinstance(loaded, dict):  # a part of the wrong shape (a hand edit) starts over
-            for key, default in _empty().items():
-                if key in loaded and isinstance(loaded[key], type(default) if default is not None else (str, type(None))):
-                    self.data[key] = loaded[key]
-            if isinstance(loaded.get("intent_seq"), int):
-                self.data["intent_seq"] = loaded["intent_seq"]
-        self._saved = _text(self.data)
+            entry = None
+        if entry is None:
+            frozen, self._saved = _prepared(_empty())
+        else:
+            if _MEMO not in entry.memo:  # the first read of this version in this process
+                entry.memo[_MEMO] = _prepared(_checked(entry.data()))
+            frozen, self._saved = entry.memo[_MEMO]
+        self.data = marshal.loads(frozen)
 
     def new_id(self) -> int:
         """A frame id never used before on this device."""
@@ -69,7 +90,6 @@ class Store:
         text = _text(self.data)
         if text == self._saved:
             return
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(text)
-        os.replace(tmp, self.path)
+        entry = jsonstore.write(self.path, text)
+        entry.memo[_MEMO] = _prepared(_checked(entry.data()))  # as the next command reads it back
         self._saved = text
