@@ -26,7 +26,7 @@ import json
 from typing import Any, Callable, Union
 
 from taskkit import gui_reference
-from taskkit.agents.gui_reference import GuiReferenceAgent
+from taskkit.agents.gui_reference import GuiReferenceAgent, Variant
 from taskkit.composite import CompositeTask
 from taskkit.params import ParamError
 from taskkit.device.state import difference
@@ -36,7 +36,6 @@ from taskkit.testing.hostile import describe_path, with_hostile_text
 from taskkit.testing.session import Session
 from taskkit.testing.strategies import CANARY, hostile_text_for
 from taskkit.runner import run_episode
-from taskkit.suite import TaskInstance
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,6 +46,7 @@ class NotApplicable:
 
 
 Outcome = Union[str, None, NotApplicable]
+Player = Callable[[Union[Variant, None]], GuiReferenceAgent]  # the agent of one play of a GUI reference
 
 
 @dataclasses.dataclass(frozen=True)
@@ -179,7 +179,8 @@ def check_near_miss(session: Session, task_cls: Any, seed: int) -> Outcome:
 
 
 # ---------------------------------------------------------------------------------- GUI reference
-def check_gui_solvable(session: Session, task_cls: Any, seed: int) -> Outcome:
+def check_gui_solvable(session: Session, task_cls: Any, seed: int, player: Player = GuiReferenceAgent) -> Outcome:
+    """`player(variant)` is the agent of each play (a GuiReferenceAgent: a test's may watch the screens)."""
     built, error = call("from_seed", lambda: task_cls.from_seed(seed))
     if error:
         return error
@@ -188,14 +189,14 @@ def check_gui_solvable(session: Session, task_cls: Any, seed: int) -> Outcome:
         return error
     if reference is None:
         return NotApplicable("no GUI reference (define gui_reference())")
-    played = _play(session, task_cls, seed, None)
+    played = _play(session, task_cls, seed, None, player)
     if played.error or played.status != "complete" or played.score != 1.0:
         return f"the GUI reference: {_outcome(played)}"
     missed = [name for name, step in (played.milestones or {}).items() if step is None]
     if missed:
         return f"the GUI reference scores 1.0 but never reaches (or does not hold) milestone(s) {', '.join(missed)}"
     if played.key_components_step is not None:  # its check read the screens (SPA's rule: the last screen back)
-        home = _play(session, task_cls, seed, lambda steps: [*steps, gui_reference.home()])
+        home = _play(session, task_cls, seed, lambda steps: [*steps, gui_reference.home()], player)
         if home.error or home.status != "complete" or home.score != 1.0:
             return (f"the GUI reference followed by HOME: {_outcome(home)} (the key components are matched on the "
                     "episode's screens from the last back, so the screen the reference ended on still counts)")
@@ -205,7 +206,7 @@ def check_gui_solvable(session: Session, task_cls: Any, seed: int) -> Outcome:
                           ("with its last typed value mistyped", gui_reference.mistyped)):
         if variant(reference) is None:
             continue
-        near = _play(session, task_cls, seed, variant)
+        near = _play(session, task_cls, seed, variant, player)
         if near.error:
             return f"the GUI reference {miss}: {near.error}"
         if near.score >= 1.0:
@@ -226,9 +227,9 @@ class _Played:
     key_components_step: int | None = None  # the screen SPA's key components matched on (None: no such check)
 
 
-def _play(session: Session, task_cls: Any, seed: int, variant: Any) -> _Played:
-    agent = GuiReferenceAgent(variant)
-    result = run_episode(session.env, TaskInstance(task_cls, 0, seed), agent, seed)
+def _play(session: Session, task_cls: Any, seed: int, variant: Variant | None, player: Player) -> _Played:
+    agent = player(variant)
+    result = run_episode(session.env, session.instance(task_cls, seed), agent, seed)
     return _Played(result.score, result.status, result.steps, result.max_steps, result.error, agent.problem,
                    tuple(result.reasons), result.milestones, result.key_components_step)
 

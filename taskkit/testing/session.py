@@ -11,6 +11,7 @@ from typing import Any
 
 from taskkit.connect import open_device
 from taskkit.env import Env
+from taskkit.suite import TaskInstance
 from taskkit.testing.episodes import Lifecycle, observe_lifecycle
 from taskkit.testing.fresh_process import FreshProcess
 from taskkit.testing.nearmiss import NearMissProbe, NearMissRun
@@ -31,6 +32,7 @@ class Session:
         self.env = env
         self._lifecycles: dict[tuple[Any, int], Lifecycle] = {}
         self._near: dict[tuple[Any, int], NearMissRun] = {}
+        self._instances: dict[tuple[Any, int], TaskInstance] = {}
         self._fresh: FreshProcess | None = None
         self._template: SimTemplate | None = None
 
@@ -48,6 +50,13 @@ class Session:
             if probe is not None:
                 self._near[key] = probe.run
         return self._lifecycles[key]
+
+    def instance(self, task_cls: Any, seed: int) -> TaskInstance:
+        """Instance 0 of `task_cls` at `seed` for the episodes the checks play: its params drawn once."""
+        key = (task_cls, seed)
+        if key not in self._instances:
+            self._instances[key] = TaskInstance(task_cls, 0, seed)
+        return self._instances[key]
 
     def near_misses(self, task_cls: Any, seed: int) -> NearMissRun:
         key = (task_cls, seed)

@@ -1,6 +1,10 @@
 """Every built-in task, over many seeds: unsolved at start, solved by `solve`, clean teardown, deterministic."""
 from __future__ import annotations
 
+import inspect
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -9,7 +13,9 @@ from taskkit import loading, metadata, registry
 from taskkit.composite import CompositeTask
 from taskkit.device.state import state_digest
 from taskkit.env import Env
+from taskkit.sim.gui import install as install_screens
 from taskkit.sim.device import SimDevice
+from taskkit.testing.simcopies import SimTemplate
 
 loading.load_builtin()
 TASKS = [name for name in registry.names() if not registry.get(name).real_device_only]  # as on --device sim
@@ -33,10 +39,50 @@ def test_every_builtin_goal_template_parses() -> None:
         check_template(cls)
 
 
+def _source_file(cls: type) -> str | None:
+    """The file that defines `cls`; None for a class built at run time (a compiled spec's)."""
+    try:
+        return inspect.getfile(cls)
+    except TypeError:
+        return None
+
+
+def test_no_task_reads_its_seed() -> None:
+    """The lifecycle test below skips a seed that draws the params of a seed already run: a task
+    is a function of its params. So no code of a task's classes reads its `seed` (TaskEval only
+    stores it, for the rows)."""
+    files = {_source_file(c) for cls in registry.all_tasks() for c in cls.__mro__ if c is not object} - {None}
+    reads = re.compile(r"\.seed\b(?!\s*=[^=])")  # `.seed` but for the assignment in TaskEval.__init__
+    found = [f"{path}:{number}" for path in sorted(files)
+             for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1) if reads.search(line)]
+    assert found == []
+
+
+class SharedDevice:
+    """One simulated device for the module's lifecycles (each restores what it changed) and the
+    digest of its state as the last lifecycle left it: nothing touches the device between one
+    lifecycle's end and the next one's start, so one digest is both (one `find` less each)."""
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
+        self._kept: str | None = None
+
+    def take(self) -> str:
+        """The digest of the state now: the one kept, else read; kept no longer (a lifecycle that
+        raises before `read` leaves none, so the next one reads the state afresh)."""
+        digest, self._kept = self._kept or state_digest(self.env.device), None
+        return digest
+
+    def read(self) -> str:
+        """The digest of the state now, kept for the next lifecycle's `take`."""
+        self._kept = state_digest(self.env.device)
+        return self._kept
+
+
 @pytest.fixture(scope="module")
-def shared_env(tmp_path_factory):
+def shared(tmp_path_factory):
     device = sim_device(tmp_path_factory.mktemp("builtin") / "device")
-    yield Env(device)
+    yield SharedDevice(Env(device))
     device.close()
 
 
@@ -47,15 +93,19 @@ def _examples(cls) -> int:
 
 
 @pytest.mark.parametrize("name", TASKS)
-def test_lifecycle_over_many_seeds(name, shared_env):
+def test_lifecycle_over_many_seeds(name, shared):
     cls = registry.get(name)
-    env = shared_env
+    env = shared.env
+    drawn: dict[int, dict] = {}  # seed -> params, of the seeds whose lifecycle ran
 
     @settings(max_examples=_examples(cls))
     @given(seed=seeds)
     def run(seed):
         task = cls.from_seed(seed)
-        before = state_digest(env.device)
+        if any(params == task.params for other, params in drawn.items() if other != seed):
+            return  # the instance of a seed already run (a task is a function of its params): the same lifecycle
+        drawn[seed] = task.params
+        before = shared.take()
         env.new_episode()  # as the runner does: no answer carries over from the previous episode
         task.initialize_state(env)
         try:
@@ -71,17 +121,41 @@ def test_lifecycle_over_many_seeds(name, shared_env):
             assert solved == 1.0, f"{name} seed {seed}: solve() scored {solved}: {task.last_result.reasons}"
         finally:
             task.teardown(env)
-        assert state_digest(env.device) == before, f"{name} seed {seed}: teardown left the device changed"
+        assert shared.read() == before, f"{name} seed {seed}: teardown left the device changed"
 
     run()
 
 
+@pytest.fixture(scope="module")
+def fresh_device():
+    """`fresh_device()`: a fresh simulated device as `--device sim` opens one (every app, its
+    screens), copied from one image built for the module (`close()` deletes it)."""
+    template = SimTemplate()
+
+    def new() -> SimDevice:
+        device = template.new()
+        install_screens(device.state)  # as taskkit.connect.sim_device does
+        return device
+    yield new
+    template.close()
+
+
+def test_fresh_devices_built_or_copied_are_the_same_device(fresh_device) -> None:
+    """What lets the test below compare copies: two first boots give one state, and so does a copy."""
+    devices = [sim_device(), sim_device(), fresh_device()]
+    try:
+        assert len({state_digest(device) for device in devices}) == 1
+    finally:
+        for device in devices:
+            device.close()
+
+
 @pytest.mark.parametrize("name", TASKS)
-def test_same_seed_same_params_goal_and_initial_state(name, tmp_path):
+def test_same_seed_same_params_goal_and_initial_state(name, fresh_device):
     cls = registry.get(name)
     digests, described = [], []
-    for attempt in range(2):
-        device = sim_device(tmp_path / f"d{attempt}")
+    for _ in range(2):
+        device = fresh_device()
         task = cls.from_seed(1234567)
         env = Env(device)
         task.initialize_state(env)
