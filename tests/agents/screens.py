@@ -48,6 +48,9 @@ def scripted_screen() -> Iterator[list[tuple[int, int]]]:
 
     def uiautomator(inv) -> int:
         path = inv.args[1] if len(inv.args) > 1 else "/sdcard/window_dump.xml"
+        if path == "/dev/tty":  # as the real command: the dump is printed (the simulator's screen reads)
+            inv.out(wifi_screen(wifi_on(inv)))
+            return 0
         inv.host_path(path).write_text(wifi_screen(wifi_on(inv)), encoding="utf-8")
         inv.out(f"UI hierchary dumped to: {path}\n")
         return 0
