@@ -27,6 +27,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from taskkit import config
+from taskkit.errors import TaskkitError
 
 GUI_DIR = Path(__file__).resolve().parents[1] / "sim" / "gui"
 MIRRORS = Path("/work/.mirror")
@@ -108,7 +109,7 @@ WIKIPEDIA = AppSource("org.wikipedia", "wikimedia/apps-android-wikipedia", "r/2.
 SOURCES = {"wikipedia": WIKIPEDIA}
 
 
-class SourceError(Exception):
+class SourceError(TaskkitError):
     """The app's sources cannot be read (no mirror, no tag): one line naming what to fetch."""
 
 
