@@ -59,7 +59,7 @@ class SimState:
         self.root = Path(root)
         self.fs_root = self.root / "fs"
         self._config_path = self.root / "device.json"
-        self.config: dict[str, Any] = self._read_config()
+        self.config: dict[str, Any] = self._read_config() or {}
         self.config.setdefault("clock_epoch", DEVICE_EPOCH)
         self.config.setdefault("props", {})
         self.config.setdefault("foreground", None)  # "pkg/.Activity" or None
@@ -67,10 +67,11 @@ class SimState:
         self.config.setdefault("log_seq", 0)
         self._loaded = jsonstore.copy(self.config)  # what this view read: the base of `save`'s merge
 
-    def _read_config(self) -> dict[str, Any]:
-        """device.json as it is now (a private copy; read through taskkit.sim.jsonstore's cache)."""
+    def _read_config(self) -> dict[str, Any] | None:
+        """device.json as it is now (a private copy; read through taskkit.sim.jsonstore's cache),
+        None when there is none yet."""
         entry = jsonstore.read(self._config_path)
-        return entry.data() if entry is not None else {}
+        return entry.data() if entry is not None else None
 
     # --- persistence -----------------------------------------------------------------------
     def save(self) -> None:
@@ -82,8 +83,8 @@ class SimState:
         with _SAVE_LOCK:
             self.root.mkdir(parents=True, exist_ok=True)
             current = self._read_config()
-            merged = _merge(current, self._loaded, self.config)
-            if merged != current or not self._config_path.exists():  # nothing new: no write
+            merged = _merge(current or {}, self._loaded, self.config)
+            if merged != current:  # nothing new (and a file already there): no write
                 jsonstore.write(self._config_path, json.dumps(merged, indent=1, sort_keys=True))
             self.config.clear()
             self.config.update(merged)

@@ -168,7 +168,7 @@ def test_a_kill_at_every_step_loses_nothing(tmp_path, phase) -> None:
 
 
 def test_a_damaged_undo_journal_is_refused_and_nothing_is_changed(device) -> None:
-    point = _save(device)
+    _save(device)
     _episode(device)
     copies = sorted((device.state.root / "undo" / "t.1").glob("[0-9]*"))
     copies[0].unlink()
