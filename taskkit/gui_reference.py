@@ -79,7 +79,8 @@ class Locator:
 
 @dataclasses.dataclass(frozen=True)
 class _Label(Locator):
-    """An element by one of its labels: `field` is text, description, resource id or any."""
+    """An element by one of its labels: `field` is text, description, resource id or any (or
+    contains, a part of its text; or class, its class name)."""
 
     value: str
     field: str = "any"
@@ -90,13 +91,14 @@ class _Label(Locator):
         labels = (self.value, *self.also)
         checks = {"text": element.text in labels, "description": element.content_description in labels,
                   "resource_id": rid == self.value or rid.endswith(f":id/{self.value}"),
-                  "contains": any(label in (element.text or "") for label in labels)}
-        if self.field == "contains":
-            return checks["contains"]
+                  "contains": any(label in (element.text or "") for label in labels),
+                  "class": (element.class_name or "") == self.value or (element.class_name or "").endswith(f".{self.value}")}
+        if self.field in ("contains", "class"):
+            return checks[self.field]
         return checks[self.field] if self.field != "any" else checks["text"] or checks["description"] or checks["resource_id"]
 
     def localized(self, translate: Translate) -> Locator:
-        also = () if self.field == "resource_id" else tuple(t for t in translate(self.value) if t != self.value)
+        also = () if self.field in ("resource_id", "class") else tuple(t for t in translate(self.value) if t != self.value)
         return dataclasses.replace(self, also=also) if also else self
 
     def __str__(self) -> str:
@@ -203,6 +205,12 @@ def contains(value: str) -> Locator:
 def resource_id(value: str) -> Locator:
     """`value` is the part after `:id/` (`btn_save`) or the whole id (`pkg:id/btn_save`)."""
     return _Label(value, "resource_id")
+
+
+def class_name(value: str) -> Locator:
+    """An element of class `value`: whole (`android.widget.EditText`) or its simple name (`EditText`),
+    as for a field without a label (a React Native search box)."""
+    return _Label(value, "class")
 
 
 def in_row_of(row: Target, target: Target) -> Locator:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 Scope = dict[str, Shape]
 Params = dict[str, Any]
-_LOCATOR_FIELDS = ("by", "text", "description", "resource_id", "contains")
+_LOCATOR_FIELDS = ("by", "text", "description", "resource_id", "contains", "class_name")
 _TARGETED = {"tap": "", "long_press": "", "type_text": "into", "swipe": "on", "tap_at": "on"}
 _FLAGS = ("enter", "back", "home", "wait")
 
@@ -65,7 +65,7 @@ def validate(checker: "Validator", step: Any, path: str, scope: Scope) -> None:
 def _locator(checker: "Validator", msg: Any, path: str, scope: Scope) -> None:
     given = [name for name in _LOCATOR_FIELDS if getattr(msg, name)]
     if not given:
-        checker.problem(path, "an empty locator: set by, text, description, resource_id or contains (a template each)")
+        checker.problem(path, "an empty locator: set by, text, description, resource_id, contains or class_name (a template each)")
     for name in given:
         checker.template(getattr(msg, name), f"{path}.{name}", scope)
     if msg.HasField("in_row_of"):
@@ -157,7 +157,7 @@ def _build_locator(msg: Any, render: Callable[[str, str], str], path: str) -> gu
 
 _BUILDERS: dict[str, Callable[[str], gui.Locator]] = {
     "by": gui.by, "text": gui.text, "description": gui.description, "resource_id": gui.resource_id,
-    "contains": gui.contains}
+    "contains": gui.contains, "class_name": gui.class_name}
 
 
 def compile_plan(messages: Sequence[Any]) -> Plan | None:

@@ -18,8 +18,8 @@ EXPECTED = {
     "duplicate_name": "1:1: name: task name 'ExpenseAddSingle' is already defined in taskkit.apps.expense.tasks",
     "expr_syntax": "6:24: params[1].expr: expr syntax error: unexpected ')'",
     "gui_bad_direction": "7:43: gui_reference[0].swipe.direction: must be up, down, left or right, got 'sideways'",
-    "gui_empty_locator": "8:17: gui_reference[1].tap: an empty locator: set by, text, description, resource_id or "
-                         "contains",
+    "gui_empty_locator": "8:17: gui_reference[1].tap: an empty locator: set by, text, description, resource_id, "
+                         "contains or class_name",
     "gui_unknown_param": "8:69: gui_reference[0].type_text.text: template uses unknown param 'levle' (did you mean "
                          "level?)",
     "missing_oracle": "1:1: oracle: required: the reference solution's steps (the oracle agent runs them)",

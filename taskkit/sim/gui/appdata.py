@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import posixpath
+import re
 import sqlite3
+import unicodedata
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -75,6 +77,13 @@ def update(ui: Session, db_path: str, table: str, key: str, key_value: Any, valu
 def delete(ui: Session, db_path: str, table: str, key: str, key_value: Any) -> None:
     """DELETE the row of `table` whose `key` is `key_value`."""
     write(ui, db_path, f'DELETE FROM "{table}" WHERE "{key}" = ?', [key_value])
+
+
+def search_tokens(value: str) -> list[str]:
+    """The words an app's full-text search (SQLite FTS, unicode61) indexes and matches: runs of
+    letters, digits and '#', case and accents folded."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", value) if not unicodedata.combining(c))
+    return re.findall(r"(?:[^\W_]|#)+", plain.casefold())
 
 
 # --- files ------------------------------------------------------------------------------------

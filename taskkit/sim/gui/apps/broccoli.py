@@ -62,7 +62,6 @@ from __future__ import annotations
 import dataclasses
 import posixpath
 import re
-import unicodedata
 from typing import Any
 
 from taskkit.apps.broccoli import DB_PATH, KEY, PACKAGE, TABLE
@@ -106,21 +105,15 @@ def recipe(ui: Session, recipe_id: int) -> dict[str, Any] | None:
     return found[0] if found else None
 
 
-def tokens(value: str) -> list[str]:
-    """unicode61's tokens: runs of letters, digits and '#', case and accents folded."""
-    plain = "".join(c for c in unicodedata.normalize("NFKD", value) if not unicodedata.combining(c))
-    return re.findall(r"(?:[^\W_]|#)+", plain.casefold())
-
-
 def search(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
     """The rows the search shows for `query`: every word in some searched field (the last one as
     a prefix), by the first field that matches, then by title."""
-    words = tokens(query)
+    words = appdata.search_tokens(query)
     if not words:
         return rows
     ranked = []
     for row in rows:
-        fields = [tokens(str(row.get(column) or "")) for column in SEARCHED]
+        fields = [appdata.search_tokens(str(row.get(column) or "")) for column in SEARCHED]
         columns = []
         for index, word in enumerate(words):
             last = index == len(words) - 1
