@@ -45,10 +45,11 @@ def open_device(spec: str, adb_host: str = "127.0.0.1", adb_port: int = 5037) ->
     kind, _, argument = spec.partition(":")
     if kind == "sim":
         from taskkit.sim.device import StateDirError
+        from taskkit.sim.scratch import ScratchDirError
 
         try:
             return sim_device(argument or None)
-        except StateDirError as error:
+        except (StateDirError, ScratchDirError) as error:
             raise DeviceSpecError(f"--device {spec}: {error}") from None
     if kind == "adb":
         from taskkit.device.adb import AdbDevice, DeviceSelectionError

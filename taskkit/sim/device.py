@@ -9,7 +9,7 @@ from typing import Collection, Mapping
 
 from taskkit.device.base import Device, ShellResult
 from taskkit.errors import TaskkitError
-from taskkit.sim import databases, image, limits, shell, storage
+from taskkit.sim import databases, image, limits, scratch, shell, storage
 from taskkit.sim.state import SimState
 
 
@@ -72,7 +72,7 @@ class SimDevice(Device):
     def __init__(self, state_dir: str | Path | None = None, app_databases: Mapping[str, str] | None = None):
         super().__init__()
         self._owns_dir = state_dir is None
-        root = Path(tempfile.mkdtemp(prefix="taskkit-sim-")) if state_dir is None else check_state_dir(state_dir)
+        root = Path(tempfile.mkdtemp(prefix="taskkit-sim-", dir=scratch.parent())) if state_dir is None else check_state_dir(state_dir)
         self.state = SimState(root)
         try:
             storage.quota_of(self.state)  # a bad quota (device.json, the environment) stops here
