@@ -1,6 +1,7 @@
 """Which paths the interpreter's audit events (PEP 578) change: one reading of the events'
 arguments for the two hooks that watch a simulated device's files, taskkit.sim.changes (what a
-restore must undo) and taskkit.sim.gui.cache (when a cached screen no longer holds).
+restore must undo) and taskkit.sim.gui.cache (when a cached screen no longer holds), and one
+resolution of each changed path to its real path per event, shared by both (`real_path`).
 
 The positions follow CPython's audit events table (docs.python.org/3/library/audit_events.html):
 `open(path, mode, flags)`, `os.remove(path, dir_fd)`, `os.rename(src, dst, src_dir_fd,
@@ -9,6 +10,7 @@ dst_dir_fd)` and so on.
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -58,3 +60,41 @@ def changed_paths(event: str, args: tuple) -> list[str]:
         positions = _CHANGED.get(event, ())
     found = (event_path(args[p], None if d is None or d >= len(args) else args[d]) for p, d in positions)
     return [path for path in found if path is not None]
+
+
+_MEMO = threading.local()  # per thread: the event being dispatched and the real paths found for it
+
+
+def real_path(event_args: tuple, path: str, follow: bool, known: str | None = None) -> str:
+    """The real path of `path` (absolute), changed by the event whose arguments are `event_args`:
+    its folder resolved by the kernel (an O_PATH descriptor's /proc link: three system calls,
+    where `os.path.realpath` takes one per component), its last link too if `follow`; `known` is
+    the folder's real path when the caller has it. Every hook of one event gets the first
+    answer: the memo holds the event's argument tuple itself, so its identity cannot be reused by
+    another event while it is kept."""
+    memo = getattr(_MEMO, "entry", None)
+    if memo is None or memo[0] is not event_args:
+        memo = _MEMO.entry = (event_args, {})
+    key = (path, follow)
+    found = memo[1].get(key)
+    if found is None:
+        found = memo[1][key] = _resolve(path, follow, known)
+    return found
+
+
+def _resolve(path: str, follow: bool, known: str | None) -> str:
+    folder, name = os.path.split(path)
+    if follow and os.path.islink(path):
+        return os.path.realpath(path)
+    if not name:
+        return os.path.realpath(path)
+    if known is not None:
+        return os.path.join(known, name)
+    try:
+        handle = os.open(folder, os.O_PATH | os.O_CLOEXEC)
+    except OSError:  # a folder that is gone: resolved as far as it exists
+        return os.path.join(os.path.realpath(folder), name)
+    try:
+        return os.path.join(os.readlink(f"/proc/self/fd/{handle}"), name)
+    finally:
+        os.close(handle)

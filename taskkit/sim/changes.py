@@ -69,7 +69,7 @@ from pathlib import Path
 from typing import Iterator
 
 from taskkit.errors import TaskkitError
-from taskkit.sim.audit_events import EVENTS as WRITE_EVENTS, METADATA_EVENTS, changed_paths
+from taskkit.sim.audit_events import EVENTS as WRITE_EVENTS, METADATA_EVENTS, changed_paths, real_path
 from taskkit.sim.sqlite_sandbox import ATTACH_EVENT, sqlite_files
 from taskkit.sim.state import SimState
 
@@ -423,13 +423,9 @@ def recorder(state: SimState) -> Recorder:
         return _RECORDERS.setdefault(real, Recorder(real))
 
 
-def _host(path: str, follow: bool = False) -> str:
+def _host(args: tuple, path: str, follow: bool = False) -> str:
     """The real host path of an event's path; the last link followed if `follow`."""
-    text = os.path.abspath(path)
-    if follow:
-        return os.path.realpath(text)
-    parent, name = os.path.split(text)
-    return os.path.join(os.path.realpath(parent), name) if name else os.path.realpath(text)
+    return real_path(args, os.path.abspath(path), follow)
 
 
 def _changed(event: str, args: tuple) -> list[tuple[str, str]]:
@@ -440,12 +436,12 @@ def _changed(event: str, args: tuple) -> list[tuple[str, str]]:
     if event in ("sqlite3.connect", ATTACH_EVENT):
         name = args[0]
         files = sqlite_files(os.fsdecode(name)) if isinstance(name, (str, bytes, os.PathLike)) else None
-        return [(_host(f, follow=True), "stat") for f in files or []]
+        return [(_host(args, f, follow=True), "stat") for f in files or []]
     if event in METADATA_EVENTS:
         return []
     how = "tree" if event in ("os.rename", "shutil.rmtree") else "content"
     follow = event in ("open", "os.truncate")
-    return [(_host(path, follow), how) for path in changed_paths(event, args)]
+    return [(_host(args, path, follow), how) for path in changed_paths(event, args)]
 
 
 _EVENTS = WRITE_EVENTS | {"sqlite3.connect", ATTACH_EVENT}

@@ -40,7 +40,8 @@ class Counter:
     def _hook(self, event: str, args: tuple) -> None:
         if not self.on:
             return
-        if event == "open" and not isinstance(args[0], int):
+        if event == "open" and not isinstance(args[0], int) and not (isinstance(args[2], int) and args[2] & os.O_PATH):
+            # (an O_PATH descriptor reads nothing: the change hooks resolve a written path's folder with one)
             writing = isinstance(args[2], int) and args[2] & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND)
             name = os.path.basename(os.fsdecode(args[0]))
             self.counts.update(["writes", f"write {name}"] if writing else [f"read {name}"])

@@ -40,7 +40,7 @@ import sys
 import threading
 from typing import Any, Callable, TypeVar
 
-from taskkit.sim.audit_events import EVENTS as WRITE_EVENTS, METADATA_EVENTS, changed_paths, event_path
+from taskkit.sim.audit_events import EVENTS as WRITE_EVENTS, METADATA_EVENTS, changed_paths, event_path, real_path
 from taskkit.sim.state import READS, SimState
 
 T = TypeVar("T")
@@ -263,25 +263,6 @@ def _device(state: SimState) -> _Device:
         return device
 
 
-def _real_written(path: str, follow: bool, known: str | None = None) -> str:
-    """The real path of a written path: its folder resolved by the kernel (`known`: the folder's
-    real path, already resolved), and its last link too if `follow` (a folder that is gone is
-    resolved by `os.path.realpath`)."""
-    folder, name = os.path.split(path)
-    if follow and os.path.islink(path):
-        return os.path.realpath(path)
-    if known is not None:
-        return os.path.join(known, name)
-    try:
-        handle = os.open(folder, os.O_PATH | os.O_CLOEXEC)
-    except OSError:
-        return os.path.join(os.path.realpath(folder), name)
-    try:
-        return os.path.join(os.readlink(f"/proc/self/fd/{handle}"), name)
-    finally:
-        os.close(handle)
-
-
 def _kind(event: str, path: str) -> str | None:
     """What `event` does to `path`: its content, its place in the tree, or its metadata (None: an
     existing folder made again, which changes nothing)."""
@@ -315,14 +296,14 @@ def _audit(event: str, args: tuple) -> None:
             if path is not None and not path.startswith(":") and not path.startswith("file:"):
                 reads.add(path)
         if writes and _DEVICES:
-            _note_writes([(path, _kind(event, path)) for path in changed_paths(event, args)])
+            _note_writes(args, [(path, _kind(event, path)) for path in changed_paths(event, args)])
     except Exception:  # noqa: BLE001 - never break the write; forget what may no longer hold instead
         clear()
     finally:
         _LOCAL.busy = False
 
 
-def _note_writes(targets: list[tuple[str, str | None]]) -> None:
+def _note_writes(args: tuple, targets: list[tuple[str, str | None]]) -> None:
     thread = threading.get_ident()
     for path, kind in targets:
         if kind is None:
@@ -333,7 +314,7 @@ def _note_writes(targets: list[tuple[str, str | None]]) -> None:
             continue
         folder = os.path.dirname(text)  # a state directory's own files (device.json, gui.json, logcat.txt):
         known = next((d.root for d in devices if folder in (d.named, d.root)), None)  # resolved already
-        real = _real_written(text, follow=kind == CONTENT, known=known)
+        real = real_path(args, text, follow=kind == CONTENT, known=known)
         with _LOCK:
             for device in devices:
                 if kind == STRUCTURE and _under(device.root, real):  # the device itself goes (closed)
