@@ -78,81 +78,95 @@ def _matches_type(value: Any, name: str) -> bool:
     return actual == name or (name == "number" and actual == "integer")
 
 
-def check_plain(value: Any, path: str = "params") -> None:
+#: Where in the params a value is: the root's name, or (the parent's place, key or index). A
+#: place is written out (`params.notes[3].title`) only for an error, not for every value checked.
+Place = str | tuple["Place", str | int]
+
+
+def _text(place: Place) -> str:
+    """`place` written out: the root's name, then `.key` and `[index]` parts."""
+    parts = []
+    while isinstance(place, tuple):
+        place, step = place
+        parts.append(f"[{step}]" if isinstance(step, int) else f".{step}")
+    return place + "".join(reversed(parts))
+
+
+def check_plain(value: Any, path: Place = "params") -> None:
     """Raise ParamError unless `value` is plain JSON data (str/int/float/bool/None, lists, dicts)."""
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
-                raise ParamError(f"{path}: keys must be strings, got {key!r}")
-            check_plain(item, f"{path}.{key}")
+                raise ParamError(f"{_text(path)}: keys must be strings, got {key!r}")
+            check_plain(item, (path, key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            check_plain(item, f"{path}[{index}]")
+            check_plain(item, (path, index))
     elif isinstance(value, float) and not math.isfinite(value):
-        raise ParamError(f"{path}: {value!r} is not valid JSON")
+        raise ParamError(f"{_text(path)}: {value!r} is not valid JSON")
     elif not (value is None or isinstance(value, (str, int, float, bool))):
         raise ParamError(
-            f"{path}: {type(value).__name__} is not plain JSON data; store str/int/float/bool/None, "
+            f"{_text(path)}: {type(value).__name__} is not plain JSON data; store str/int/float/bool/None, "
             "lists or dicts and derive objects from them"
         )
 
 
-def validate(value: Any, schema: dict, path: str = "params") -> None:
+def validate(value: Any, schema: dict, path: Place = "params") -> None:
     """Raise ParamError naming the first field of `value` that breaks `schema`."""
     types = schema.get("type")
     if types is not None:
         names = [types] if isinstance(types, str) else list(types)
         if not any(_matches_type(value, name) for name in names):
-            raise ParamError(f"{path}: expected {' or '.join(names)}, got {_type_name(value)} {_short(value)}")
+            raise ParamError(f"{_text(path)}: expected {' or '.join(names)}, got {_type_name(value)} {_short(value)}")
     if "enum" in schema and value not in schema["enum"]:
-        raise ParamError(f"{path}: {_short(value)} is not one of {schema['enum']}")
+        raise ParamError(f"{_text(path)}: {_short(value)} is not one of {schema['enum']}")
     if "const" in schema and value != schema["const"]:
-        raise ParamError(f"{path}: must be {_short(schema['const'])}, got {_short(value)}")
+        raise ParamError(f"{_text(path)}: must be {_short(schema['const'])}, got {_short(value)}")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         _check_bounds(value, schema, path)
     if isinstance(value, str):
         if len(value) < schema.get("minLength", 0):
-            raise ParamError(f"{path}: shorter than {schema['minLength']} characters")
+            raise ParamError(f"{_text(path)}: shorter than {schema['minLength']} characters")
         if "maxLength" in schema and len(value) > schema["maxLength"]:
-            raise ParamError(f"{path}: longer than {schema['maxLength']} characters")
+            raise ParamError(f"{_text(path)}: longer than {schema['maxLength']} characters")
         if "pattern" in schema and not re.search(schema["pattern"], value):
-            raise ParamError(f"{path}: {_short(value)} does not match pattern {schema['pattern']!r}")
+            raise ParamError(f"{_text(path)}: {_short(value)} does not match pattern {schema['pattern']!r}")
     if isinstance(value, list):
         if len(value) < schema.get("minItems", 0):
-            raise ParamError(f"{path}: fewer than {schema['minItems']} items")
+            raise ParamError(f"{_text(path)}: fewer than {schema['minItems']} items")
         if "maxItems" in schema and len(value) > schema["maxItems"]:
-            raise ParamError(f"{path}: more than {schema['maxItems']} items")
+            raise ParamError(f"{_text(path)}: more than {schema['maxItems']} items")
         if isinstance(schema.get("items"), dict):
             for index, item in enumerate(value):
-                validate(item, schema["items"], f"{path}[{index}]")
+                validate(item, schema["items"], (path, index))
     if isinstance(value, dict):
         _check_object(value, schema, path)
 
 
-def _check_bounds(value: float, schema: dict, path: str) -> None:
+def _check_bounds(value: float, schema: dict, path: Place) -> None:
     if "minimum" in schema and value < schema["minimum"]:
-        raise ParamError(f"{path}: {value} is below the minimum {schema['minimum']}")
+        raise ParamError(f"{_text(path)}: {value} is below the minimum {schema['minimum']}")
     if "maximum" in schema and value > schema["maximum"]:
-        raise ParamError(f"{path}: {value} is above the maximum {schema['maximum']}")
+        raise ParamError(f"{_text(path)}: {value} is above the maximum {schema['maximum']}")
     if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
-        raise ParamError(f"{path}: {value} must be greater than {schema['exclusiveMinimum']}")
+        raise ParamError(f"{_text(path)}: {value} must be greater than {schema['exclusiveMinimum']}")
     if "exclusiveMaximum" in schema and value >= schema["exclusiveMaximum"]:
-        raise ParamError(f"{path}: {value} must be less than {schema['exclusiveMaximum']}")
+        raise ParamError(f"{_text(path)}: {value} must be less than {schema['exclusiveMaximum']}")
 
 
-def _check_object(value: dict, schema: dict, path: str) -> None:
+def _check_object(value: dict, schema: dict, path: Place) -> None:
     properties = schema.get("properties") or {}
     for key in schema.get("required", []):
         if key not in value:
-            raise ParamError(f"{path}: missing required field {key!r}")
+            raise ParamError(f"{_text(path)}: missing required field {key!r}")
     extra = schema.get("additionalProperties", not properties)
     for key, item in value.items():
         if key in properties:
-            validate(item, properties[key], f"{path}.{key}")
+            validate(item, properties[key], (path, str(key)))
         elif extra is False:
-            raise ParamError(f"{path}: unknown field {key!r} (known: {sorted(properties)})")
+            raise ParamError(f"{_text(path)}: unknown field {key!r} (known: {sorted(properties)})")
         elif isinstance(extra, dict):
-            validate(item, extra, f"{path}.{key}")
+            validate(item, extra, (path, str(key)))
 
 
 def _short(value: Any) -> str:

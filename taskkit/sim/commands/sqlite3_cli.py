@@ -34,6 +34,7 @@ filesystem (`ATTACH (expr)`: `not authorized`) and keeps temporary storage in me
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
 import re
 import sqlite3
@@ -107,6 +108,16 @@ _TOKEN = re.compile(
       |(?P<other>.)""",
     re.S | re.X,
 )
+# quickscan(): what ends a stretch of plain text (a comment, `;`, a quote) and what is dark text
+_QUICK_STOP = re.compile(r"--|/\*|[;\[`'\"]")
+_DARK = re.compile(r"[^ \t\n\v\f\r]")
+# A line of plain text, `;` and closed quotes (a doubled quote inside goes on, and the lookahead
+# with its back reference makes each quoted stretch atomic: it ends where quickscan ends it)
+_CLOSED_LINE = re.compile(
+    r"""(?:[^-/;\[`'"]+|-(?!-)|/(?!\*)|;|\[[^\]]*\]"""
+    r"""|'(?=(?P<single>[^']*(?:''[^']*)*))(?P=single)'"""
+    r'''|"(?=(?P<double>[^"]*(?:""[^"]*)*))(?P=double)"'''
+    r"""|`(?=(?P<back>[^`]*(?:``[^`]*)*))(?P=back)`)*""")
 _CSV_PLAIN = frozenset(range(0x21, 0x7F)) - {ord('"'), ord("'")}
 # QuickScanState of the shell's line reader.
 _QSS_DARK, _QSS_SEMI, _QSS_CHAR = 0x100, 0x200, 0xFF
@@ -300,10 +311,18 @@ def _tokens(sql: str, pos: int = 0) -> Iterator[re.Match[str]]:
 
 
 def _statement_end(sql: str, pos: int) -> int:
-    """Where the statement starting at `pos` ends: just after its `;`, or the end of `sql`."""
-    for token in _tokens(sql, pos):
-        if token.group() == ";" and sqlite3.complete_statement(sql[pos:token.end()]):
-            return token.end()
+    """Where the statement starting at `pos` ends: just after its `;`, or the end of `sql`.
+
+    The first `;` that completes the statement (sqlite3_complete) ends it, found without
+    tokenizing: a prefix that ends inside a string, a quoted name or a comment is never complete
+    (sqlite3_complete returns 0 there, or, at the end of a `--` comment, what it would have
+    returned at the `;` token before it, which came first), so only a `;` token can be the one.
+    """
+    end = sql.find(";", pos)
+    while end >= 0:
+        if sqlite3.complete_statement(sql[pos:end + 1]):
+            return end + 1
+        end = sql.find(";", end + 1)
     return len(sql)
 
 
@@ -320,38 +339,48 @@ def _identifier(token: re.Match[str]) -> str | None:
 
 
 def _quickscan(line: str, qss: int) -> int:
-    """The shell's quickscan(): track quotes, comments, dark text and a trailing `;`."""
+    """The shell's quickscan(): track quotes, comments, dark text and a trailing `;`.
+
+    A line without comments whose quotes all close is read by one regex (the usual line of a
+    script); any other steps from one character that matters (`--`, `/*`, `;`, a quote) to the
+    next, not one character at a time: the text between them is only checked for anything but
+    white space (dark text, which clears a pending `;`)."""
     wait = chr(qss & _QSS_CHAR) if qss & _QSS_CHAR else ""
+    if not wait and _CLOSED_LINE.match(line).end() == len(line):  # most lines of a script
+        if line.strip(_SPACES + ";"):
+            qss |= _QSS_DARK
+        tail = line.rstrip(_SPACES)
+        if tail:
+            qss = qss | _QSS_SEMI if tail[-1] == ";" else qss & ~_QSS_SEMI
+        return qss
     i, n = 0, len(line)
     while True:
         if not wait:
-            while i < n:
-                c = line[i]
-                i += 1
-                if c in _SPACES:
-                    continue
-                if c == "-" and i < n and line[i] == "-":
+            while True:
+                found = _QUICK_STOP.search(line, i)
+                stop = n if found is None else found.start()
+                if _DARK.search(line, i, stop):
+                    qss = (qss & ~_QSS_SEMI) | _QSS_DARK
+                if found is None:
                     return qss
-                if c == ";":
+                mark, i = found.group(), found.end()
+                if mark == "--":
+                    return qss
+                if mark == ";":
                     qss |= _QSS_SEMI
                     continue
-                if c == "/" and i < n and line[i] == "*":
-                    i += 1
+                if mark == "/*":
                     wait = "*"
                     qss = ord("*") | (qss & (_QSS_DARK | _QSS_SEMI))
-                    break
-                if c in "[`'\"":
-                    wait = "]" if c == "[" else c
+                else:
+                    wait = "]" if mark == "[" else mark
                     qss = _QSS_DARK | ord(wait)
-                    break
-                qss = (qss & ~_QSS_SEMI) | _QSS_DARK
-            else:
+                break
+        while True:  # to the end of the comment or quoted text (a doubled quote goes on)
+            found_at = line.find(wait, i)
+            if found_at < 0:
                 return qss
-        while i < n:
-            c = line[i]
-            i += 1
-            if c != wait:
-                continue
+            i = found_at + 1
             if wait == "*":
                 if i < n and line[i] == "/":
                     i += 1
@@ -361,8 +390,6 @@ def _quickscan(line: str, qss: int) -> int:
                 i += 1
                 continue
             break
-        else:
-            return qss
         wait = ""
         qss &= _QSS_DARK | _QSS_SEMI
 
@@ -576,7 +603,8 @@ class _Shell:
         """`ATTACH 'device/path' AS x`, `VACUUM INTO 'device/path'` (plain or `file:` URI): point
         the file name at the host file backing that path. Whatever is left (expressions, names
         that do not resolve) is judged by the connection's authorizer."""
-        words = [t for t in _tokens(stmt) if t.lastgroup != "space"]
+        # the keywords and the file name are among the first four words: tokenize no further
+        words = list(itertools.islice((t for t in _tokens(stmt) if t.lastgroup != "space"), 4))
         keywords = [w.group().upper() for w in words[:3]]
         if keywords[:1] == ["ATTACH"]:
             index = 1 + (keywords[1:2] == ["DATABASE"])
