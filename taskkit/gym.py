@@ -16,7 +16,8 @@
   first observation; an episode still open is torn down first.
 * Observations: a `Dict` of `goal`, `elements` (the numbered element list, T3A's text view; an
   action's `index` refers to it), `foreground` and `last_action_error` as `Text`, and with
-  `screenshot=True` the screen as a `Box` of uint8 (height, width, 3).
+  `screenshot=True` the screen as a `Box` of uint8 (height, width, 3): a read-only view on the
+  device's RGBA pixels (`device.ui.pixels()`: the simulated device's raw `screencap`, no PNG made).
 * Actions: one AndroidWorld JSON action as a string (`Text`), as `Action.from_dict` reads it;
   text that is not a valid action, or an action the device cannot carry out, costs the step
   and comes back as `last_action_error`, as in `taskkit.run` (each step is the runner's own
@@ -40,6 +41,9 @@ from typing import Any, Sequence
 
 from taskkit import actions, connect, families, loading, registry, suite
 from taskkit.agents.base import Action, Agent
+from taskkit.device.base import Device
+from taskkit.device.errors import CommandFailed
+from taskkit.device.services.ui import UIError
 from taskkit.env import Env
 from taskkit.errors import TaskkitError
 from taskkit.task import TaskEval
@@ -72,12 +76,10 @@ class AnyText(spaces.Text):
 
 
 class _Viewer(Agent):
-    """What the environment asks the runner's `observe` for: the elements, the screenshot if wanted."""
+    """What the environment asks the runner's `observe` for: the elements (the environment reads
+    the pixels itself, `device.ui.pixels()`, never through a PNG on the simulated device)."""
 
     name = "gym"
-
-    def __init__(self, screenshot: bool):
-        self.wants_screenshot = screenshot
 
     def step(self, observation: Any) -> Action:  # never called: the environment steps
         raise NotImplementedError
@@ -109,7 +111,7 @@ class PhoneEnv(gymnasium.Env):
         self.device = connect.open_device(device) if isinstance(device, str) else device
         self.env = Env(self.device)
         self.screenshot, self.render_mode = screenshot, render_mode
-        self._viewer = _Viewer(screenshot or render_mode == "rgb_array")
+        self._viewer = _Viewer()
         text = AnyText(MAX_TEXT)
         observed: dict[str, spaces.Space] = {"goal": text, "elements": text, "foreground": text,
                                              "last_action_error": text}
@@ -124,6 +126,7 @@ class PhoneEnv(gymnasium.Env):
         self.tracker: Any = None  # the episode's milestones (runner.milestone_tracker)
         self.progress = 0.0  # the milestone progress rewarded so far (reward="progress")
         self._last: Any = None
+        self._frame: np.ndarray | None = None  # the last observed screen's pixels (screenshot or render)
 
     # --- the episode ------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict]:
@@ -179,9 +182,7 @@ class PhoneEnv(gymnasium.Env):
         return gain
 
     def render(self) -> np.ndarray | None:
-        if self.render_mode != "rgb_array" or self._last is None or self._last.screenshot is None:
-            return None
-        return _pixels(self._last.screenshot)
+        return self._frame if self.render_mode == "rgb_array" else None
 
     def close(self) -> None:
         self._end_episode()
@@ -194,8 +195,10 @@ class PhoneEnv(gymnasium.Env):
         self._last = observe(self.env, self._viewer, self.task.goal, self.steps, self.task.max_steps, error)
         observation: dict[str, Any] = {"goal": self.task.goal, "elements": self._last.describe_elements(),
                                        "foreground": self._last.foreground or "", "last_action_error": error or ""}
+        if self.screenshot or self.render_mode == "rgb_array":
+            self._frame = _pixels(self.device)
         if self.screenshot:
-            observation["screenshot"] = _pixels(self._last.screenshot)
+            observation["screenshot"] = self._frame
         return observation
 
     def _info(self) -> dict[str, Any]:
@@ -208,13 +211,15 @@ class PhoneEnv(gymnasium.Env):
         self.task = None
 
 
-def _pixels(png: bytes | None) -> np.ndarray:
-    from PIL import Image
-    import io
-
-    if png is None:
-        raise TaskkitError("taskkit/Task-v0: the device gave no screenshot")
-    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.uint8)
+def _pixels(device: Device) -> np.ndarray:
+    """The device's screen as (height, width, 3) uint8 RGB, not copied: a read-only view on its
+    RGBA frame (`device.ui.pixels()`: no PNG on a device with cheap raw frames); `np.array(...)`
+    of it is a writable, contiguous copy."""
+    try:
+        frame = device.ui.pixels()
+    except (UIError, CommandFailed) as error:
+        raise TaskkitError(f"taskkit/Task-v0: the device gave no screenshot: {error}") from None
+    return np.frombuffer(frame.rgba, np.uint8).reshape(frame.height, frame.width, 4)[..., :3]
 
 
 if ENV_ID not in gymnasium.registry:

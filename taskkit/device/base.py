@@ -67,6 +67,10 @@ class Device(abc.ABC):
     #: Its shell's output is its terminal, so `uiautomator dump /dev/tty` prints the window dump
     #: (the simulator); a phone's `adb shell` may have no terminal: its dump goes through a file.
     dumps_to_terminal: bool = False
+    #: Raw `screencap` (RGBA, 4 bytes a pixel: 10 MB at 1080x2400) costs less than a PNG's encode
+    #: and decode, so `ui.pixels()` asks for it (the in-process simulator); a phone's PNG (~200 KB)
+    #: moves over USB far faster than its raw frame, so there `ui.pixels()` decodes `screencap -p`.
+    raw_screenshots: bool = False
 
     def __init__(self) -> None:
         self.stats = DeviceStats()

@@ -68,6 +68,8 @@ class SimDevice(Device):
     change_recorder = True
     #: Its `uiautomator dump /dev/tty` prints the dump: observing the screen writes no file.
     dumps_to_terminal = True
+    #: Its raw `screencap` is drawn in process and moved as bytes: `ui.pixels()` encodes no PNG.
+    raw_screenshots = True
 
     def __init__(self, state_dir: str | Path | None = None, app_databases: Mapping[str, str] | None = None):
         super().__init__()

@@ -24,6 +24,9 @@ class Display(Protocol):
     def render(self, state: SimState, width: int, height: int) -> bytes:
         """The current screen as PNG bytes of that size."""
 
+    def pixels(self, state: SimState, width: int, height: int) -> bytes:
+        """The current screen's pixels at that size: RGBA_8888, row by row (raw `screencap`)."""
+
     def input(self, state: SimState, verb: str, args: list[str]) -> None:
         """Act on `input VERB ARGS` (already checked as Android checks them)."""
 

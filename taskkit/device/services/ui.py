@@ -1,4 +1,4 @@
-"""The screen of a device: `uiautomator dump` parsed into UI elements, `screencap -p`, `wm size`.
+"""The screen of a device: `uiautomator dump` parsed into UI elements, `screencap`, `wm size`.
 
 Only commands a stock Android 13 device has are used (no helper APK, no uiautomator2 server):
 
@@ -10,6 +10,9 @@ Only commands a stock Android 13 device has are used (no helper APK, no uiautoma
   content description, and scrollable nodes, in document order (that order is their index). A
   tap on a clickable row lands on it through the leaves inside it, as on the device.
 * `screenshot()` is the PNG of `screencap -p`, moved as bytes (never through a text decode).
+* `pixels()` is the screen's RGBA pixels (a `Frame`): raw `screencap` where the device says raw
+  frames are cheap (`Device.raw_screenshots`: the in-process simulator, which then encodes no
+  PNG), else `screencap -p` decoded (a phone, whose PNG moves far faster than its raw frame).
 * `size()` parses `wm size` (the override size when one is set, as Android applies it).
 
 A dump that is not Android's format, or a device without `uiautomator`, raises `UIError` naming
@@ -19,7 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import io
 import re
+import struct
 import xml.etree.ElementTree as ElementTree
 from typing import TYPE_CHECKING
 
@@ -36,6 +41,11 @@ TERMINAL = "/dev/tty"  # `uiautomator dump /dev/tty` prints the dump
 PARSED_DUMPS = 4  # dumps whose parsed elements are kept (UIElement is immutable: they are shared)
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 _SIZE = re.compile(r"^(Physical|Override) size: (\d+)x(\d+)\s*$", re.M)
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: Raw `screencap`'s header (frameworks/base cmds/screencap/screencap.cpp, android-13.0.0_r1):
+#: width, height, format and dataspace, little-endian uint32s; then the rows of pixels.
+_RAW_HEADER = struct.Struct("<IIII")
+_RGBA_FORMATS = (1, 2)  # PixelFormat RGBA_8888 and RGBX_8888: 4 bytes a pixel, red first
 
 
 class UIError(TaskkitError, RuntimeError):
@@ -227,6 +237,39 @@ def build_screen(path: str = DUMP_PATH) -> str:
     return f"{build_foreground()}; wm size; echo {_SECTION}; {dump}"
 
 
+@dataclasses.dataclass(frozen=True)
+class Frame:
+    """A screenshot's pixels: `height` rows of `width` pixels, top row first, 4 bytes each: red,
+    green, blue, then alpha (unused in a RGBX_8888 frame)."""
+
+    width: int
+    height: int
+    rgba: bytes | memoryview
+
+
+def parse_raw(data: bytes, serial: str = "the device") -> Frame:
+    """Raw `screencap` output → Frame; UIError unless it is a 4-byte RGBA frame of its header's size."""
+    if len(data) < _RAW_HEADER.size:
+        raise UIError(f"screencap on {serial} printed no raw header: {data[:80]!r}")
+    width, height, form, _ = _RAW_HEADER.unpack_from(data)
+    pixels = memoryview(data)[_RAW_HEADER.size:]
+    if form not in _RGBA_FORMATS:
+        raise UIError(f"screencap on {serial} gave pixel format {form}, not RGBA_8888 (1) or RGBX_8888 (2)")
+    if len(pixels) != width * height * 4:
+        raise UIError(f"screencap on {serial} gave {len(pixels)} bytes of pixels for {width}x{height}, "
+                      f"not {width * height * 4}")
+    return Frame(width, height, pixels)
+
+
+def decode_png(png: bytes) -> Frame:
+    """A PNG's pixels as a Frame (RGBA)."""
+    from PIL import Image  # only a device without cheap raw frames decodes PNG
+
+    with Image.open(io.BytesIO(png)) as image:
+        rgba = image.convert("RGBA")
+    return Frame(rgba.width, rgba.height, rgba.tobytes())
+
+
 class UI:
     """The screen of one device (`device.ui`)."""
 
@@ -270,9 +313,16 @@ class UI:
     def screenshot(self) -> bytes:
         """The PNG bytes of `screencap -p` (one round trip)."""
         data = self.device.exec_out("screencap -p")
-        if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        if not data.startswith(_PNG_SIGNATURE):
             raise UIError(f"screencap -p on {self.device.serial} did not print a PNG: {data[:80]!r}")
         return data
+
+    def pixels(self) -> Frame:
+        """The screen's pixels (one round trip): raw `screencap` where the device says raw frames
+        are cheap (`Device.raw_screenshots`), else `screencap -p` decoded. The same pixels either way."""
+        if not self.device.raw_screenshots:
+            return decode_png(self.screenshot())
+        return parse_raw(self.device.exec_out("screencap"), self.device.serial)
 
     def size(self) -> tuple[int, int]:
         """The screen size in pixels, as `wm size` reports it (one round trip)."""

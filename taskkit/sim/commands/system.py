@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import io
 import os
 import re
 import struct
@@ -696,18 +695,16 @@ def blank_png(width: int, height: int) -> bytes:
             + _png_chunk(b"IDAT", zlib.compress(row * height, 9)) + _png_chunk(b"IEND", b""))
 
 
+def raw_header(width: int, height: int) -> bytes:
+    """The header `screencap` without -p writes before the pixels, as Android 13's
+    (frameworks/base cmds/screencap/screencap.cpp, android-13.0.0_r1): width, height, format
+    (1 = PIXEL_FORMAT_RGBA_8888) and dataspace (0: unknown), each a little-endian uint32."""
+    return struct.pack("<IIII", width, height, 1, 0)
+
+
 def raw_screen(width: int, height: int) -> bytes:
-    """`screencap` without -p: width, height, format (1 = RGBA_8888), dataspace, then pixels."""
-    return struct.pack("<IIII", width, height, 1, 0) + b"\xff" * (width * height * 4)
-
-
-def raw_from_png(png: bytes, width: int, height: int) -> bytes:
-    """`screencap` without -p of a rendered screen: the header, then RGBA pixels."""
-    from PIL import Image  # the GUI's imaging library, only needed once a display renders
-
-    with Image.open(io.BytesIO(png)) as image:
-        pixels = image.convert("RGBA").resize((width, height)).tobytes()
-    return struct.pack("<IIII", width, height, 1, 0) + pixels
+    """`screencap` without -p of a blank screen: the header, then white RGBA pixels."""
+    return raw_header(width, height) + b"\xff" * (width * height * 4)
 
 
 @command("uiautomator")
@@ -738,7 +735,7 @@ def uiautomator(inv: Invocation) -> int:
 
 @command("screencap")
 def screencap(inv: Invocation) -> int:
-    """`screencap [-hp] [-d DISPLAY] [FILE]`: a blank screen as PNG (-p or *.png) or raw."""
+    """`screencap [-hp] [-d DISPLAY] [FILE]`: the screen (blank without a display) as PNG (-p or *.png) or raw."""
     png, target = False, None
     args = list(inv.args)
     while args:
@@ -758,12 +755,14 @@ def screencap(inv: Invocation) -> int:
     width, height = display_size(inv.state)
     screen = display.for_state(inv.state)
     if screen is None:
-        data = blank_png(width, height) if png else raw_screen(width, height)
-    else:
-        image = screen.render(inv.state, width, height)
-        data = image if png else raw_from_png(image, width, height)
+        parts = [blank_png(width, height) if png else raw_screen(width, height)]
+    elif png:
+        parts = [screen.render(inv.state, width, height)]
+    else:  # drawn straight to pixels: no PNG is encoded, nor decoded again
+        parts = [raw_header(width, height), screen.pixels(inv.state, width, height)]
     if target is None:
-        inv.out(data)
+        for part in parts:  # (a 10 MB frame is not joined to its header first)
+            inv.out(part)
         return 0
     try:
         path = inv.host_path(target)
@@ -773,7 +772,7 @@ def screencap(inv: Invocation) -> int:
         reason = "Is a directory" if path.is_dir() else "No such file or directory"
         return inv.fail(f"Error opening file: {target} ({reason})")
     try:
-        storage.write_file(inv.state, path, data)
+        storage.write_file(inv.state, path, b"".join(parts))
     except OSError as exc:
         return inv.fail(f"Error writing file: {target} ({os.strerror(exc.errno or 28)})")
     os.utime(path, (inv.state.clock_epoch, inv.state.clock_epoch))

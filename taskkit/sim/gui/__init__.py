@@ -34,11 +34,10 @@ class Gui:
         return xml
 
     def render(self, state: SimState, width: int, height: int) -> bytes:
-        ui = Session(state)
-        png = cache.remember(state, ("png", width, height), lambda: _png(build(ui, drawn=True), width, height),
-                             ui.inputs)
-        ui.save()
-        return png
+        return _drawn(state, "png", width, height)
+
+    def pixels(self, state: SimState, width: int, height: int) -> bytes:
+        return _drawn(state, "rgba", width, height)
 
     def input(self, state: SimState, verb: str, args: list[str]) -> None:
         ui = Session(state)
@@ -50,10 +49,15 @@ def _xml(view: View) -> str:
     return to_xml(view.window, view.package)
 
 
-def _png(view: View, width: int, height: int) -> bytes:
-    from taskkit.sim.gui.render import render_png  # Pillow is loaded on the first screenshot
+def _drawn(state: SimState, form: str, width: int, height: int) -> bytes:
+    """The current screen drawn as `form`: "png" (PNG bytes) or "rgba" (raw RGBA_8888 pixels)."""
+    from taskkit.sim.gui import render  # Pillow is loaded on the first screenshot
 
-    return render_png(view, width, height)
+    draw = render.render_png if form == "png" else render.render_rgba
+    ui = Session(state)
+    drawn = cache.remember(state, (form, width, height), lambda: draw(build(ui, drawn=True), width, height), ui.inputs)
+    ui.save()
+    return drawn
 
 
 def install(state: SimState) -> None:

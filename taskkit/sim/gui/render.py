@@ -16,7 +16,8 @@ opaque, and a toolbar over a picture see-through with light icons; the status ba
 wifi, signal and battery glyphs and the navigation bar Back, Home and Overview. With a ledger
 (`render_image`), what each node of the active window drew is noted for `audit`. A missing font
 falls back to Pillow's bundled one (icons to an outline circle) with one warning line. The same
-screen gives the same bytes (PNG without timestamps, fixed compression).
+screen gives the same bytes (PNG without timestamps, fixed compression). `render_rgba` gives the
+pixels themselves (raw `screencap`, read in process by taskkit.gym): no PNG is encoded for them.
 """
 from __future__ import annotations
 
@@ -72,6 +73,7 @@ def _cjk_font(char: str) -> str | None:
     return _HANGUL_FONT if _is_hangul(ord(char)) else _CJK_FONT
 
 
+@functools.lru_cache(maxsize=4096)  # every label, at every screenshot: its characters are looked at once
 def _script_font(line: str) -> str | None:
     """The font file a line needs beyond Latin (None: the bundled font draws it)."""
     for char in line:
@@ -118,15 +120,17 @@ def _length(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, text: str) -> fl
     return font.getlength(text)
 
 
-@functools.lru_cache(maxsize=256)  # a few screens' labels: a few MB at most
-def _mask(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, text: str, fontmode: str) -> tuple[Image.Image, int, int]:
-    """`text` set in `font` as a mask, and where the mask's corner lies from the text's origin:
-    a label on every screenshot (a calendar's day numbers) is set once."""
-    left, top, right, bottom = font.getbbox(text)
+@functools.lru_cache(maxsize=256)  # a few screens' labels and icons: a few MB at most
+def _mask(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, text: str, fontmode: str,
+          anchor: str = "la") -> tuple[Image.Image, int, int]:
+    """`text` set in `font` as a mask, and where the mask's corner lies from the text's anchor
+    point: a label or icon on every screenshot (a calendar's day numbers, the bars' glyphs) is set
+    once, into the pixels ImageDraw.text would set there."""
+    left, top, right, bottom = font.getbbox(text, anchor=anchor)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     pen = ImageDraw.Draw(mask)
     pen.fontmode = fontmode
-    pen.text((-left, -top), text, fill=255, font=font)
+    pen.text((-left, -top), text, fill=255, font=font, anchor=anchor)
     return mask, left, top
 
 
@@ -241,6 +245,12 @@ class _Painter:
         self.palette, self.rtl, self.package, self.toolbar_top = palette, rtl, package, toolbar_top
         self.ledger, self.current = ledger, Node()
         self.backdrops: list[Box] = []  # the boxes pictures filled so far
+
+    @property
+    def fontmode(self) -> str:
+        """How text is set, as ImageDraw.text sets it: aliased on a palette image (which takes no
+        blended edges), smoothed on a full-colour one."""
+        return "1" if self.image.mode == "P" else "L"
 
     def mark(self, box: Box, opaque: bool = False) -> None:
         """Note that the node being drawn drew in `box` (with a ledger: `render_image`)."""
@@ -415,15 +425,15 @@ class _Painter:
 
     def words(self, at: tuple[int, int], part: str, font, color: Color, clip: Box | None) -> None:
         """Draw `part` at `at`; with `clip`, only the pixels inside that box."""
-        if clip is None:  # the mask ImageDraw.text would set (aliased on a palette image, as it does)
-            mask, left, top = _mask(font, part, "1" if self.image.mode == "P" else "L")
+        if clip is None:
+            mask, left, top = _mask(font, part, self.fontmode)
             self.draw.bitmap((at[0] + left, at[1] + top), mask, fill=color)
             self.mark((at[0] + left, at[1] + top, at[0] + left + mask.width, at[1] + top + mask.height))
             return
         cx1, cy1, cx2, cy2 = clip
         mask = Image.new("L", (cx2 - cx1, cy2 - cy1), 0)
         pen = ImageDraw.Draw(mask)
-        pen.fontmode = "1" if self.image.mode == "P" else "L"  # a palette image takes no blended edges
+        pen.fontmode = self.fontmode
         pen.text((at[0] - cx1, at[1] - cy1), part, fill=255, font=font)
         self.draw.bitmap((cx1, cy1), mask, fill=color)
         inked = mask.getbbox()
@@ -432,11 +442,9 @@ class _Painter:
 
     def glyph(self, name: str, center: tuple[int, int], size: int, color: Color) -> None:
         """Material icon `name` centred on `center`."""
-        font = _icon_font(max(8, size))
-        self.draw.text(center, icons.glyph(name), fill=color, font=font, anchor="mm")
-        if self.ledger is not None:
-            left, top, right, bottom = font.getbbox(icons.glyph(name), anchor="mm")
-            self.mark((center[0] + left, center[1] + top, center[0] + right, center[1] + bottom))
+        mask, left, top = _mask(_icon_font(max(8, size)), icons.glyph(name), self.fontmode, "mm")
+        self.draw.bitmap((center[0] + left, center[1] + top), mask, fill=color)
+        self.mark((center[0] + left, center[1] + top, center[0] + left + mask.width, center[1] + top + mask.height))
 
     def switch(self, node: Node) -> None:
         """A Material switch: the thumb at the end in the accent colour when on, at the start in
@@ -600,6 +608,11 @@ def render_png(view: View, width: int, height: int) -> bytes:
     out = io.BytesIO()
     render_image(view, width, height).save(out, format="PNG", compress_level=PNG_COMPRESSION)
     return out.getvalue()
+
+
+def render_rgba(view: View, width: int, height: int) -> bytes:
+    """The pixels of `view` on a `width` × `height` screen: RGBA_8888, row by row (raw `screencap`)."""
+    return render_image(view, width, height).convert("RGBA").tobytes()
 
 
 def render_image(view: View, width: int, height: int, ledger: list[Mark] | None = None) -> Image.Image:
