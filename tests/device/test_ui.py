@@ -179,3 +179,17 @@ def test_a_simulated_screen_read_writes_nothing(tmp_path) -> None:
         assert ui.TERMINAL in ui.build_screen(ui.TERMINAL) and ui.TERMINAL not in ui.build_screen()
     finally:
         device.close()
+
+
+def test_an_elements_plain_data_is_every_field_with_the_box_as_a_list() -> None:
+    """`as_dict` reads the fields directly: the same keys, order and values as a deep copy gives."""
+    import dataclasses
+
+    from taskkit.device.services.ui import BoundingBox, UIElement
+
+    for element in (UIElement(), UIElement(text="Save", class_name="android.widget.Button", bbox=BoundingBox(0, 10, 20, 40),
+                                           is_clickable=True, resource_name="pkg:id/save", package_name="pkg")):
+        expected = dataclasses.asdict(element)
+        expected["bbox"] = None if element.bbox is None else [0, 10, 20, 40]
+        assert element.as_dict() == expected and list(element.as_dict()) == list(expected)
+        assert all(isinstance(v, (str, bool, type(None), list)) for v in element.as_dict().values())
