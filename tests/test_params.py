@@ -111,3 +111,32 @@ def test_goal_with_a_missing_param_fails_loudly():
 
     with pytest.raises(Exception, match="'who' is undefined"):
         _ = Missing({}).goal
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+                     | st.text(max_size=5), lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(st.text(max_size=4), inner, max_size=4), max_leaves=20)
+
+
+@given(st.dictionaries(st.text(max_size=4), _JSON, max_size=4))
+def test_a_tasks_params_are_its_own_deep_copy_with_every_type_kept(params):
+    """TaskEval keeps its own copy (taskkit.task._copied): equal, of the same types all the way
+    down (True stays a bool, 1.0 a float), sharing no list or dict with the caller's."""
+    import enum
+
+    from taskkit.task import _copied
+
+    copied = _copied(params)
+    assert copied == params
+
+    def same(a, b):
+        assert type(a) is type(b)
+        if isinstance(a, (list, dict)):
+            assert a is not b
+            for x, y in zip(a.values() if isinstance(a, dict) else a, b.values() if isinstance(b, dict) else b):
+                same(x, y)
+    same(params, copied)
+
+    class Level(enum.IntEnum):
+        LOW = 1
+    assert type(_copied({"level": Level.LOW})["level"]) is Level  # marshal refuses it: deepcopy keeps it
