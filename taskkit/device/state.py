@@ -188,7 +188,7 @@ def restore(device: Device, point: RestorePoint) -> None:
             command = None if point.journaled else build_restore(device.settings.snapshot(), point.settings)
             if command is not None:
                 device.run(command)
-            _retire(device, point.directory)
+            _retire(device, point.directory, point.journaled)
     except CommandFailed as error:
         if not damaged_journal(error, point):
             raise
@@ -214,11 +214,19 @@ def _damaged(device: Device, directory: str, why: str) -> RestoreError:
                         f"or deleted: inspect it (adb shell ls -la {directory}), then remove it by hand")
 
 
-def _retire(device: Device, directory: str) -> None:
+def _retire(device: Device, directory: str, journaled: bool = False) -> None:
     """Rename a restore point out of the journal (atomic), then delete it (none there: nothing
-    to do, as when the batch saving it was never sent)."""
-    retired = shell_quote(f"{RESTORE_ROOT}/{_RETIRED}{directory.rsplit('/', 1)[-1]}")
+    to do, as when the batch saving it was never sent).
+
+    A journaled one, once restored, is deleted where it stands: its undo marker went before its
+    journal was dropped, so it holds its manifest and the episode's scratch files, no saved copy
+    that a half-deleted folder could lack. Cut short, it is read as an incomplete restore point
+    (manifest gone) or as a restored journaled one (no marker): `recover` only deletes it."""
     quoted = shell_quote(directory)
+    if journaled:
+        device.run(f"rm -rf {quoted}")
+        return
+    retired = shell_quote(f"{RESTORE_ROOT}/{_RETIRED}{directory.rsplit('/', 1)[-1]}")
     device.run(f"rm -rf {retired} && {{ [ ! -e {quoted} ] || mv {quoted} {retired}; }} && rm -rf {retired}")
 
 

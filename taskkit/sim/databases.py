@@ -4,13 +4,19 @@ The system's own databases (the settings provider) are data here; the apps' firs
 databases come from their app models (`taskkit.apps`, which own their schemas) and are recorded
 in device.json, so that `pm clear` can recreate them and a stored device can be given the
 databases of an app registered after it was built.
+
+A first-run database is its DDL executed into an empty file once per process (per DDL text); every
+later one is a copy of the bytes that left (`pm clear` recreates the same few databases on every
+reset). SQLite's file format holds no time, name or path, so for one library the bytes depend on
+the DDL alone (https://www.sqlite.org/fileformat2.html, "The Database Header").
 """
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Mapping
 
-from taskkit.sim import sqlite_sandbox
+from taskkit.sim import sqlite_sandbox, storage
 from taskkit.sim.commands.settings import SETTINGS_DDL
 from taskkit.sim.state import SETTINGS_DB, SimState
 
@@ -18,19 +24,38 @@ from taskkit.sim.state import SETTINGS_DB, SimState
 DATABASES: dict[str, str] = {
     SETTINGS_DB: SETTINGS_DDL,
 }
+_SIDE_FILES = ("-journal", "-wal", "-shm")
+# DDL text -> the bytes of the database file executing it into an empty file left (this process)
+_BUILT: dict[str, bytes] = {}
 
 
-def create_database(state: SimState, path: str, ddl: str) -> None:
-    """(Re)create the SQLite file at device path `path` from `ddl`."""
+def create_database(state: SimState, path: str, ddl: str) -> Path:
+    """(Re)create the SQLite file at device path `path` from `ddl` (and no journal beside it): the
+    first time in this process by executing `ddl`, then by writing the bytes that left (a device
+    without room for them: ENOSPC, and no file, rather than a torn one). Returns its host path."""
     host = state.host_path(path)
-    host.parent.mkdir(parents=True, exist_ok=True)
-    host.unlink(missing_ok=True)
+    if not host.parent.is_dir():
+        host.parent.mkdir(parents=True, exist_ok=True)
+    for suffix in ("", *_SIDE_FILES):  # looked at first: a removal is a write the change recorder journals
+        if os.path.lexists(old := f"{host}{suffix}"):
+            os.unlink(old)
+    built = _BUILT.get(ddl)
+    if built is not None:
+        device = storage.of(state)
+        with device.lock:
+            if device.room(len(built)) < len(built):
+                raise storage.no_space(host)
+            device.write_file(host, built)
+        return host
     con = sqlite_sandbox.connect(state, host)
     try:
         con.executescript(ddl)
         con.commit()
     finally:
         con.close()
+    if not any(os.path.lexists(f"{host}{suffix}") for suffix in _SIDE_FILES):  # the file is whole
+        _BUILT[ddl] = host.read_bytes()
+    return host
 
 
 def first_run_databases(state: SimState) -> dict[str, str]:

@@ -13,22 +13,31 @@ from taskkit.sim.state import SimState
 
 
 def _make_dirs(state: SimState, device_dir: str, subdirs: Iterable[str]) -> None:
-    """Create `device_dir` and its `subdirs`, stamping each (and the parent) with the clock."""
+    """Create `device_dir` and its `subdirs` (those missing: a mkdir is a write the change hooks
+    follow), stamping each (and the parent) with the clock."""
     t = state.clock_epoch
     root = state.host_path(device_dir)
-    root.mkdir(parents=True, exist_ok=True)
+    if not root.is_dir():
+        root.mkdir(parents=True, exist_ok=True)
     for sub in subdirs:
         host = state.host_path(f"{device_dir}/{sub}")
-        host.mkdir(exist_ok=True)
+        if not host.is_dir():
+            host.mkdir(exist_ok=True)
         os.utime(host, (t, t))
     os.utime(root, (t, t))
     os.utime(root.parent, (t, t))
 
 
+def data_layout(package: Package) -> dict[str, tuple[str, ...]]:
+    """The private-data folders of one package (device path -> the subfolders made in it)."""
+    return {package.data_dir: ALWAYS_DIRS + package.data_dirs,
+            package.de_data_dir: ("databases",) if package.name.endswith("deskclock") else ()}
+
+
 def create_data_dirs(state: SimState, package: Package) -> None:
     """Lay out the (empty) private-data folders of one package; existing files are kept."""
-    _make_dirs(state, package.data_dir, ALWAYS_DIRS + package.data_dirs)
-    _make_dirs(state, package.de_data_dir, ("databases",) if package.name.endswith("deskclock") else ())
+    for device_dir, subdirs in data_layout(package).items():
+        _make_dirs(state, device_dir, subdirs)
 
 
 def install_all(state: SimState) -> None:

@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 from taskkit.device.quoting import sql_identifier
 from taskkit.errors import TaskkitError
 from taskkit.sim.commands.settings import NAMESPACES as SETTINGS_NAMESPACES, SETTINGS_DDL
-from taskkit.sim import sqlite_sandbox
+from taskkit.sim import databases, sqlite_sandbox
 from taskkit.sim.state import SETTINGS_DB, SimState
 
 TELEPHONY_PACKAGE = "com.android.providers.telephony"
@@ -341,16 +341,7 @@ def _stamp(state: SimState, host: os.PathLike[str]) -> None:
 
 def _create(state: SimState, path: str) -> None:
     """(Re)create the database at device path `path` with its schema, and no rows."""
-    host = state.host_path(path)
-    host.parent.mkdir(parents=True, exist_ok=True)
-    for suffix in ("", "-journal", "-wal", "-shm"):
-        host.with_name(host.name + suffix).unlink(missing_ok=True)
-    con = sqlite_sandbox.connect(state, host)
-    try:
-        con.executescript(DATABASES[path])
-    finally:
-        con.close()
-    _stamp(state, host)
+    _stamp(state, databases.create_database(state, path, DATABASES[path]))
 
 
 def create_databases(state: SimState) -> None:
