@@ -81,10 +81,10 @@ class SimState:
         changed since it read the file, merged into what is there now, so none undoes another.
         """
         with _SAVE_LOCK:
-            self.root.mkdir(parents=True, exist_ok=True)
             current = self._read_config()
             merged = _merge(current or {}, self._loaded, self.config)
             if merged != current:  # nothing new (and a file already there): no write
+                self.root.mkdir(parents=True, exist_ok=True)  # (a mkdir is an event the change hooks follow)
                 jsonstore.write(self._config_path, json.dumps(merged, indent=1, sort_keys=True))
             self.config.clear()
             self.config.update(merged)
