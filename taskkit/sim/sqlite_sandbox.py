@@ -29,20 +29,13 @@ Every connection the simulator opens on behalf of a device command comes from `c
   is charged to the device when the connection closes.
 
 URI file names are always on, as in the sqlite3 shell (which sets SQLITE_CONFIG_URI).
-
-`reading()` lends a connection for the simulator's own reads (the screens' queries, `settings
-get` and `list`): one such connection per thread and file stays open while the file is the same
-file, since opening one costs more than most of those queries.
 """
 from __future__ import annotations
 
-import collections
-import contextlib
 import os
 import sqlite3
 import sys
-import threading
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from taskkit.sim import limits, sqlite_functions, sqlite_policy, storage
 from taskkit.sim.state import SimState, is_inside
@@ -52,10 +45,6 @@ from taskkit.sim.state import SimState, is_inside
 MAX_ATTACHED = 10
 # The audit event raised for a database file an ATTACH (or VACUUM INTO) is about to open.
 ATTACH_EVENT = "taskkit.sqlite.attach"
-# The audit event raised each time `reading()` lends a kept connection: the file is read again
-# with no `sqlite3.connect` event (taskkit.sim.gui.cache learns what a screen read from both).
-READ_EVENT = "taskkit.sqlite.read"
-MAX_KEPT_READERS = 8  # connections `reading()` keeps open per thread
 _HEX = "0123456789abcdefABCDEF"
 
 
@@ -269,46 +258,3 @@ def connect(state: SimState, name: str | os.PathLike[str], **options: Any) -> De
         conn.close()
         raise
     return conn
-
-
-_KEPT = threading.local()  # per thread: host path -> (connection, the file's (st_dev, st_ino))
-
-
-@contextlib.contextmanager
-def reading(state: SimState, path: str | os.PathLike[str]) -> Iterator[DeviceConnection]:
-    """A confined connection to the existing database file at host `path`, for statements that
-    only read (the simulator's own queries, never a device command's SQL). It is kept open for
-    the next read in this thread while `path` is the same file (its device and inode: a database
-    removed and made again, as `pm clear` does, gets a new connection); SQLite itself sees every
-    write made through other connections since (it checks the file's change counter at each
-    read). A missing file raises sqlite3.OperationalError, as a read of no database would fail."""
-    text = os.fspath(path)
-    try:
-        st = os.stat(text)
-    except OSError:
-        raise sqlite3.OperationalError(f"unable to open database file {text}") from None
-    kept: collections.OrderedDict[str, tuple[DeviceConnection, tuple[int, int]]] = _kept()
-    entry = kept.pop(text, None)
-    if entry is not None and entry[1] != (st.st_dev, st.st_ino):
-        entry[0].close()
-        entry = None
-    if entry is None:
-        entry = (connect(state, text), (st.st_dev, st.st_ino))
-    else:
-        sys.audit(READ_EVENT, text)
-    kept[text] = entry
-    while len(kept) > MAX_KEPT_READERS:
-        kept.popitem(last=False)[1][0].close()
-    conn = entry[0]
-    try:
-        yield conn
-    finally:
-        if conn.in_transaction:  # a reader ends as it began: with no transaction open
-            conn.rollback()
-
-
-def _kept() -> "collections.OrderedDict[str, tuple[DeviceConnection, tuple[int, int]]]":
-    kept = getattr(_KEPT, "connections", None)
-    if kept is None:
-        kept = _KEPT.connections = collections.OrderedDict()
-    return kept

@@ -67,7 +67,7 @@ def _database(state: SimState, write: bool) -> Iterator[sqlite3.Connection]:
 
 def get_setting(state: SimState, ns: str, key: str) -> str | None:
     """The stored value of `key`, or None when it is missing (or stored as NULL)."""
-    with _reading(state) as con:
+    with _database(state, write=False) as con:
         row = con.execute(f"SELECT value FROM {_check_namespace(ns)} WHERE name = ?", (key,)).fetchone()
     return None if row is None else row[0]
 
@@ -98,20 +98,8 @@ def list_settings(state: SimState, ns: str) -> dict[str, str | None]:
 
 def all_settings(state: SimState, namespaces: tuple[str, ...] = NAMESPACES) -> dict[str, dict[str, str | None]]:
     """Every key of each namespace with its value, read over one connection."""
-    with _reading(state) as con:
+    with _database(state, write=False) as con:
         return {ns: dict(con.execute(f"SELECT name, value FROM {_check_namespace(ns)}").fetchall()) for ns in namespaces}
-
-
-@contextlib.contextmanager
-def _reading(state: SimState) -> Iterator[sqlite3.Connection]:
-    """The settings DB to read: a kept connection (`sqlite_sandbox.reading`) once the file exists."""
-    path = state.host_path(SETTINGS_DB)
-    if not path.exists():
-        with _database(state, write=False) as con:  # creates it
-            yield con
-        return
-    with sqlite_sandbox.reading(state, path) as con:
-        yield con
 
 
 def format_list(values: Mapping[str, str | None]) -> str:

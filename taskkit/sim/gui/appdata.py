@@ -39,7 +39,7 @@ def _connection(ui: Session, db_path: str) -> Iterator[sqlite3.Connection]:
 def rows(ui: Session, db_path: str, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
     """The rows of a query on the app database at `db_path` (none if it cannot be read)."""
     try:
-        with sqlite_sandbox.reading(ui.state, ui.state.host_path(db_path)) as conn:
+        with _connection(ui, db_path) as conn:
             cursor = conn.execute(sql, tuple(params))
             names = [d[0] for d in cursor.description or ()]
             return [dict(zip(names, row)) for row in cursor.fetchall()]

@@ -41,7 +41,6 @@ import threading
 from typing import Any, Callable, TypeVar
 
 from taskkit.sim.audit_events import EVENTS as WRITE_EVENTS, METADATA_EVENTS, changed_paths, event_path, real_path
-from taskkit.sim.sqlite_sandbox import READ_EVENT
 from taskkit.sim.state import READS, SimState
 
 T = TypeVar("T")
@@ -282,7 +281,6 @@ _READ_EVENTS: dict[str, Callable[[tuple], str | None]] = {
     "os.listdir": lambda a: event_path(a[0]),
     "os.scandir": lambda a: event_path(a[0]),
     "sqlite3.connect": lambda a: event_path(a[0]) if isinstance(a[0], (str, bytes, os.PathLike)) else None,
-    READ_EVENT: lambda a: event_path(a[0]),  # a kept connection read again (sqlite_sandbox.reading)
 }
 
 
