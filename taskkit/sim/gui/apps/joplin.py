@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from taskkit.apps.joplin import DB_PATH, FOLDERS_TABLE, NORMALIZED_TABLE, NOTES_TABLE, PACKAGE, is_completed, normalize_text
+from taskkit.apps.joplin import DB_PATH, FOLDERS_TABLE, NORMALIZED_TABLE, NOTES_TABLE, PACKAGE, is_completed
 from taskkit.sim.gui import appdata, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Screen, register
 from taskkit.sim.gui.node import Node
@@ -64,7 +64,7 @@ def _notes(ui: Session, frame: Frame) -> list[Node]:
 
 def found_notes(ui: Session, query: str) -> list[dict[str, Any]]:
     """The notes Joplin's search lists for `query` (see the module's docstring)."""
-    words = appdata.search_tokens(normalize_text(query))
+    words = appdata.search_tokens(query)  # (case and accents folded, as notes_normalized holds them)
     if not words:
         return []
     rows = appdata.rows(ui, DB_PATH, f"SELECT n.*, s.title AS indexed_title, s.body AS indexed_body "
