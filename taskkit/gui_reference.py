@@ -87,15 +87,24 @@ class _Label(Locator):
     also: tuple[str, ...] = ()  # the same label as the device's locale shows it (never a resource id)
 
     def matches(self, element: UIElement, elements: Elements) -> bool:
-        rid = element.resource_name or ""
+        if self.field == "any":
+            return any(self._holds(field, element) for field in ("text", "description", "resource_id"))
+        return self._holds(self.field, element)
+
+    def _holds(self, field: str, element: UIElement) -> bool:
+        """Whether `element`'s `field` is this label (only that field is looked at)."""
         labels = (self.value, *self.also)
-        checks = {"text": element.text in labels, "description": element.content_description in labels,
-                  "resource_id": rid == self.value or rid.endswith(f":id/{self.value}"),
-                  "contains": any(label in (element.text or "") for label in labels),
-                  "class": (element.class_name or "") == self.value or (element.class_name or "").endswith(f".{self.value}")}
-        if self.field in ("contains", "class"):
-            return checks[self.field]
-        return checks[self.field] if self.field != "any" else checks["text"] or checks["description"] or checks["resource_id"]
+        if field == "text":
+            return element.text in labels
+        if field == "description":
+            return element.content_description in labels
+        if field == "contains":
+            return any(label in (element.text or "") for label in labels)
+        if field == "resource_id":
+            rid = element.resource_name or ""
+            return rid == self.value or rid.endswith(f":id/{self.value}")
+        name = element.class_name or ""
+        return name == self.value or name.endswith(f".{self.value}")
 
     def localized(self, translate: Translate) -> Locator:
         also = () if self.field in ("resource_id", "class") else tuple(t for t in translate(self.value) if t != self.value)
