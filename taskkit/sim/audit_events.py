@@ -13,6 +13,8 @@ import os
 import threading
 from typing import Any
 
+from taskkit.sim import realpaths
+
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 METADATA_EVENTS = frozenset({"os.utime", "os.chmod", "os.chown"})  # change a file's metadata only
 
@@ -67,8 +69,7 @@ _MEMO = threading.local()  # per thread: the event being dispatched and the real
 
 def real_path(event_args: tuple, path: str, follow: bool, known: str | None = None) -> str:
     """The real path of `path` (absolute), changed by the event whose arguments are `event_args`:
-    its folder resolved by the kernel (an O_PATH descriptor's /proc link: three system calls,
-    where `os.path.realpath` takes one per component), its last link too if `follow`; `known` is
+    its folder resolved by the kernel (taskkit.sim.realpaths), its last link too if `follow`; `known` is
     the folder's real path when the caller has it. Every hook of one event gets the first
     answer: the memo holds the event's argument tuple itself, so its identity cannot be reused by
     another event while it is kept."""
@@ -83,18 +84,7 @@ def real_path(event_args: tuple, path: str, follow: bool, known: str | None = No
 
 
 def _resolve(path: str, follow: bool, known: str | None) -> str:
-    folder, name = os.path.split(path)
-    if follow and os.path.islink(path):
-        return os.path.realpath(path)
-    if not name:
-        return os.path.realpath(path)
-    if known is not None:
+    name = os.path.basename(path)
+    if known is not None and name not in ("", ".", "..") and not (follow and os.path.islink(path)):
         return os.path.join(known, name)
-    try:
-        handle = os.open(folder, os.O_PATH | os.O_CLOEXEC)
-    except OSError:  # a folder that is gone: resolved as far as it exists
-        return os.path.join(os.path.realpath(folder), name)
-    try:
-        return os.path.join(os.readlink(f"/proc/self/fd/{handle}"), name)
-    finally:
-        os.close(handle)
+    return realpaths.real_path(path, follow)

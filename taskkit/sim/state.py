@@ -23,6 +23,7 @@ from typing import Any
 
 from taskkit.device.reference import DEVICE_EPOCH
 from taskkit.sim import jsonstore
+from taskkit.sim.realpaths import real_path
 
 
 SDCARD = "/storage/emulated/0"
@@ -35,7 +36,7 @@ MAX_SYMLINK_HOPS = 40  # Linux's MAXSYMLINKS: more links in one lookup is ELOOP
 
 def is_inside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
     """Does `path`, with every host link in it followed, lie in (or be) directory `root`?"""
-    return _real_inside(os.path.realpath(path), os.path.realpath(root))
+    return _real_inside(real_path(path), real_path(root))
 
 
 def _real_inside(real: str, real_root: str) -> bool:
@@ -157,7 +158,7 @@ class SimState:
         A second guard: `_resolve` leaves no link on the way (but a last one with follow=False),
         so this fails only if the tree changes between the two steps.
         """
-        if not _real_inside(os.path.realpath(host if follow else host.parent), self.real_fs_root):
+        if not _real_inside(real_path(host if follow else host.parent), self.real_fs_root):
             raise OSError(errno.EACCES, os.strerror(errno.EACCES), device_path)
         return host
 

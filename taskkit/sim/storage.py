@@ -192,7 +192,7 @@ _DEVICES_LOCK = threading.Lock()
 
 def of(state: SimState) -> Storage:
     """The storage of `state`'s device (one per filesystem in a process), with its current quota."""
-    key = os.path.realpath(state.fs_root)
+    key = state.real_fs_root
     quota = quota_of(state)
     with _DEVICES_LOCK:
         storage = _DEVICES.get(key)
@@ -206,7 +206,7 @@ def forget(state: SimState) -> None:
     """Drop the running total of `state`'s device (closed, or changed behind the accounting's
     back, e.g. by an undo): the next use walks its tree again."""
     with _DEVICES_LOCK:
-        _DEVICES.pop(os.path.realpath(state.fs_root), None)
+        _DEVICES.pop(state.real_fs_root, None)
 
 
 def write_file(state: SimState, host: Path, data: bytes, append: bool = False) -> None:

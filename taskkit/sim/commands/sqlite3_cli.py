@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Iterator
 
 from taskkit.sim import sqlite_sandbox
+from taskkit.sim.realpaths import real_path
 from taskkit.sim.commands import Invocation, command
 
 VERSION = "3.32.2 2020-06-04 12:58:43 ec02243ea6ce33b090870ae55ab8aa2534b54d216d45c4aa2fdbb00e86861e8c"
@@ -152,13 +153,13 @@ class _DevicePaths:
     the device's filesystem loses the host prefix."""
 
     def __init__(self, fs_root: Path):
-        roots = {str(fs_root), os.path.realpath(fs_root)}
+        roots = {str(fs_root), real_path(fs_root)}
         self._known: dict[str, str] = {}
         self._roots = sorted(roots, key=len, reverse=True)
 
     def add(self, host: Path, device: str) -> None:
         """Print host file `host` (and its real path) as `device`."""
-        for name in {str(host), os.path.realpath(host)}:
+        for name in {str(host), real_path(host)}:
             self._known.setdefault(name, device)
 
     def text(self, text: str) -> str:

@@ -275,9 +275,15 @@ def _kind(event: str, path: str) -> str | None:
     return STRUCTURE
 
 
+def _lookup_only(flags: Any) -> bool:
+    """Whether an `open` event's flags open a path without reading it (O_PATH: a lookup, as when
+    taskkit.sim.realpaths resolves it)."""
+    return isinstance(flags, int) and bool(flags & os.O_PATH)
+
+
 # event -> the path it reads (while a computation records)
 _READ_EVENTS: dict[str, Callable[[tuple], str | None]] = {
-    "open": lambda a: None if isinstance(a[0], int) else event_path(a[0]),
+    "open": lambda a: None if isinstance(a[0], int) or _lookup_only(a[2]) else event_path(a[0]),
     "os.listdir": lambda a: event_path(a[0]),
     "os.scandir": lambda a: event_path(a[0]),
     "sqlite3.connect": lambda a: event_path(a[0]) if isinstance(a[0], (str, bytes, os.PathLike)) else None,
