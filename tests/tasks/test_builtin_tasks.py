@@ -14,7 +14,6 @@ from taskkit.composite import CompositeTask
 from taskkit.device.state import state_digest
 from taskkit.env import Env
 from taskkit.sim.gui import install as install_screens
-from taskkit.sim.device import SimDevice
 from taskkit.testing.simcopies import SimTemplate
 
 loading.load_builtin()
@@ -126,42 +125,58 @@ def test_lifecycle_over_many_seeds(name, shared):
     run()
 
 
+class FreshState:
+    """One simulated device for the module's determinism checks, and the digest of a fresh
+    device's state: each instance starts from a state whose digest is the fresh one (every
+    teardown restores it, and `start` proves it), so two instances of a seed start alike as two
+    fresh devices would, without building a device for each."""
+
+    def __init__(self, shared: SharedDevice, fresh: str) -> None:
+        self.shared, self.fresh = shared, fresh
+
+    def start(self, name: str) -> None:
+        now = self.shared.take()
+        assert now == self.fresh, f"{name}: the device no longer has a fresh device's state before it starts"
+
+
 @pytest.fixture(scope="module")
-def fresh_device():
-    """`fresh_device()`: a fresh simulated device as `--device sim` opens one (every app, its
-    screens), copied from one image built for the module (`close()` deletes it)."""
+def fresh_state(tmp_path_factory):
+    device = sim_device(tmp_path_factory.mktemp("determinism") / "device")
+    shared = SharedDevice(Env(device))
+    yield FreshState(shared, shared.read())
+    device.close()
+
+
+def test_fresh_devices_built_or_copied_are_the_same_device() -> None:
+    """What lets the test below start from a fresh device's digest: two first boots give one
+    state, and so does a copy of one."""
     template = SimTemplate()
-
-    def new() -> SimDevice:
-        device = template.new()
-        install_screens(device.state)  # as taskkit.connect.sim_device does
-        return device
-    yield new
-    template.close()
-
-
-def test_fresh_devices_built_or_copied_are_the_same_device(fresh_device) -> None:
-    """What lets the test below compare copies: two first boots give one state, and so does a copy."""
-    devices = [sim_device(), sim_device(), fresh_device()]
+    copied = template.new()
+    install_screens(copied.state)  # as taskkit.connect.sim_device does
+    devices = [sim_device(), sim_device(), copied]
     try:
         assert len({state_digest(device) for device in devices}) == 1
     finally:
         for device in devices:
             device.close()
+        template.close()
 
 
 @pytest.mark.parametrize("name", TASKS)
-def test_same_seed_same_params_goal_and_initial_state(name, fresh_device):
+def test_same_seed_same_params_goal_and_initial_state(name, fresh_state):
     cls = registry.get(name)
+    env = fresh_state.shared.env
     digests, described = [], []
     for _ in range(2):
-        device = fresh_device()
+        fresh_state.start(name)
         task = cls.from_seed(1234567)
-        env = Env(device)
+        env.new_episode()
         task.initialize_state(env)
-        digests.append(state_digest(device))
-        described.append((task.params, task.goal))
-        task.teardown(env)
-        device.close()
+        try:
+            digests.append(state_digest(env.device))
+            described.append((task.params, task.goal))
+        finally:
+            task.teardown(env)
+        fresh_state.shared.read()
     assert described[0] == described[1]
     assert digests[0] == digests[1]
