@@ -187,6 +187,10 @@ _RE_IO = re.compile(r"([0-9]*)(>>|>&|>\||<<-|<<|<&|<>|>|<)")
 _RE_BLANK = re.compile(r"(?:[ \t]|\\\n)+")
 _LIST_END_WORDS = frozenset({"then", "else", "elif", "fi", "do", "done", "}", "esac"})
 _PARAM_OPS = (":-", ":=", ":+", ":?", "##", "%%", "-", "=", "+", "?", "#", "%")
+# The tokens of whole lines (see _Parser._line_tokens): each with where it ends in its line.
+_LINE_TOKENS: dict[str, tuple[tuple[tuple, int], ...]] = {}
+_LINE_TOKENS_MAX = 1024  # lines kept (the oldest goes first)
+_LINE_MAX = 1024  # characters: longer lines are lexed each time
 
 
 class _Parser:
@@ -196,12 +200,62 @@ class _Parser:
         self.i = pos
         self.tok: tuple | None = None
         self.pending_heredocs: list[tuple[Redir, str, bool, bool]] = []
+        self.queued: list[tuple[tuple, int]] = []  # a line's tokens and where each ends, next one last
 
     # --- lexer ------------------------------------------------------------------------------
     def peek(self) -> tuple:
         if self.tok is None:
-            self.tok = self._lex()
+            self.tok = self._next_token()
         return self.tok
+
+    def _next_token(self) -> tuple:
+        """The next token: lexed, or taken from the tokens of the line it starts (looked up, or
+        lexed ahead, when the lexer stands at the start of a line)."""
+        if not self.queued:
+            i = self.i
+            if (i == 0 or self.s[i - 1] == "\n") and not self.pending_heredocs:
+                self.queued = self._line_tokens(i)
+            if not self.queued:
+                return self._lex()
+        tok, self.i = self.queued.pop()
+        return tok
+
+    def _line_tokens(self, i: int) -> list[tuple[tuple, int]]:
+        """The tokens from `i`, the start of a line, through its newline, and where each ends
+        (next one last); kept for the line's next time when they all lie within it.
+
+        Lexing depends on nothing but the text from where it stands, so a line's tokens are
+        the same wherever the line recurs, if none reaches past its newline (a quote, a `$(`
+        or a `\\` going on to the next line) and the line holds no here-document (its body
+        follows the newline) and no `$((` (whose end is sought past the line). Lexing ahead
+        stops after a token that reaches past the line, and before one that fails to lex
+        (lexed again when the parser gets there: it may meet another error first)."""
+        s = self.s
+        j = s.find("\n", i)
+        if j < 0 or j - i >= _LINE_MAX:
+            return []
+        line = s[i:j + 1]
+        kept = _LINE_TOKENS.get(line)
+        if kept is not None:
+            return [(tok, i + end) for tok, end in reversed(kept)]
+        if "<<" in line or "$((" in line:
+            return []
+        lexed: list[tuple[tuple, int]] = []
+        try:
+            while not lexed or (lexed[-1][0][0] != _NL and lexed[-1][1] <= j):
+                lexed.append((self._lex(), self.i))
+        except ShellSyntaxError:
+            pass
+        self.i = i
+        if lexed and lexed[-1][0][0] == _NL and lexed[-1][1] == j + 1:
+            if len(_LINE_TOKENS) >= _LINE_TOKENS_MAX:
+                try:  # (another thread may take the same oldest line meanwhile)
+                    del _LINE_TOKENS[next(iter(_LINE_TOKENS))]
+                except (KeyError, RuntimeError, StopIteration):
+                    pass
+            _LINE_TOKENS[line] = tuple((tok, end - i) for tok, end in lexed)
+        lexed.reverse()
+        return lexed
 
     def advance(self) -> tuple:
         tok = self.peek()

@@ -67,6 +67,7 @@ class SimState:
         self.config.setdefault("is_root", True)
         self.config.setdefault("log_seq", 0)
         self._loaded = jsonstore.copy(self.config)  # what this view read: the base of `save`'s merge
+        self._entry: jsonstore.Entry | None = None  # the file's version `config` equals, if known
 
     def _read_config(self) -> dict[str, Any] | None:
         """device.json as it is now (a private copy; read through taskkit.sim.jsonstore's cache),
@@ -82,14 +83,19 @@ class SimState:
         changed since it read the file, merged into what is there now, so none undoes another.
         """
         with _SAVE_LOCK:
-            current = self._read_config()
+            entry = jsonstore.read(self._config_path)
+            if entry is not None and entry is self._entry and self.config == self._loaded:
+                return  # the file is the version `config` was read from, and neither has changed
+            current = entry.data() if entry is not None else None
             merged = _merge(current or {}, self._loaded, self.config)
-            if merged != current:  # nothing new (and a file already there): no write
+            written = merged != current  # nothing new (and a file already there): no write
+            if written:
                 self.root.mkdir(parents=True, exist_ok=True)  # (a mkdir is an event the change hooks follow)
                 jsonstore.write(self._config_path, json.dumps(merged, indent=1, sort_keys=True))
             self.config.clear()
             self.config.update(merged)
             self._loaded = jsonstore.copy(self.config)
+            self._entry = None if written else entry  # (what was written is known once read back)
 
     # --- paths -----------------------------------------------------------------------------
     @staticmethod
@@ -119,13 +125,29 @@ class SimState:
         """
         norm = self.normalize(path, cwd)
         if follow or norm == "/":
-            host = self._confined(self._resolve(self.canonical(norm)), norm, True)
+            host = self._followed(norm, norm)
         else:
             parent, name = posixpath.split(norm)
-            host = self._confined(self._resolve(self.canonical(parent)) / name, norm, False)
+            host = self._followed(parent, norm) / name
         if READS.paths is not None:
             READS.paths.add(str(host))
         return host
+
+    def _followed(self, device_path: str, norm: str) -> Path:
+        """The host path of normalized `device_path` with every link in it followed, confined
+        to `fs_root` (`norm`: the path a refusal names)."""
+        canonical = self.canonical(device_path)
+        return self._unlinked(canonical) or self._confined(self._resolve(canonical), norm)
+
+    def _unlinked(self, device_path: str) -> Path | None:
+        """The host path of absolute, normalized `device_path` when no link lies on its way
+        (None otherwise: `_resolve` walks it): the kernel's real path of the host path as
+        written is then that path below the real state folder. (A link followed changes the
+        text, unless it leads back to where it stands: a loop, which the kernel refuses.)"""
+        if device_path == "/":
+            return None
+        host = os.fspath(self.fs_root) + device_path
+        return Path(host) if real_path(host) == self.real_fs_root + device_path else None
 
     def _resolve(self, device_path: str) -> Path:
         """The host path of absolute `device_path` with every symbolic link in it resolved."""
@@ -152,13 +174,13 @@ class SimState:
             pending.extend(part for part in reversed(target.split("/")) if part)
         return self.fs_root.joinpath(*done)
 
-    def _confined(self, host: Path, device_path: str, follow: bool) -> Path:
+    def _confined(self, host: Path, device_path: str) -> Path:
         """`host` if the host's own resolution of it stays inside `fs_root`; else EACCES.
 
-        A second guard: `_resolve` leaves no link on the way (but a last one with follow=False),
-        so this fails only if the tree changes between the two steps.
+        A second guard: `_resolve` leaves no link on the way, so this fails only if the tree
+        changes between the two steps.
         """
-        if not _real_inside(real_path(host if follow else host.parent), self.real_fs_root):
+        if not _real_inside(real_path(host), self.real_fs_root):
             raise OSError(errno.EACCES, os.strerror(errno.EACCES), device_path)
         return host
 

@@ -152,8 +152,8 @@ class _DevicePaths:
     device path. Known files map to the path the device named them by; anything else under
     the device's filesystem loses the host prefix."""
 
-    def __init__(self, fs_root: Path):
-        roots = {str(fs_root), real_path(fs_root)}
+    def __init__(self, fs_root: Path, real_root: str):
+        roots = {str(fs_root), real_root}
         self._known: dict[str, str] = {}
         self._roots = sorted(roots, key=len, reverse=True)
 
@@ -440,7 +440,7 @@ class _Shell:
         self._helper: sqlite3.Connection | None = None
         self._real_text: dict[tuple[str, float], bytes] = {}
         self._device_names: dict[str, str] = {}  # host file name -> the device name it stands for
-        self._device_paths = _DevicePaths(inv.state.fs_root)
+        self._device_paths = _DevicePaths(inv.state.fs_root, inv.state.real_fs_root)
         try:
             self._host = self._host_file(self.db_name)
         except OSError as exc:  # the device path does not resolve: open_db() reports it
@@ -469,7 +469,7 @@ class _Shell:
         uri = urllib.parse.urlsplit(name) if name.startswith("file:") else None
         if uri is not None and uri.netloc not in ("", "localhost"):
             return name  # SQLite refuses the authority itself
-        host = self._host_file(name)
+        host = self._host if name == self.db_name else self._host_file(name)  # (the main one: known)
         query = uri.query if uri is not None else ""
         if readonly:
             query = "&".join(filter(None, [query, "mode=ro"]))

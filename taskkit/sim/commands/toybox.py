@@ -821,7 +821,7 @@ def make_dirs(state: SimState, path: str, cwd: str = "/", parents: bool = False)
             steps.append(probe)
             probe = posixpath.dirname(probe)
         steps.reverse()
-    for step in steps:
+    for step in steps[_walk_from(state, steps):]:
         host = state.host_path(step)
         if os.path.isdir(host):
             if step == norm and not parents:
@@ -833,6 +833,23 @@ def make_dirs(state: SimState, path: str, cwd: str = "/", parents: bool = False)
         os.mkdir(host)
         state.stamp(host)
         _stamp_parent(state, step)
+
+
+def _walk_from(state: SimState, steps: list[str]) -> int:
+    """Where `mkdir -p` must begin walking `steps` (a path's folders, outermost first): past the
+    deepest that is a folder, as every step above it resolved through folders and would only
+    have been passed by; at the deepest that exists otherwise (a file: the walk's error). A step
+    that does not resolve starts the walk from the top, which meets the error in turn."""
+    for index in range(len(steps) - 1, 0, -1):
+        try:
+            host = state.host_path(steps[index])
+        except OSError:
+            return 0
+        if os.path.isdir(host):
+            return index + 1
+        if os.path.lexists(host):
+            return index
+    return 0
 
 
 @toy("mkdir")
