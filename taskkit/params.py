@@ -10,6 +10,7 @@ silently ignored. Objects reject unknown keys unless `additionalProperties` says
 from __future__ import annotations
 
 import json
+import marshal
 import math
 import re
 from typing import Any
@@ -109,6 +110,35 @@ def check_plain(value: Any, path: Place = "params") -> None:
             f"{_text(path)}: {type(value).__name__} is not plain JSON data; store str/int/float/bool/None, "
             "lists or dicts and derive objects from them"
         )
+
+
+# (params, schema) pairs found valid lately, by their marshal data (see `check`), oldest first.
+_VALID: dict[tuple[bytes, bytes], None] = {}
+_VALID_MAX = 256
+
+
+def check(params: Any, schema: dict) -> None:
+    """`check_plain`, then `validate` against `schema`: ParamError naming the first fault.
+
+    A task's params are checked when its instance is drawn and again for each task object made
+    from them, so a pair that passed lately passes at once: marshal data are equal only for
+    values equal in every type, key order and content (a bool is not an int, nor a tuple a
+    list), and only a pair that passed is kept."""
+    try:
+        key = marshal.dumps(params, 0), marshal.dumps(schema, 0)  # (version 0: no references, no interning)
+    except ValueError:  # not marshal's kind of data (an object, an IntEnum): checked each time
+        key = None
+    if key is not None and key in _VALID:
+        return
+    check_plain(params)
+    validate(params, schema)
+    if key is not None:
+        if len(_VALID) >= _VALID_MAX:
+            try:  # (another thread may take the same oldest pair meanwhile)
+                del _VALID[next(iter(_VALID))]
+            except (KeyError, RuntimeError, StopIteration):
+                pass
+        _VALID[key] = None
 
 
 def validate(value: Any, schema: dict, path: Place = "params") -> None:

@@ -146,8 +146,7 @@ class TaskEval:
         if not has_check(type(self)):
             raise TaskDefinitionError(f"{self.name}: define is_successful(env) or validator() to score the task")
         try:
-            params_lib.check_plain(params)
-            params_lib.validate(params, self.schema)
+            params_lib.check(params, self.schema)
         except params_lib.ParamError as error:
             raise params_lib.ParamError(f"{self.name}: {error}") from None
         self.params: dict[str, Any] = _copied(params)

@@ -45,6 +45,11 @@ _ABSENT = ".absent"  # beside a saved copy's index: the path did not exist when 
 _RETIRED = ".retired-"  # a restored restore point, renamed away before it is deleted
 _INCONSISTENT = "restore point damaged: a saved copy is missing"
 _MARK = "--taskkit-section--"
+# The shell variables naming a restore point's folder and label in the commands that save and
+# restore it: set on a short line of their own, so that every line after it is the same text each
+# episode (the simulated shell keeps each line's tokens by its text; the label changes every episode).
+_POINT, _LABEL = "tk_point", "tk_label"
+_AT_POINT, _AT_UNDO, _AT_LABEL = f'"${_POINT}"', f'"${_POINT}/{_UNDO}"', f'"${_LABEL}"'
 # Where the settings provider keeps the settings (AOSP SettingsProvider: /data/system/users/<user>/;
 # the simulator's settings.db, taskkit.sim.state.SETTINGS_DB): journaled by an incremental restore point.
 SETTINGS_STORE = "/data/system/users/0"
@@ -79,9 +84,10 @@ def has_recorder(device: Device) -> bool:
 
 def build_recorder_start(roots: tuple[str, ...], skip: tuple[str, ...] = (), undo: str | None = None) -> str:
     """The simulated device's recorder command that begins a watch of `roots` minus `skip` and
-    taskkit's scratch space (with `undo`, one whose restore undoes every write: a journal of that name)."""
+    taskkit's scratch space (with `undo`, a shell word naming a journal, quoted as the shell
+    should read it: one whose restore undoes every write)."""
     skipped = [word for path in (SCRATCH_ROOT, *skip) for word in ("--skip", path)]
-    return shell_join([RECORDER, "start", *(["--undo", undo] if undo else []), *skipped, *roots])
+    return " ".join([RECORDER, "start", *(["--undo", undo] if undo else []), shell_join([*skipped, *roots])])
 
 
 def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packages: tuple[str, ...],
@@ -109,7 +115,7 @@ def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packa
     with device.batch():
         device.run(f"rm -rf {shell_quote(directory)} && mkdir -p {shell_quote(directory)}")
         if elsewhere:
-            start = build_recorder_start(elsewhere, paths, undo=label)
+            start = build_recorder_start(elsewhere, paths, undo=shell_quote(label))
             device.run(f"if which {RECORDER} >/dev/null 2>&1; then {start} >/dev/null && "
                        f": > {shell_quote(f'{directory}/{_UNDO}')}; fi")
         for index, path in enumerate(paths):
@@ -128,12 +134,11 @@ def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packa
 def _journaled_save(point: RestorePoint, roots: tuple[str, ...]) -> str:
     """The one command saving an incremental restore point: its folder, an undo watch of `roots`
     (journal named after the folder), the marker saying so, and the manifest last."""
-    directory = shell_quote(point.directory)
     manifest = json.dumps({"paths": list(point.paths), "packages": list(point.packages), "journaled": True})
-    start = build_recorder_start(_outermost(roots), undo=_label(point))
-    return (f"rm -rf {directory} && mkdir -p {directory} && {start} >/dev/null"
-            f" && : > {shell_quote(f'{point.directory}/{_UNDO}')}"
-            f" && {shell_join(['printf', '%s', manifest])} > {shell_quote(f'{point.directory}/{_MANIFEST}')}")
+    start = build_recorder_start(_outermost(roots), undo=_AT_LABEL)
+    return (f"{_at(point.directory)}rm -rf {_AT_POINT} && mkdir -p {_AT_POINT} && {start} >/dev/null"
+            f" && : > {_AT_UNDO}"
+            f" && {shell_join(['printf', '%s', manifest])} > \"${_POINT}/{_MANIFEST}\"")
 
 
 def _outermost(roots: tuple[str, ...]) -> tuple[str, ...]:
@@ -143,18 +148,18 @@ def _outermost(roots: tuple[str, ...]) -> tuple[str, ...]:
                  if not any(other != root and (root + "/").startswith(other.rstrip("/") + "/") for other in unique))
 
 
-def _label(point: RestorePoint) -> str:
-    return point.directory.rsplit("/", 1)[-1]
+def _at(directory: str) -> str:
+    """The line that sets _POINT to a restore point's `directory` and _LABEL to its last part."""
+    return f"{_POINT}={shell_quote(directory)} {_LABEL}={shell_quote(directory.rsplit('/', 1)[-1])}\n"
 
 
 def _journal_check(point: RestorePoint) -> str:
     """A command that fails, changing nothing, unless every path has its copy or absence note
     and the recorder's undo journal, where the restore point has one, is whole."""
-    tests = [f"{{ [ -e {shell_quote(f'{point.directory}/{i}')} ] || [ -e {shell_quote(f'{point.directory}/{i}{_ABSENT}')} ]; }}"
+    tests = [f'{{ [ -e "${_POINT}/{i}" ] || [ -e "${_POINT}/{i}{_ABSENT}" ]; }}'
              for i in range(0 if point.journaled else len(point.paths))]
-    marker = shell_quote(f"{point.directory}/{_UNDO}")
-    tests.append(f"{{ [ ! -e {marker} ] || {shell_join([RECORDER, 'check', _label(point)])} >/dev/null 2>&1; }}")
-    return f"{' && '.join(tests)} || {{ echo {shell_quote(_INCONSISTENT)} >&2; exit 1; }}"
+    tests.append(f"{{ [ ! -e {_AT_UNDO} ] || {RECORDER} check {_AT_LABEL} >/dev/null 2>&1; }}")
+    return f"{_at(point.directory)}{' && '.join(tests)} || {{ echo {shell_quote(_INCONSISTENT)} >&2; exit 1; }}"
 
 
 def restore(device: Device, point: RestorePoint) -> None:
@@ -204,9 +209,8 @@ def _undo_elsewhere(point: RestorePoint) -> str:
     """Undo what the recorder journaled since the restore point, if it did; the marker goes
     either way, and then the journal, so that a failed undo is reported once, a rerun restores
     the rest, and a run killed before the marker went undoes again (the same writes)."""
-    marker = shell_quote(f"{point.directory}/{_UNDO}")
-    undo, drop = (shell_join([RECORDER, verb, _label(point)]) for verb in ("undo", "drop"))
-    return f"if [ -e {marker} ]; then {undo}; undone=$?; rm -f {marker} && {drop}; [ $undone -eq 0 ]; fi"
+    return (f"{_at(point.directory)}if [ -e {_AT_UNDO} ]; then {RECORDER} undo {_AT_LABEL}; undone=$?;"
+            f" rm -f {_AT_UNDO} && {RECORDER} drop {_AT_LABEL}; [ $undone -eq 0 ]; fi")
 
 
 def _damaged(device: Device, directory: str, why: str) -> RestoreError:
@@ -222,10 +226,10 @@ def _retire(device: Device, directory: str, journaled: bool = False) -> None:
     journal was dropped, so it holds its manifest and the episode's scratch files, no saved copy
     that a half-deleted folder could lack. Cut short, it is read as an incomplete restore point
     (manifest gone) or as a restored journaled one (no marker): `recover` only deletes it."""
-    quoted = shell_quote(directory)
     if journaled:
-        device.run(f"rm -rf {quoted}")
+        device.run(f"{_at(directory)}rm -rf {_AT_POINT}")
         return
+    quoted = shell_quote(directory)
     retired = shell_quote(f"{RESTORE_ROOT}/{_RETIRED}{directory.rsplit('/', 1)[-1]}")
     device.run(f"rm -rf {retired} && {{ [ ! -e {quoted} ] || mv {quoted} {retired}; }} && rm -rf {retired}")
 

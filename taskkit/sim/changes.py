@@ -145,20 +145,27 @@ class Journal:
 
     def entries(self, complete: bool = True) -> dict[str, tuple[str, str]]:
         """path -> (kind, copy): each path's first line, as it was at `start`. WatchError if
-        there is no journal, or (`complete`) if its recording failed."""
+        there is no journal, if a copy it names is missing, or (`complete`) if its recording failed."""
         try:
             text = (self.folder / _INDEX).read_text(encoding="utf-8", errors="surrogateescape")
         except FileNotFoundError:
             raise WatchError(f"no undo journal {self.folder.name}") from None
         kept: dict[str, tuple[str, str]] = {}
+        failure = None
         for line in text.splitlines():
             kind, copy, path = line.split(" ", 2)
-            if kind != _FAILED and path.startswith('"'):
+            if kind == _FAILED:
+                failure = failure or path
+                continue
+            if path.startswith('"'):
                 path = json.loads(path)
-            if kind == _FAILED and complete:
-                raise WatchError(f"undo journal {self.folder.name} is incomplete: {path}")
-            if kind != _FAILED:
-                kept.setdefault(path, (kind, copy))
+            kept.setdefault(path, (kind, copy))
+        folder = os.fspath(self.folder)
+        for path, (kind, copy) in kept.items():
+            if kind == "file" and not os.path.isfile(f"{folder}/{copy}"):
+                raise WatchError(f"undo journal {self.folder.name} is damaged: the copy of {path} is missing")
+        if failure is not None and complete:
+            raise WatchError(f"undo journal {self.folder.name} is incomplete: {failure}")
         return kept
 
 
@@ -298,7 +305,6 @@ class Recorder:
         for key, watch in list(self.watches.items()):  # ended first: its own writes are not noted
             if watch.journal is not None and watch.journal.folder == journal:
                 del self.watches[key]
-        self.check(journal)
         kept = Journal(journal).entries()
         touched: set[str] = set()
         for path in sorted(kept, key=lambda p: p.count("/"), reverse=True):  # what was not there, deepest first
@@ -327,19 +333,21 @@ class Recorder:
     def check(journal: Path) -> None:
         """WatchError unless `journal` is whole: its index is there and every copy it names (one
         whose recording failed is whole: its `undo` says what failed)."""
-        kept = Journal(journal).entries(complete=False)
-        missing = [path for path, (kind, copy) in kept.items() if kind == "file" and not (journal / copy).is_file()]
-        if missing:
-            raise WatchError(f"undo journal {journal.name} is damaged: the copy of {missing[0]} is missing")
+        Journal(journal).entries(complete=False)
 
     @staticmethod
     def drop(journal: Path) -> None:
         """Delete `journal` (renamed away first, so that a half-deleted one is never read as one)
         and any that an earlier drop left half-deleted."""
-        if journal.is_dir():
-            journal.rename(journal.with_name(_DROPPED + journal.name))
-        for dropped in journal.parent.glob(_DROPPED + "*"):
-            shutil.rmtree(dropped, ignore_errors=True)
+        if os.path.isdir(journal):
+            os.rename(journal, journal.with_name(_DROPPED + journal.name))
+        try:
+            with os.scandir(journal.parent) as entries:
+                dropped = [entry.path for entry in entries if entry.name.startswith(_DROPPED)]
+        except FileNotFoundError:  # no journal was ever started
+            dropped = []
+        for path in dropped:
+            shutil.rmtree(path, ignore_errors=True)
 
     def diff(self, watch_id: str) -> list[str]:
         """`- LINE` / `+ LINE` for every watched path whose state differs from its pre-image."""
@@ -413,7 +421,7 @@ _HOOKED = False
 def recorder(state: SimState) -> Recorder:
     """The recorder of `state`'s device (one per filesystem in this process); installs the hook."""
     global _HOOKED
-    real = os.path.realpath(state.fs_root)
+    real = state.real_fs_root
     with _LOCK:
         for root in [r for r in _RECORDERS if not os.path.isdir(r)]:  # devices since deleted
             del _RECORDERS[root]

@@ -218,7 +218,7 @@ class Expr:
 
     def draw(self, rng: TaskRng, scope: Scope) -> Any:
         try:
-            return plain(templates.evaluate(self.source, dict(scope)))
+            return plain(templates.evaluate(self.source, scope))
         except Exception as error:
             raise SpecRuntimeError(self.field, f"{type(error).__name__}: {error}") from None
 
@@ -230,7 +230,7 @@ class Template:
 
     def draw(self, rng: TaskRng, scope: Scope) -> str:
         try:
-            return templates.render(self.source, dict(scope))
+            return templates.render(self.source, scope)
         except Exception as error:
             raise SpecRuntimeError(self.field, f"{type(error).__name__}: {error}") from None
 
@@ -262,6 +262,8 @@ class Param:
         return avoid
 
     def draw(self, rng: TaskRng, scope: Scope) -> Any:
+        if self.count is None and not self.distinct_from:  # one value, and nothing it must differ from
+            return self._one(rng, scope)
         avoid = self._avoid(scope) if self.distinct_from else []
 
         def acceptable(value: Any, taken: Sequence[Any]) -> bool:

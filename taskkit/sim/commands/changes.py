@@ -11,6 +11,7 @@ when `which` finds it and falls back to `find -newer` otherwise. See taskkit.sim
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from taskkit.sim import changes, storage
@@ -80,5 +81,4 @@ def _journal(inv: Invocation, name: str) -> Path | None:
 
 def _canonical(inv: Invocation, path: str) -> str:
     """The path's place in the device's filesystem, every link resolved (as the recorder keys it)."""
-    relative = inv.host_path(path).relative_to(inv.state.fs_root).as_posix()
-    return "/" if relative == "." else "/" + relative
+    return os.fspath(inv.host_path(path))[len(os.fspath(inv.state.fs_root)):] or "/"  # (always inside fs_root)
