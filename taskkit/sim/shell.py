@@ -187,6 +187,7 @@ _RE_IO = re.compile(r"([0-9]*)(>>|>&|>\||<<-|<<|<&|<>|>|<)")
 _RE_BLANK = re.compile(r"(?:[ \t]|\\\n)+")
 _LIST_END_WORDS = frozenset({"then", "else", "elif", "fi", "do", "done", "}", "esac"})
 _PARAM_OPS = (":-", ":=", ":+", ":?", "##", "%%", "-", "=", "+", "?", "#", "%")
+_PATTERN_OPS = frozenset({"#", "##", "%", "%%"})
 # The tokens of whole lines (see _Parser._line_tokens): each with where it ends in its line.
 _LINE_TOKENS: dict[str, tuple[tuple[tuple, int], ...]] = {}
 _LINE_TOKENS_MAX = 1024  # lines kept (the oldest goes first)
@@ -444,14 +445,17 @@ class _Parser:
         if op is None:
             raise ShellSyntaxError("${...}: bad substitution")
         self.i = i + len(op)
-        arg = _make_word(self._lex_brace_arg(quoted))
+        arg = _make_word(self._lex_brace_arg(quoted, op in _PATTERN_OPS))
         parts.append(("V", name, op, arg, quoted))
 
-    def _lex_brace_arg(self, quoted: bool) -> list:
+    def _lex_brace_arg(self, quoted: bool, pattern: bool = False) -> list:
+        """The word after a `${name<op>`; inside double quotes its plain text is quoted, but for
+        a pattern (`#`, `##`, `%`, `%%`), whose characters the enclosing quotes do not quote
+        (POSIX XCU 2.6.2, Parameter Expansion)."""
         s, n = self.s, self.n
         parts: list = []
         i = self.i
-        kind = "Q" if quoted else "L"
+        kind = "Q" if quoted and not pattern else "L"
         while True:
             if i >= n:
                 raise ShellSyntaxError("no closing quote")

@@ -180,6 +180,13 @@ def test_variables(bare_state):
     assert out(bare_state, "P=/a/b/c.txt; echo ${P##*/} ${P%.txt} ${P#/a} ${P%%/*}x") == "c.txt /a/b/c /b/c.txt x\n"
 
 
+def test_double_quotes_around_a_trim_leave_its_pattern_a_pattern(bare_state):
+    """POSIX XCU 2.6.2: the enclosing double quotes do not quote the pattern of #, ##, % and %%
+    (quotes inside the braces do); the word of :- stays quoted. As dash prints."""
+    assert out(bare_state, 'P=/a/b/c.txt; echo "${P##*/}" "${P%/*}" "${P#/*/}"') == "c.txt /a/b b/c.txt\n"
+    assert out(bare_state, 'X="a*c"; echo "${X#a\\*}" "${X#"a*"}" "${X%\\*c}"; Y=; echo "${Y:-*}"') == "c c a\n*\n"
+
+
 def test_prefix_assignment_reaches_the_command_only(bare_state):
     assert out(bare_state, "X=1 sh -c 'echo $X'; echo [$X]") == "1\n[]\n"
     assert out(bare_state, "export Y=2; sh -c 'echo $Y'") == "2\n"
