@@ -95,7 +95,8 @@ class SimDevice(Device):
     def _exec_out(self, command: str) -> tuple[bytes, str, int]:
         with limits.deadline(self.command_timeout):
             stdout, stderr, exit_code = shell.run_bytes(self.state, command)
-        return stdout, stderr.decode("utf-8", "replace"), exit_code
+        # bytes, as every transport gives (hashable; a gym's observations share no buffer)
+        return bytes(stdout), stderr.decode("utf-8", "replace"), exit_code
 
     def _push(self, data: bytes, path: str) -> None:
         target = self.state.host_path(path)

@@ -1832,11 +1832,12 @@ def run(state: SimState, command: str, stdin: bytes = b"") -> ShellResult:
     return ShellResult(out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), status)
 
 
-def run_bytes(state: SimState, command: str, stdin: bytes = b"") -> tuple[bytes, bytes, int]:
-    """`run`, with stdout and stderr as the bytes the command wrote (binary-safe)."""
+def run_bytes(state: SimState, command: str, stdin: bytes = b"") -> tuple[bytearray, bytearray, int]:
+    """`run`, with stdout and stderr as the bytes the command wrote (binary-safe): the buffers
+    it wrote them into, not a copy (`run` decodes them; a caller keeping them copies once)."""
     out, err = bytearray(), bytearray()
     status = run_into(state, command, stdin, out, err)
-    return bytes(out), bytes(err), status
+    return out, err, status
 
 
 def run_into(state: SimState, command: str, stdin: bytes, out: bytearray, err: bytearray,

@@ -120,7 +120,7 @@ def _length(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, text: str) -> fl
     return font.getlength(text)
 
 
-@functools.lru_cache(maxsize=256)  # a few screens' labels and icons: a few MB at most
+@functools.lru_cache(maxsize=1024)  # the labels and icons of many screens: ~6 MB over 400 random steps
 def _mask(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, text: str, fontmode: str,
           anchor: str = "la") -> tuple[Image.Image, int, int]:
     """`text` set in `font` as a mask, and where the mask's corner lies from the text's anchor
@@ -207,10 +207,22 @@ def _layers(drawable: pictures.Drawable, size: tuple[int, int], dark: bool,
 
 
 def _photo(image: str, size: tuple[int, int]) -> Image.Image:
-    """The picture file `image` names at a view of `size`: scaled to fit it (fitCenter), or cut to
-    fill it (`pictures.CROP`: centerCrop)."""
+    """The picture file `image` names (a video's frame: `<path>#t=<ms>`, a media fragment) at a
+    view of `size`: scaled to fit it (fitCenter), or cut to fill it (`pictures.CROP`:
+    centerCrop). The file is read every time (so the GUI cache sees the read); decoding and
+    scaling are done once per picture, view size and fit."""
     crop = image.startswith(pictures.CROP)
-    with _open_picture(image[len(pictures.CROP):] if crop else image) as picture:
+    path, _, at = image[len(pictures.CROP):].partition("#t=") if crop else image.partition("#t=")
+    with open(path, "rb") as handle:
+        data = handle.read()
+    return _fitted(_video_frame(data, int(at)) if at else data, size, crop)
+
+
+@functools.lru_cache(maxsize=16)  # a screen's few photos: a gallery's thumbnails, a recipe's header
+def _fitted(picture_file: bytes, size: tuple[int, int], crop: bool) -> Image.Image:
+    """`_photo` of a picture file's content (kept by content: a file written again with other
+    bytes is drawn afresh, whatever its name or stat), not to be changed by the caller."""
+    with Image.open(io.BytesIO(picture_file)) as picture:
         picture.draft("RGB", size)  # JPEG: decode at about the size needed
         scale = (max if crop else min)(size[0] / picture.width, size[1] / picture.height)
         scaled = picture.convert("RGB").resize((max(1, round(picture.width * scale)), max(1, round(picture.height * scale))))
@@ -220,21 +232,17 @@ def _photo(image: str, size: tuple[int, int]) -> Image.Image:
     return scaled.crop((left, top, left + size[0], top + size[1]))
 
 
-def _open_picture(image: str) -> Image.Image:
-    """A picture file, or the frame of a video at a time (`<path>#t=<ms>`, a media fragment)."""
-    path, _, at = image.partition("#t=")
-    if not at:
-        return Image.open(path)
-    with open(path, "rb") as handle:
-        frames = media.video_frames(handle.read())
+def _video_frame(video: bytes, at: int) -> bytes:
+    """The picture (a JPEG) a video shows `at` ms in; past the end, its last."""
+    frames = media.video_frames(video)
     if not frames:
-        raise ValueError(f"no pictures in {path}")
-    remaining = int(at)
+        raise ValueError("no pictures in the video")
+    remaining = at
     for jpeg, ms in frames:
         if remaining < ms:
-            return Image.open(io.BytesIO(jpeg))
+            return jpeg
         remaining -= ms
-    return Image.open(io.BytesIO(frames[-1][0]))  # past the end: the last picture
+    return frames[-1][0]
 
 
 class _Painter:
