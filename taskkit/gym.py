@@ -126,6 +126,7 @@ class PhoneEnv(gymnasium.Env):
         self.tracker: Any = None  # the episode's milestones (runner.milestone_tracker)
         self.progress = 0.0  # the milestone progress rewarded so far (reward="progress")
         self._last: Any = None
+        self._described: tuple[tuple[Any, ...], str] = ((), "")  # the last elements observed and their text
         self._frame: np.ndarray | None = None  # the last observed screen's pixels (screenshot or render)
 
     # --- the episode ------------------------------------------------------------------------------
@@ -193,13 +194,21 @@ class PhoneEnv(gymnasium.Env):
     # --- helpers ---------------------------------------------------------------------------------
     def _observe(self, error: str | None) -> dict[str, Any]:
         self._last = observe(self.env, self._viewer, self.task.goal, self.steps, self.task.max_steps, error)
-        observation: dict[str, Any] = {"goal": self.task.goal, "elements": self._last.describe_elements(),
+        observation: dict[str, Any] = {"goal": self.task.goal, "elements": self._elements_text(),
                                        "foreground": self._last.foreground or "", "last_action_error": error or ""}
         if self.screenshot or self.render_mode == "rgb_array":
             self._frame = _pixels(self.device)
         if self.screenshot:
             observation["screenshot"] = self._frame
         return observation
+
+    def _elements_text(self) -> str:
+        """The observed elements as text, written again only when they changed (a screen observed
+        again unchanged shares its elements with the last one: they compare by identity)."""
+        elements = tuple(self._last.ui_elements)
+        if elements != self._described[0]:
+            self._described = (elements, self._last.describe_elements())
+        return self._described[1]
 
     def _info(self) -> dict[str, Any]:
         return {"task": self.task.name, "instance_id": self.instance.instance_id if self.instance else None,

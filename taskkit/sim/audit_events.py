@@ -10,8 +10,9 @@ dst_dir_fd)` and so on.
 from __future__ import annotations
 
 import os
+import sys
 import threading
-from typing import Any
+from typing import Any, Callable
 
 from taskkit.sim import realpaths
 
@@ -88,3 +89,31 @@ def _resolve(path: str, follow: bool, known: str | None) -> str:
     if known is not None and name not in ("", ".", "..") and not (follow and os.path.islink(path)):
         return os.path.join(known, name)
     return realpaths.real_path(path, follow)
+
+
+#: A write listener: called with the event, its arguments and the paths it changes (None when they
+#: could not be read: forget everything that may depend on a path).
+Listener = Callable[[str, tuple, "list[str] | None"], None]
+_LISTENERS: list[Listener] = []
+_LISTENERS_LOCK = threading.Lock()
+
+
+def on_write(listener: Listener) -> None:
+    """Call `listener` for every event of this process that changes paths (one audit hook serves
+    every listener: each hook more costs every audit event of the process a Python call)."""
+    with _LISTENERS_LOCK:
+        if not _LISTENERS:
+            sys.addaudithook(_dispatch)
+        _LISTENERS.append(listener)
+
+
+def _dispatch(event: str, args: tuple) -> None:
+    if event not in EVENTS:
+        return
+    try:
+        paths: list[str] | None = changed_paths(event, args)
+    except Exception:  # noqa: BLE001 - never break the write: the listeners forget instead
+        paths = None
+    if paths != []:  # (an `open` for reading changes nothing)
+        for listener in _LISTENERS:
+            listener(event, args, paths)

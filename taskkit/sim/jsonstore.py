@@ -29,7 +29,7 @@ import sys
 import threading
 from typing import Any, Callable
 
-from taskkit.sim.audit_events import EVENTS as WRITE_EVENTS, changed_paths
+from taskkit.sim import audit_events
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2  # linux/fs.h
@@ -116,7 +116,7 @@ def _remember(key: str, entry: Entry) -> None:
     global _HOOKED
     with _LOCK:
         if not _HOOKED:
-            sys.addaudithook(_audit)
+            audit_events.on_write(_forget)
             _HOOKED = True
         _ENTRIES[key] = entry
         _ENTRIES.move_to_end(key)
@@ -124,17 +124,22 @@ def _remember(key: str, entry: Entry) -> None:
             _ENTRIES.popitem(last=False)
 
 
-def _audit(event: str, args: tuple) -> None:
+def _forget(event: str, args: tuple, paths: list[str] | None) -> None:
     """Forget the cached version of a file this process writes by any way (and of every file in
-    a folder it removes or renames)."""
-    if event not in WRITE_EVENTS or not _ENTRIES:
+    a folder it removes or renames); every version when the paths are not known."""
+    if not _ENTRIES:
+        return
+    if paths is None:
+        _ENTRIES.clear()
         return
     try:
+        folder_goes = event in _FOLDER_GOES
         with _LOCK:
-            for path in map(os.path.abspath, changed_paths(event, args)):
+            for path in map(os.path.abspath, paths):
                 _ENTRIES.pop(path, None)
-                if event in _FOLDER_GOES:
-                    for key in [key for key in _ENTRIES if key.startswith(path + "/")]:
+                if folder_goes:
+                    prefix = path + "/"
+                    for key in [key for key in _ENTRIES if key.startswith(prefix)]:
                         del _ENTRIES[key]
     except Exception:  # noqa: BLE001 - never break the write; forget every version instead
         _ENTRIES.clear()

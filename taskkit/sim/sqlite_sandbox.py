@@ -29,16 +29,28 @@ Every connection the simulator opens on behalf of a device command comes from `c
   is charged to the device when the connection closes.
 
 URI file names are always on, as in the sqlite3 shell (which sets SQLITE_CONFIG_URI).
+
+`reader()` gives the GUI's reads a query-only connection of the same kind, kept open across
+commands (opening one costs more than most queries it runs) while nothing can have changed the
+file behind its page cache: SQLite's own writes through other connections move the file change
+counter, which a connection checks before each read; every Python-level write to the file, its
+journal, its WAL or a folder above (a restore writing older bytes back, whose counter may then
+equal the one the kept connection cached, `pm clear`, a push) drops it, seen by an audit hook
+(PEP 578, the events of taskkit.sim.audit_events); and a changed stat (inode, size, mtime,
+ctime: a writer in another process) drops it too.
 """
 from __future__ import annotations
 
+import collections
 import os
 import sqlite3
 import sys
+import threading
+import weakref
 from typing import Any, Callable
 
-from taskkit.sim import limits, sqlite_functions, sqlite_policy, storage
-from taskkit.sim.state import SimState, is_inside
+from taskkit.sim import audit_events, limits, realpaths, sqlite_functions, sqlite_policy, storage
+from taskkit.sim.state import READS, SimState, is_inside
 
 # At most this many attached databases per connection: SQLite's default SQLITE_MAX_ATTACHED, set
 # explicitly so that no host library built with a larger one lets a device hold more files open.
@@ -228,7 +240,12 @@ def connect(state: SimState, name: str | os.PathLike[str], **options: Any) -> De
 
     A name whose files lie outside it raises sqlite3.DatabaseError("not authorized").
     """
-    text = os.fspath(name)
+    return _open(state, os.fspath(name), False, options)
+
+
+def _open(state: SimState, text: str, query_only: bool, options: dict[str, Any]) -> DeviceConnection:
+    """A confined connection to `text`: charged to the storage quota, or `query_only` (it cannot
+    write, so it neither grows nor is charged)."""
     if not allowed_database(text, state.fs_root):
         raise sqlite3.DatabaseError("not authorized")
     conn = sqlite3.connect(text, uri=True, factory=DeviceConnection, **options)
@@ -243,18 +260,173 @@ def connect(state: SimState, name: str | os.PathLike[str], **options: Any) -> De
         # (it does: SQLite's journal is still written) but not the host losing power
         conn.execute("PRAGMA synchronous = OFF")
         sqlite_policy.cap_process_heap(conn)
-        device = storage.of(state)
-        conn.growth = _Growth(device)
-        conn.growth.watch(text)
-        if sqlite_files(text):  # a file, not an in-memory database
-            (page_size,) = conn.execute("PRAGMA page_size").fetchone()
-            (pages,) = conn.execute("PRAGMA page_count").fetchone()
-            room = pages + device.room(EXACT_ROOM_BELOW) // page_size
-            conn.execute(f"PRAGMA max_page_count = {max(1, room)}")  # 0 would leave it unlimited
+        watch: Callable[[str], None] | None = None
+        if query_only:
+            conn.execute("PRAGMA query_only = ON")
+        else:
+            device = storage.of(state)
+            conn.growth = _Growth(device)
+            conn.growth.watch(text)
+            watch = conn.growth.watch
+            if sqlite_files(text):  # a file, not an in-memory database
+                (page_size,) = conn.execute("PRAGMA page_size").fetchone()
+                (pages,) = conn.execute("PRAGMA page_count").fetchone()
+                room = pages + device.room(EXACT_ROOM_BELOW) // page_size
+                conn.execute(f"PRAGMA max_page_count = {max(1, room)}")  # 0 would leave it unlimited
         functions = sqlite_functions.install(conn)
-        conn.set_authorizer(authorizer(state.fs_root, functions.set_case_sensitive_like, conn.growth.watch))
+        conn.set_authorizer(authorizer(state.fs_root, functions.set_case_sensitive_like, watch))
         conn.set_progress_handler(limits.expired, PROGRESS_STEPS)  # a runaway query stops at the deadline
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+# --- kept query-only connections -----------------------------------------------------------------
+MAX_KEPT = 16  # kept connections per thread (the least recently used one goes first)
+
+
+class _Kept:
+    """A kept connection of one thread: `stale` once a write may have changed its file."""
+
+    __slots__ = ("conn", "real", "roots", "mark", "stale", "__weakref__")
+
+    def __init__(self, conn: DeviceConnection, real: str, roots: tuple[str, str], mark: tuple[int, ...]):
+        self.conn = conn
+        self.real = real  # the database file's real path
+        self.roots = roots  # its device's filesystem root, as named and real (where writes may touch it)
+        self.mark = mark
+        self.stale = False
+
+
+_KEPT: weakref.WeakSet[_Kept] = weakref.WeakSet()  # every thread's live kept connections, for the hook
+_ROOTS: tuple[str, ...] = ()  # the filesystem roots (each with a final "/") of kept connections: writes elsewhere pass
+MAX_ROOTS = 32  # roots listed before the list is made again from the kept connections alone
+_FOLDER_GOES = frozenset({"os.rename", "os.rmdir", "shutil.rmtree"})  # events that can take a whole filesystem away
+# What the hook compares a written real path with first (kept connections that went may stay listed
+# until the next one is kept: a write there is only looked at closer): their files, their files'
+# names followed by "-" (the journal, WAL and shared-memory files) and the folders above them.
+_FILES: frozenset[str] = frozenset()
+_SIDES: tuple[str, ...] = ()
+_FOLDERS: frozenset[str] = frozenset()
+_KEPT_LOCK = threading.Lock()
+_LOCAL = threading.local()  # .pool: this thread's kept connections, path -> _Kept (least recently used first)
+_HOOKED = False
+
+
+def reader(state: SimState, host: str | os.PathLike[str]) -> DeviceConnection:
+    """A query-only confined connection to the database file `host`, kept for the next call in this
+    thread while nothing may have changed the file behind its page cache (see the module doc).
+
+    Use it for reads only and never close it; `discard(host)` drops it (after an error).
+    """
+    global _HOOKED, _ROOTS
+    text = os.fspath(host)
+    if READS.paths is not None:  # what a fresh connection's sqlite3.connect event tells the GUI cache
+        READS.paths.add(text)
+    pool = _pool()
+    mark = _stat(text)
+    kept = pool.get(text)
+    if kept is not None:
+        if not kept.stale and kept.mark == mark:
+            pool.move_to_end(text)
+            return kept.conn
+        _drop(pool, text)
+    conn = _open(state, text, True, {})
+    kept = _Kept(conn, realpaths.real_path(text), (os.fspath(state.fs_root), state.real_fs_root), mark)
+    with _KEPT_LOCK:
+        if not _HOOKED:
+            audit_events.on_write(_forget)
+            _HOOKED = True
+        _KEPT.add(kept)
+        _list_kept()
+        new = {root + "/" for root in kept.roots}.difference(_ROOTS)
+        if new:  # (roots whose connections all went stay listed until MAX_ROOTS: a write there is only looked at closer)
+            listed = _ROOTS if len(_ROOTS) < MAX_ROOTS else {root + "/" for k in _KEPT for root in k.roots}
+            _ROOTS = tuple(new.union(listed))
+    pool[text] = kept
+    while len(pool) > MAX_KEPT:
+        _drop(pool, next(iter(pool)))
+    return conn
+
+
+def discard(host: str | os.PathLike[str]) -> None:
+    """Close this thread's kept connection to `host`, if any."""
+    _drop(_pool(), os.fspath(host))
+
+
+def _pool() -> collections.OrderedDict[str, _Kept]:
+    pool = getattr(_LOCAL, "pool", None)
+    if pool is None:
+        pool = _LOCAL.pool = collections.OrderedDict()
+    for path in [path for path, kept in pool.items() if kept.stale]:  # closed by their own thread
+        _drop(pool, path)
+    return pool
+
+
+def _drop(pool: collections.OrderedDict[str, _Kept], path: str) -> None:
+    kept = pool.pop(path, None)
+    if kept is not None:
+        with _KEPT_LOCK:
+            _KEPT.discard(kept)
+        kept.conn.close()
+
+
+def _list_kept() -> None:
+    """List the kept connections' files for the hook (with _KEPT_LOCK held)."""
+    global _FILES, _SIDES, _FOLDERS
+    files = {k.real for k in _KEPT}
+    _FILES, _SIDES = frozenset(files), tuple(f + "-" for f in files)
+    _FOLDERS = frozenset(folder + "/" for f in files for folder in _folders(f))
+
+
+def _folders(path: str) -> list[str]:
+    """The folders above `path` (absolute), the nearest first."""
+    found = []
+    while (parent := os.path.dirname(path)) != path:
+        found.append(parent)
+        path = parent
+    return found
+
+
+def _stat(path: str) -> tuple[int, ...]:
+    """What a writer in another process changes (the hook sees this process's writes)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ()
+    return (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _forget(event: str, args: tuple, paths: list[str] | None) -> None:
+    """A write: every kept connection whose file, journal, WAL or folder it may change is stale
+    (its thread closes it); every one when the paths are not known."""
+    if not _ROOTS:
+        return
+    if paths is None:
+        _all_stale()
+        return
+    try:
+        for path in paths:
+            text = os.path.abspath(path) + "/"
+            if not text.startswith(_ROOTS) and not (event in _FOLDER_GOES and any(r.startswith(text) for r in _ROOTS)):
+                continue  # neither in nor above a filesystem with kept connections
+            real = audit_events.real_path(args, text[:-1], event in ("open", "os.truncate"))
+            if real in _FILES or real.startswith(_SIDES) or (event in _FOLDER_GOES and real + "/" in _FOLDERS):
+                with _KEPT_LOCK:  # the file, its -journal/-wal/-shm, or a folder above it
+                    for k in [k for k in _KEPT if _under(k.real, real) or real.startswith(k.real + "-")]:
+                        k.stale = True
+                        _KEPT.discard(k)
+    except Exception:  # noqa: BLE001 - never break the write; drop every kept connection instead
+        _all_stale()
+
+
+def _all_stale() -> None:
+    with _KEPT_LOCK:
+        for k in _KEPT:
+            k.stale = True
+        _KEPT.clear()
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import io
+import itertools
 import re
 import struct
 import xml.etree.ElementTree as ElementTree
@@ -39,6 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
 DUMP_PATH = "/sdcard/window_dump.xml"
 TERMINAL = "/dev/tty"  # `uiautomator dump /dev/tty` prints the dump
 PARSED_DUMPS = 4  # dumps whose parsed elements are kept (UIElement is immutable: they are shared)
+ELEMENTS_KEPT = 1024  # elements kept by their node's attributes (shared across dumps)
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 _SIZE = re.compile(r"^(Physical|Override) size: (\d+)x(\d+)\s*$", re.M)
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -129,12 +131,12 @@ class UIElement:
 _ELEMENT_FIELDS = tuple(field.name for field in dataclasses.fields(UIElement))
 
 
-def _flag(node: ElementTree.Element, name: str, default: bool = False) -> bool:
+def _flag(node: dict[str, str], name: str, default: bool = False) -> bool:
     value = node.get(name)
     return default if value is None else value == "true"
 
 
-def _text(node: ElementTree.Element, name: str) -> str | None:
+def _text(node: dict[str, str], name: str) -> str | None:
     return node.get(name) or None
 
 
@@ -148,6 +150,17 @@ def parse_bounds(text: str) -> BoundingBox:
 
 
 def _element(node: ElementTree.Element) -> UIElement:
+    """The element of a dump's node: a pure function of its attributes (UIElement is immutable),
+    kept for the next dumps, where most nodes come again unchanged."""
+    return _element_of("\0".join(itertools.chain.from_iterable(node.items())))
+
+
+@functools.lru_cache(maxsize=ELEMENTS_KEPT)
+def _element_of(attributes: str) -> UIElement:
+    """The element of a node whose attributes are `attributes`: names and values joined by NUL,
+    which XML cannot carry (one string: a key the garbage collector does not walk)."""
+    fields = attributes.split("\0")
+    node = dict(zip(fields[::2], fields[1::2]))
     class_name = _text(node, "class")
     bounds = node.get("bounds")
     return UIElement(

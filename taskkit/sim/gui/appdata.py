@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from taskkit.sim import sqlite_sandbox, storage
+from taskkit.sim.gui import cache
 from taskkit.sim.gui.session import Session
 
 def now_ms(ui: Session) -> int:
@@ -24,12 +25,17 @@ def now_ms(ui: Session) -> int:
     return int(ui.state.clock_epoch) * 1000
 
 
-@contextlib.contextmanager
-def _connection(ui: Session, db_path: str) -> Iterator[sqlite3.Connection]:
+def _database(ui: Session, db_path: str) -> Path:
+    """The host file of the app database at `db_path` (OperationalError when there is none)."""
     host = ui.state.host_path(db_path)
     if not host.is_file():
         raise sqlite3.OperationalError(f"no database at {db_path}")
-    conn = sqlite_sandbox.connect(ui.state, host)
+    return host
+
+
+@contextlib.contextmanager
+def _connection(ui: Session, db_path: str) -> Iterator[sqlite3.Connection]:
+    conn = sqlite_sandbox.connect(ui.state, _database(ui, db_path))
     try:
         yield conn
     finally:
@@ -37,14 +43,31 @@ def _connection(ui: Session, db_path: str) -> Iterator[sqlite3.Connection]:
 
 
 def rows(ui: Session, db_path: str, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-    """The rows of a query on the app database at `db_path` (none if it cannot be read)."""
-    try:
-        with _connection(ui, db_path) as conn:
-            cursor = conn.execute(sql, tuple(params))
-            names = [d[0] for d in cursor.description or ()]
-            return [dict(zip(names, row)) for row in cursor.fetchall()]
-    except sqlite3.Error:
+    """The rows of a query on the app database at `db_path` (none if it cannot be read), through
+    the device's kept query-only connection to it (sqlite_sandbox.reader; a fresh one per query
+    when the GUI cache is off)."""
+    if not cache.enabled:
+        try:
+            with _connection(ui, db_path) as conn:
+                return _fetched(conn.execute(sql, tuple(params)))
+        except sqlite3.Error:
+            return []
+    host = ui.state.host_path(db_path)
+    if not host.is_file():
         return []
+    try:
+        return _fetched(sqlite_sandbox.reader(ui.state, host).execute(sql, tuple(params)))
+    except sqlite3.Error:
+        sqlite_sandbox.discard(host)
+        return []
+
+
+def _fetched(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
+    names = [d[0] for d in cursor.description or ()]
+    try:
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
+    finally:
+        cursor.close()
 
 
 def write(ui: Session, db_path: str, sql: str, params: Sequence[Any] = ()) -> int:

@@ -24,6 +24,9 @@ otherwise. A result holds while:
   journal mode. A database in WAL mode (header byte 18 is 2) is never kept. The stat also
   catches most writes by other processes, which the hook cannot see; only one by another
   process within the same kernel clock tick, changing neither size nor inode, can go unseen.
+  A database whose stat has not changed since a mark taken more than `RACY_NS` after its last
+  change (ctime) is not read again: the kernel stamps ctime on every write, from a clock that
+  has passed the old value by then, so no write since can have left the stat as it was.
 
 A result computed while another thread wrote to the device is checked against those writes
 too. `enabled = False` (or TASKKIT_GUI_CACHE=0 in the environment) computes everything afresh,
@@ -38,6 +41,7 @@ import os
 import stat
 import sys
 import threading
+import time
 from typing import Any, Callable, TypeVar
 
 from taskkit.sim.audit_events import EVENTS as WRITE_EVENTS, METADATA_EVENTS, changed_paths, event_path, real_path
@@ -49,6 +53,7 @@ T = TypeVar("T")
 enabled = os.environ.get("TASKKIT_GUI_CACHE", "1") != "0"
 MAX_WRITES = 4096  # writes kept per device: a result older than the oldest kept one is computed again
 MAX_DEVICES = 16  # devices with kept results per process (the least recently used go first)
+RACY_NS = 100_000_000  # a database changed this recently (ctime, ns) is read again at every check
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _HEADER = 100  # bytes of a SQLite header read to tell whether the database changed
 CONTENT, STRUCTURE, METADATA = "content", "structure", "metadata"
@@ -60,7 +65,7 @@ class _Result:
     value: Any
     key: Any  # a copy of the key
     reads: frozenset[str]
-    marks: dict[str, Any]  # read path -> its stat or SQLite header when the result was made
+    marks: dict[str, Any]  # read path -> its stat or SQLite header (`_Database`) when the result was made
     start: int  # the device's write count when the computation began,
     end: int  # and when it ended
     thread: int  # the thread that computed it (its own writes in between are part of it)
@@ -203,8 +208,12 @@ def _holds(device: _Device, result: _Result) -> bool:
     for _, path, kind, _ in writes:
         if any(_touches(path, kind, read) for read in result.reads):
             return False
-    if not all(_mark(path) == mark for path, mark in result.marks.items()):
-        return False
+    for path, mark in result.marks.items():
+        now = _unchanged(path, mark)
+        if now is _CHANGED:
+            return False
+        if now is not mark:  # a database whose header holds (its stat moved): kept from now on
+            result.marks[path] = now
     with _LOCK:
         if upto > result.end:
             result.start = result.end = upto
@@ -225,24 +234,64 @@ def _under(path: str, folder: str) -> bool:
 _UNKEPT = object()  # the mark of a database whose changes its header does not show (WAL)
 
 
+@dataclasses.dataclass(frozen=True)
+class _Database:
+    """The mark of a SQLite database in a rollback journal mode."""
+
+    header: tuple[Any, ...]  # what must not change: mode, inode, file format, change counter, version
+    stat: tuple[int, ...]  # its stat then,
+    settled: bool  # and whether its last change was over RACY_NS before (see the module doc)
+
+
 def _mark(path: str) -> Any:
     """What must not change in `path` for a result that read it to hold."""
     try:
         st = os.lstat(path)
     except OSError:
         return None
-    mark: tuple[Any, ...] = (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    mark: tuple[Any, ...] = _stat_mark(st)
     if stat.S_ISREG(st.st_mode) and st.st_size >= _HEADER:
         try:
-            with open(path, "rb") as file:
-                header = file.read(_HEADER)
+            header = _head(path)
         except OSError:
             return None
         if header.startswith(_SQLITE_MAGIC):
             if header[18] == 2 or os.path.exists(path + "-wal"):
                 return _UNKEPT
-            mark = (st.st_mode, st.st_ino, header[18:20], header[24:28], header[92:100])
+            return _Database((st.st_mode, st.st_ino, header[18:20], header[24:28], header[92:100]), mark,
+                             time.time_ns() - st.st_ctime_ns > RACY_NS)
     return mark
+
+
+def _stat_mark(st: os.stat_result) -> tuple[int, ...]:
+    return st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
+_CHANGED = object()  # what _unchanged answers for a path that changed
+
+
+def _unchanged(path: str, mark: Any) -> Any:
+    """`mark` if `path` still answers to it, or a new mark that means the same (a database whose
+    header holds while its stat moved); `_CHANGED` if it changed."""
+    if isinstance(mark, _Database):
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return _CHANGED
+        if mark.settled and _stat_mark(st) == mark.stat and not os.path.exists(path + "-wal"):
+            return mark
+        now = _mark(path)
+        return now if isinstance(now, _Database) and now.header == mark.header else _CHANGED
+    return mark if _mark(path) == mark else _CHANGED
+
+
+def _head(path: str) -> bytes:
+    """The first `_HEADER` bytes of a file (read without a buffered file object: a third of its cost)."""
+    handle = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        return os.pread(handle, _HEADER, 0)
+    finally:
+        os.close(handle)
 
 
 # --- the devices and their writes ----------------------------------------------------------------
@@ -291,18 +340,19 @@ _READ_EVENTS: dict[str, Callable[[tuple], str | None]] = {
 
 
 def _audit(event: str, args: tuple) -> None:
-    writes, read = event in WRITE_EVENTS, _READ_EVENTS.get(event)
-    if (not writes and read is None) or getattr(_LOCAL, "busy", False):
+    writes, read = event in WRITE_EVENTS and bool(_DEVICES), _READ_EVENTS.get(event)
+    reads = getattr(_LOCAL, "reads", None) if read is not None else None
+    if (not writes and reads is None) or getattr(_LOCAL, "busy", False):
         return
     _LOCAL.busy = True  # (the hook's own calls raise events too)
     try:
-        reads = getattr(_LOCAL, "reads", None)
-        if read is not None and reads is not None:
+        if reads is not None:
             path = read(args)
             if path is not None and not path.startswith(":") and not path.startswith("file:"):
                 reads.add(path)
-        if writes and _DEVICES:
-            _note_writes(args, [(path, _kind(event, path)) for path in changed_paths(event, args)])
+        changed = changed_paths(event, args) if writes else ()
+        if changed:  # (not an `open` for reading)
+            _note_writes(args, [(path, _kind(event, path)) for path in changed])
     except Exception:  # noqa: BLE001 - never break the write; forget what may no longer hold instead
         clear()
     finally:

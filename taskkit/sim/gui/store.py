@@ -44,10 +44,25 @@ def _checked(loaded: Any) -> dict[str, Any]:
     return data
 
 
+def _frozen(data: dict[str, Any]) -> bytes:
+    """`data` marshalled in format 0: no shared references and no interned strings recorded, so two
+    structures with the same values, types and order give the same bytes (and equal bytes mean the
+    same gui.json text)."""
+    return marshal.dumps(data, 0)
+
+
 def _prepared(data: dict[str, Any]) -> tuple[bytes, str]:
     """What a Store starts from: its data (marshalled: a private copy is one `marshal.loads`) and
     that data's text."""
-    return marshal.dumps(data), _text(data)
+    return _frozen(data), _text(data)
+
+
+def _read_back(entry: jsonstore.Entry, text: str, frozen: bytes) -> tuple[bytes, str]:
+    """`_prepared(_checked(entry.data()))` for the version just written as `text`, from data that
+    marshalled to `frozen`: the same data read back has the same text (not encoded again)."""
+    checked = _checked(entry.data())
+    again = _frozen(checked)
+    return again, text if again == frozen else _text(checked)
 
 
 class Store:
@@ -66,6 +81,7 @@ class Store:
                 entry.memo[_MEMO] = _prepared(_checked(entry.data()))
             frozen, self._saved = entry.memo[_MEMO]
         self.data = marshal.loads(frozen)
+        self._frozen = frozen  # the data as read (unchanged data marshals to these bytes again)
 
     def new_id(self) -> int:
         """A frame id never used before on this device."""
@@ -86,10 +102,14 @@ class Store:
                 self.data[table] = None
 
     def save(self) -> None:
-        """Write gui.json (atomically) when something changed."""
-        text = _text(self.data)
-        if text == self._saved:
+        """Write gui.json (atomically) when something changed (what did not change is told by its
+        marshalled bytes, a fraction of the cost of its text)."""
+        frozen = _frozen(self.data)
+        if frozen == self._frozen:
             return
-        entry = jsonstore.write(self.path, text)
-        entry.memo[_MEMO] = _prepared(_checked(entry.data()))  # as the next command reads it back
-        self._saved = text
+        text = _text(self.data)
+        if text != self._saved:
+            entry = jsonstore.write(self.path, text)
+            entry.memo[_MEMO] = _read_back(entry, text, frozen)  # as the next command reads it back
+            self._saved = text
+        self._frozen = frozen

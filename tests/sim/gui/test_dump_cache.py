@@ -178,3 +178,49 @@ def test_a_closed_device_keeps_nothing() -> None:
     assert root in cache._DEVICES
     phone.close()
     assert root not in cache._DEVICES
+
+
+@pytest.fixture
+def heads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files whose first bytes the cache read (a database's header)."""
+    read: list[str] = []
+    original = cache._head
+    monkeypatch.setattr(cache, "_head", lambda path: read.append(path) or original(path))
+    return read
+
+
+def _night_mode_by_sql(device: Any) -> None:
+    with sqlite3.connect(device.state.host_path("/data/system/users/0/settings.db")) as con:
+        con.execute("INSERT OR REPLACE INTO secure (name, value) VALUES ('ui_night_mode', '2')")
+    con.close()
+
+
+def test_a_database_settled_before_its_mark_is_not_read_again(device: Any, heads: list[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database last changed over cache.RACY_NS before its mark keeps its stat until the next
+    write: its header is not read while the stat holds, and a SQLite write moves the stat."""
+    monkeypatch.setattr(cache, "RACY_NS", 0)  # every change is old enough
+    device.check("am start -a android.settings.DISPLAY_SETTINGS")
+    before = dump(device)
+    heads.clear()
+    for _ in range(3):
+        assert dump(device) == before
+    assert heads == []
+    _night_mode_by_sql(device)
+    assert dump(device) == fresh_dump(device, monkeypatch) != before
+
+
+def test_a_database_changed_within_the_racy_time_is_read_at_every_check(device: Any, heads: list[str],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write in the clock tick of the last one can leave the stat as it was: then the header
+    tells (here every stat is made to look unchanged)."""
+    monkeypatch.setattr(cache, "RACY_NS", 1 << 62)  # every change is recent
+    device.check("am start -a android.settings.DISPLAY_SETTINGS")
+    before = dump(device)
+    monkeypatch.setattr(cache, "_stat_mark", lambda st: (st.st_mode, st.st_ino))
+    heads.clear()
+    assert dump(device) == before
+    settings_db = str(device.state.host_path("/data/system/users/0/settings.db"))
+    assert any(path.endswith(settings_db.rsplit("/", 1)[-1]) for path in heads)
+    _night_mode_by_sql(device)
+    assert dump(device) == fresh_dump(device, monkeypatch) != before
