@@ -165,11 +165,35 @@ def _die_with(parent: int) -> None:
         raise SystemExit(128 + signal.SIGTERM)
 
 
+_NO_JOB = object()  # a worker's wait for a job that timed out
+
+
 def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: Any, results: Any, parent: int) -> None:
     """A worker process: play the jobs of `jobs` until its end mark, putting each row on `results`."""
+    reading: list[int | None] = [None]  # None: not reading a job; 0: reading; a signal: asked to stop meanwhile
+
     def stop(signum: int, frame: Any) -> None:  # the parent stops the run: close the device and go
         results.cancel_join_thread()  # nobody reads what is left unsent
+        if reading[0] is not None:  # never mid-message: the queue's pipe is the other workers' too
+            reading[0] = signum
+            return
         raise SystemExit(128 + signum)
+
+    def next_job() -> Any:
+        """The next job (None: the end mark); a stop asked for while one is read ends the worker
+        once the whole message is read, so no other worker finds the pipe mid-message."""
+        while True:
+            reading[0] = 0
+            try:
+                job = jobs.get(timeout=POLL_S)
+            except queue_module.Empty:
+                job = _NO_JOB
+            finally:
+                signum, reading[0] = reading[0], None
+            if signum:
+                raise SystemExit(128 + signum)
+            if job is not _NO_JOB:
+                return job
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's; one held since spawn is dropped
@@ -178,7 +202,7 @@ def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: An
     try:  # the parent listed the same tasks and checked the agent: this process lists and loads them again
         worker = Worker(setup, device_spec, adb)
         try:
-            while (job := jobs.get()) is not None:
+            while (job := next_job()) is not None:
                 results.put(worker.run(job))
         except StopRun as error:  # the agent cannot go on: the parent ends the run with it
             results.put(error)
