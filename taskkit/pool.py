@@ -165,44 +165,49 @@ def _die_with(parent: int) -> None:
         raise SystemExit(128 + signal.SIGTERM)
 
 
-_NO_JOB = object()  # a worker's wait for a job that timed out
+class _Jobs:
+    """A worker's side of the jobs queue, and what a stop request does to it: a stop that comes
+    while a job is read takes effect once the whole message is read, so that no other worker finds
+    the queue's pipe (theirs too) mid-message; any other time it ends the worker at once."""
+
+    def __init__(self, jobs: Any, results: Any) -> None:
+        self.jobs, self.results = jobs, results
+        self._reading: int | None = None  # None: not reading; 0: reading; a signal: asked to stop meanwhile
+
+    def stop(self, signum: int, frame: Any = None) -> None:
+        """The SIGTERM handler: the parent stops the run (close the device and go)."""
+        self.results.cancel_join_thread()  # nobody reads what is left unsent
+        if self._reading is not None:
+            self._reading = signum
+            return
+        raise SystemExit(128 + signum)
+
+    def next(self) -> Any:
+        """The next job (None: the end mark)."""
+        while True:
+            self._reading = 0
+            try:
+                job = self.jobs.get(timeout=POLL_S)
+            except queue_module.Empty:
+                continue
+            finally:
+                signum, self._reading = self._reading, None
+                if signum:
+                    raise SystemExit(128 + signum)
+            return job
 
 
 def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: Any, results: Any, parent: int) -> None:
     """A worker process: play the jobs of `jobs` until its end mark, putting each row on `results`."""
-    reading: list[int | None] = [None]  # None: not reading a job; 0: reading; a signal: asked to stop meanwhile
-
-    def stop(signum: int, frame: Any) -> None:  # the parent stops the run: close the device and go
-        results.cancel_join_thread()  # nobody reads what is left unsent
-        if reading[0] is not None:  # never mid-message: the queue's pipe is the other workers' too
-            reading[0] = signum
-            return
-        raise SystemExit(128 + signum)
-
-    def next_job() -> Any:
-        """The next job (None: the end mark); a stop asked for while one is read ends the worker
-        once the whole message is read, so no other worker finds the pipe mid-message."""
-        while True:
-            reading[0] = 0
-            try:
-                job = jobs.get(timeout=POLL_S)
-            except queue_module.Empty:
-                job = _NO_JOB
-            finally:
-                signum, reading[0] = reading[0], None
-            if signum:
-                raise SystemExit(128 + signum)
-            if job is not _NO_JOB:
-                return job
-
-    signal.signal(signal.SIGTERM, stop)
+    queue = _Jobs(jobs, results)
+    signal.signal(signal.SIGTERM, queue.stop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's; one held since spawn is dropped
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _die_with(parent)
     try:  # the parent listed the same tasks and checked the agent: this process lists and loads them again
         worker = Worker(setup, device_spec, adb)
         try:
-            while (job := next_job()) is not None:
+            while (job := queue.next()) is not None:
                 results.put(worker.run(job))
         except StopRun as error:  # the agent cannot go on: the parent ends the run with it
             results.put(error)

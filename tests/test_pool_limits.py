@@ -225,3 +225,42 @@ def test_workers_die_with_their_parent(tmp_path):
         for pid in workers:
             if _stat(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+class _Results:
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def cancel_join_thread(self) -> None:
+        self.cancelled = True
+
+
+class _SignalledWhileReading:
+    """A jobs queue whose `get` is interrupted by a stop request halfway through a message, as
+    SIGTERM may come while a worker reads one; it records whether the read was left half done."""
+
+    def __init__(self, jobs: "pool._Jobs | None" = None) -> None:
+        self.worker: pool._Jobs | None = jobs
+        self.whole = False
+
+    def get(self, timeout: float) -> str:
+        assert self.worker is not None
+        self.worker.stop(signal.SIGTERM)  # the handler runs here, between two reads of the pipe
+        self.whole = True  # the rest of the message: read only if the handler let the read go on
+        return "job"
+
+
+def test_a_stop_while_a_job_is_read_waits_for_the_whole_message_then_ends_the_worker() -> None:
+    """A stop mid-message would leave the shared queue's pipe mid-message for the other workers."""
+    jobs, results = _SignalledWhileReading(), _Results()
+    jobs.worker = pool._Jobs(jobs, results)
+    with pytest.raises(SystemExit) as ended:
+        jobs.worker.next()
+    assert jobs.whole and results.cancelled and ended.value.code == 128 + signal.SIGTERM
+
+
+def test_a_stop_between_jobs_ends_the_worker_at_once() -> None:
+    worker = pool._Jobs(_SignalledWhileReading(), _Results())
+    with pytest.raises(SystemExit) as ended:
+        worker.stop(signal.SIGTERM)
+    assert ended.value.code == 128 + signal.SIGTERM
