@@ -63,7 +63,7 @@ def read(path: str | os.PathLike[str]) -> Entry | None:
     not JSON)."""
     key = os.path.abspath(path)
     try:
-        identity = _identity(os.stat(key))
+        identity = audit_events.identity(os.stat(key))
     except FileNotFoundError:
         return None
     entry = _ENTRIES.get(key)
@@ -74,7 +74,7 @@ def read(path: str | os.PathLike[str]) -> Entry | None:
         return entry
     with open(key, encoding="utf-8") as file:
         text = file.read()
-        identity = _identity(os.fstat(file.fileno()))
+        identity = audit_events.identity(os.fstat(file.fileno()))
     entry = Entry(text, identity)
     _remember(key, entry)
     return entry
@@ -92,7 +92,7 @@ def write(path: str | os.PathLike[str], text: str) -> Entry:
             os.remove(tmp)
         else:
             os.replace(tmp, key)
-        entry = Entry(text, _identity(os.stat(key)))
+        entry = Entry(text, audit_events.identity(os.stat(key)))
         _remember(key, entry)
     return entry
 
@@ -106,10 +106,6 @@ def copy(data: Any) -> Any:
         import copy as copying
 
         return copying.deepcopy(data)
-
-
-def _identity(st: os.stat_result) -> tuple[int, ...]:
-    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
 def _remember(key: str, entry: Entry) -> None:

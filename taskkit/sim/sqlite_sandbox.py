@@ -392,10 +392,9 @@ def _folders(path: str) -> list[str]:
 def _stat(path: str) -> tuple[int, ...]:
     """What a writer in another process changes (the hook sees this process's writes)."""
     try:
-        st = os.stat(path)
+        return audit_events.identity(os.stat(path))
     except OSError:
         return ()
-    return (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _forget(event: str, args: tuple, paths: list[str] | None) -> None:

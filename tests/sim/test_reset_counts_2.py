@@ -9,11 +9,10 @@ import os
 import shutil
 import stat
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
-from taskkit import apps, connect
+from taskkit import apps
 from taskkit.device import catalog, state
 from taskkit.device.state import state_digest
 from taskkit.sim import commands as sim_commands, databases, packages, providers, sqlite_sandbox, storage
@@ -27,11 +26,10 @@ CLEARED = ("com.android.providers.contacts", "com.google.android.deskclock", "or
            "com.google.android.calculator")
 
 
-@pytest.fixture(scope="module")
-def device(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimDevice]:
-    sim = connect.sim_device(tmp_path_factory.mktemp("counts2") / "device")
-    yield sim
-    sim.close()
+@pytest.fixture
+def device(module_device: SimDevice) -> SimDevice:
+    """The module's one simulated device (tests/conftest.py)."""
+    return module_device
 
 
 @pytest.fixture

@@ -11,14 +11,12 @@ import posixpath
 import random
 import tempfile
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from taskkit import connect
 from taskkit.sim import jsonstore, shell
-from taskkit.sim.commands import sqlite3_cli, toybox
+from taskkit.sim.commands import toybox
 from taskkit.sim.device import SimDevice
 from taskkit.sim.state import SimState
 
@@ -84,11 +82,10 @@ def test_a_line_met_before_is_not_lexed_again(line_cache: dict, monkeypatch: pyt
     assert len(lexed) == 6 < first  # `{ rm -rf PATH`, its newline and the end of the text
 
 
-@pytest.fixture(scope="module")
-def device(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimDevice]:
-    sim = connect.sim_device(tmp_path_factory.mktemp("counts3") / "device")
-    yield sim
-    sim.close()
+@pytest.fixture
+def device(module_device: SimDevice) -> SimDevice:
+    """The module's one simulated device (tests/conftest.py)."""
+    return module_device
 
 
 @pytest.fixture
