@@ -18,7 +18,7 @@ import gymnasium
 import pytest
 
 import taskkit.gym  # noqa: F401 - registers taskkit/Task-v0
-from taskkit.sim import jsonstore, logbuffer
+from taskkit.sim import audit_events, jsonstore, logbuffer
 from taskkit.sim.device import SimDevice
 from taskkit.sim.state import SimState
 
@@ -142,7 +142,7 @@ def test_a_rewrite_in_this_process_is_seen_even_within_one_clock_tick(tmp_path: 
     jsonstore.write(path, '{"a": 1}')
     assert jsonstore.read(path).data() == {"a": 1}
     with monkeypatch.context() as patch:  # a clock so coarse that the rewrite keeps every time stamp
-        patch.setattr(jsonstore, "_identity", lambda st: (st.st_dev, st.st_ino, st.st_size))
+        patch.setattr(audit_events, "identity", lambda st: (st.st_dev, st.st_ino, st.st_size))
         jsonstore.write(path, '{"a": 1}')
         with open(path, "r+") as file:  # in place: same size, same inode
             file.write('{"a": 2}')
