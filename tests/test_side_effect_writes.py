@@ -17,7 +17,7 @@ from taskkit.device.base import CommandFailed
 from taskkit.device.services import changes
 from taskkit.device.state import DIGEST_ROOTS, listing, recover
 from taskkit.env import Env
-from taskkit.sim import changes as recorder_lib
+from taskkit.sim import audit_events, changes as recorder_lib
 from tests.device.test_adb_device import requires_adb, served_adb_device
 from tests.sim.gui.helpers import tap
 
@@ -195,8 +195,8 @@ def test_a_replaced_watch_is_an_error_not_an_empty_answer(env, watched) -> None:
 
 def test_an_event_the_recorder_cannot_read_fails_the_watch(env, watched, monkeypatch) -> None:
     watch = side_effects.start(env, watched)
-    readable = recorder_lib._changed
-    monkeypatch.setattr(recorder_lib, "_changed", lambda event, args: 1 / 0 if event == "os.mkdir" else readable(event, args))
+    readable = audit_events.changed_paths  # what every listener of the one audit hook is told
+    monkeypatch.setattr(audit_events, "changed_paths", lambda event, args: 1 / 0 if event == "os.mkdir" else readable(event, args))
     env.device.check("mkdir /sdcard/Download/x")
     monkeypatch.undo()
     with pytest.raises(CommandFailed, match="could not read the os.mkdir event"):

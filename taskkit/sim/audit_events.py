@@ -1,7 +1,9 @@
-"""Which paths the interpreter's audit events (PEP 578) change: one reading of the events'
-arguments for the two hooks that watch a simulated device's files, taskkit.sim.changes (what a
-restore must undo) and taskkit.sim.gui.cache (when a cached screen no longer holds), and one
-resolution of each changed path to its real path per event, shared by both (`real_path`).
+"""Which paths the interpreter's audit events (PEP 578) change, read once for everything in this
+process that watches a simulated device's files: taskkit.sim.changes (what a restore must undo),
+taskkit.sim.gui.cache (when a kept screen no longer holds), taskkit.sim.jsonstore (parsed JSON files)
+and taskkit.sim.sqlite_sandbox (kept SQLite readers). One audit hook serves them all (`on_write`,
+`on_events`): each hook more would cost every audit event of the process a Python call. Each
+changed path is resolved to its real path once per event, for every listener (`real_path`).
 
 The positions follow CPython's audit events table (docs.python.org/3/library/audit_events.html):
 `open(path, mode, flags)`, `os.remove(path, dir_fd)`, `os.rename(src, dst, src_dir_fd,
@@ -18,6 +20,7 @@ from taskkit.sim import realpaths
 
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 METADATA_EVENTS = frozenset({"os.utime", "os.chmod", "os.chown"})  # change a file's metadata only
+FOLDER_GOES = frozenset({"os.rename", "os.rmdir", "shutil.rmtree"})  # can take a folder's files away
 
 # event -> for each path it changes, the positions of that path and of its dir_fd (None: none)
 _CHANGED: dict[str, tuple[tuple[int, int | None], ...]] = {
@@ -65,6 +68,11 @@ def changed_paths(event: str, args: tuple) -> list[str]:
     return [path for path in found if path is not None]
 
 
+def under(path: str, folder: str) -> bool:
+    """Whether `path` is `folder` or inside it (both absolute, `folder` with or without a final /)."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
 def identity(st: os.stat_result) -> tuple[int, ...]:
     """What a write by another process (which no audit hook of this one sees) changes in a file's
     stat: its device, inode, size, modification and change time."""
@@ -100,26 +108,52 @@ def _resolve(path: str, follow: bool, known: str | None) -> str:
 #: A write listener: called with the event, its arguments and the paths it changes (None when they
 #: could not be read: forget everything that may depend on a path).
 Listener = Callable[[str, tuple, "list[str] | None"], None]
-_LISTENERS: list[Listener] = []
+#: An event listener: called with the event and its arguments.
+EventListener = Callable[[str, tuple], None]
+_WRITE_LISTENERS: tuple[Listener, ...] = ()
+_EVENT_LISTENERS: dict[str, tuple[EventListener, ...]] = {}
+_WATCHED: frozenset[str] = frozenset()  # the events _dispatch looks at
 _LISTENERS_LOCK = threading.Lock()
 
 
 def on_write(listener: Listener) -> None:
-    """Call `listener` for every event of this process that changes paths (one audit hook serves
-    every listener: each hook more costs every audit event of the process a Python call)."""
+    """Call `listener` for every event of this process that changes paths."""
+    global _WRITE_LISTENERS
     with _LISTENERS_LOCK:
-        if not _LISTENERS:
-            sys.addaudithook(_dispatch)
-        _LISTENERS.append(listener)
+        _WRITE_LISTENERS = (*_WRITE_LISTENERS, listener)
+        _watch(EVENTS)
+
+
+def on_events(events: frozenset[str], listener: EventListener) -> None:
+    """Call `listener` for every one of `events` this process raises (before the write listeners
+    of that event, if it changes paths)."""
+    with _LISTENERS_LOCK:
+        for event in events:
+            _EVENT_LISTENERS[event] = (*_EVENT_LISTENERS.get(event, ()), listener)
+        _watch(events)
+
+
+def _watch(events: frozenset[str]) -> None:
+    """Look at `events` too (with _LISTENERS_LOCK held); the hook is added with the first listener."""
+    global _WATCHED
+    if not _WATCHED:
+        sys.addaudithook(_dispatch)
+    _WATCHED = _WATCHED | events
 
 
 def _dispatch(event: str, args: tuple) -> None:
-    if event not in EVENTS:
+    """The one hook. A listener's own calls raise events too, which come here again: each listener
+    that must not see its own keeps a flag per thread."""
+    if event not in _WATCHED:
+        return
+    for listener in _EVENT_LISTENERS.get(event, ()):
+        listener(event, args)
+    if event not in EVENTS or not _WRITE_LISTENERS:
         return
     try:
         paths: list[str] | None = changed_paths(event, args)
     except Exception:  # noqa: BLE001 - never break the write: the listeners forget instead
         paths = None
     if paths != []:  # (an `open` for reading changes nothing)
-        for listener in _LISTENERS:
+        for listener in _WRITE_LISTENERS:
             listener(event, args, paths)

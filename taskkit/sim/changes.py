@@ -62,14 +62,14 @@ import posixpath
 import re
 import shutil
 import stat
-import sys
 import threading
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from taskkit.errors import TaskkitError
-from taskkit.sim.audit_events import EVENTS as WRITE_EVENTS, METADATA_EVENTS, changed_paths, real_path
+from taskkit.sim import audit_events
+from taskkit.sim.audit_events import METADATA_EVENTS, real_path, under as _under
 from taskkit.sim.sqlite_sandbox import ATTACH_EVENT, sqlite_files
 from taskkit.sim.state import SimState
 
@@ -399,10 +399,6 @@ def _same_content(copy: Path, host: str) -> bool:
         return False
 
 
-def _under(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
 def _line(shown: str, image: Image) -> str | None:
     if image.kind == "dir":
         return f"dir {shown}"
@@ -426,7 +422,8 @@ def recorder(state: SimState) -> Recorder:
         for root in [r for r in _RECORDERS if not os.path.isdir(r)]:  # devices since deleted
             del _RECORDERS[root]
         if not _HOOKED:
-            sys.addaudithook(_audit)
+            audit_events.on_write(_written)
+            audit_events.on_events(frozenset({"sqlite3.connect", ATTACH_EVENT}), _connected)
             _HOOKED = True
         return _RECORDERS.setdefault(real, Recorder(real))
 
@@ -436,27 +433,32 @@ def _host(args: tuple, path: str, follow: bool = False) -> str:
     return real_path(args, os.path.abspath(path), follow)
 
 
-def _changed(event: str, args: tuple) -> list[tuple[str, str]]:
-    """The (host path, how) pairs `event` writes: its content ("content"), a folder moved or
-    removed whole ("tree"), or a database SQLite opens, whose pages it may write without an event
-    ("stat"). Events that change metadata only (os.chmod, os.utime, os.chown) write none: the
-    listing never compared metadata."""
-    if event in ("sqlite3.connect", ATTACH_EVENT):
+def _written(event: str, args: tuple, paths: list[str] | None) -> None:
+    """A write: keep the pre-image of what it changes, its content ("content") or a folder moved
+    or removed whole ("tree"). Events that change metadata only (os.chmod, os.utime, os.chown)
+    keep none: the listing never compared metadata."""
+    if event in METADATA_EVENTS:
+        return
+    how = "tree" if event in ("os.rename", "shutil.rmtree") else "content"
+    follow = event in ("open", "os.truncate")
+    _note(event, lambda: None if paths is None else [(_host(args, path, follow), how) for path in paths])
+
+
+def _connected(event: str, args: tuple) -> None:
+    """A database SQLite opens (a connection or an ATTACH), whose pages it may write without an
+    event: keep its files' stat ("stat")."""
+    def targets() -> list[tuple[str, str]]:
         name = args[0]
         files = sqlite_files(os.fsdecode(name)) if isinstance(name, (str, bytes, os.PathLike)) else None
         return [(_host(args, f, follow=True), "stat") for f in files or []]
-    if event in METADATA_EVENTS:
-        return []
-    how = "tree" if event in ("os.rename", "shutil.rmtree") else "content"
-    follow = event in ("open", "os.truncate")
-    return [(_host(args, path, follow), how) for path in changed_paths(event, args)]
+
+    _note(event, targets)
 
 
-_EVENTS = WRITE_EVENTS | {"sqlite3.connect", ATTACH_EVENT}
-
-
-def _audit(event: str, args: tuple) -> None:
-    if event not in _EVENTS or not _RECORDERS or getattr(_LOCAL, "busy", False):
+def _note(event: str, targets: Callable[[], list[tuple[str, str]] | None]) -> None:
+    """Keep the pre-images of `targets()`, (host path, how) pairs (None: they could not be read),
+    in every active recorder."""
+    if not _RECORDERS or getattr(_LOCAL, "busy", False):
         return
     _LOCAL.busy = True  # hashing opens files too
     try:
@@ -465,13 +467,15 @@ def _audit(event: str, args: tuple) -> None:
             if not active:
                 return
             try:
-                targets = _changed(event, args)
+                found = targets()
+                if found is None:
+                    raise ValueError("its paths could not be read")
             except Exception as error:  # noqa: BLE001 - never break the write; fail the watches instead
                 for rec in active:
                     for watch in rec.watches.values():
                         watch.fail(f"could not read the {event} event: {error}")
                 return
-            for host, how in targets:
+            for host, how in found:
                 for rec in active:
                     canonical = rec.canonical(host) if host else None
                     if canonical is not None:

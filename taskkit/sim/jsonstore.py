@@ -40,10 +40,10 @@ class Entry:
 
     __slots__ = ("text", "identity", "_frozen", "memo")
 
-    def __init__(self, text: str, identity: tuple[int, ...]):
+    def __init__(self, text: str, identity: tuple[int, ...], frozen: bytes | None = None):
         self.text = text
         self.identity = identity
-        self._frozen = marshal.dumps(json.loads(text))
+        self._frozen = marshal.dumps(json.loads(text)) if frozen is None else frozen
         self.memo: dict[str, Any] = {}  # what a reader derived from this version, by the reader's name
 
     def data(self) -> Any:
@@ -55,7 +55,6 @@ MAX_ENTRIES = 64  # files kept per process (the least recently read go first)
 _ENTRIES: collections.OrderedDict[str, Entry] = collections.OrderedDict()
 _LOCK = threading.RLock()  # one writer of a file at a time in this process (they share its temporary)
 _HOOKED = False
-_FOLDER_GOES = frozenset({"os.rename", "os.rmdir", "shutil.rmtree"})  # events that take a folder's files away
 
 
 def read(path: str | os.PathLike[str]) -> Entry | None:
@@ -80,8 +79,9 @@ def read(path: str | os.PathLike[str]) -> Entry | None:
     return entry
 
 
-def write(path: str | os.PathLike[str], text: str) -> Entry:
-    """Replace the file at `path` by `text` atomically; the version written."""
+def write(path: str | os.PathLike[str], text: str, frozen: bytes | None = None) -> Entry:
+    """Replace the file at `path` by `text` atomically; the version written. `frozen`, when the
+    caller has it, is `marshal.dumps(json.loads(text))` (the text is then not parsed again)."""
     key = os.path.abspath(path)
     tmp = os.path.splitext(key)[0] + ".tmp"
     with _LOCK:
@@ -92,7 +92,7 @@ def write(path: str | os.PathLike[str], text: str) -> Entry:
             os.remove(tmp)
         else:
             os.replace(tmp, key)
-        entry = Entry(text, audit_events.identity(os.stat(key)))
+        entry = Entry(text, audit_events.identity(os.stat(key)), frozen)
         _remember(key, entry)
     return entry
 
@@ -129,7 +129,7 @@ def _forget(event: str, args: tuple, paths: list[str] | None) -> None:
         _ENTRIES.clear()
         return
     try:
-        folder_goes = event in _FOLDER_GOES
+        folder_goes = event in audit_events.FOLDER_GOES
         with _LOCK:
             for path in map(os.path.abspath, paths):
                 _ENTRIES.pop(path, None)

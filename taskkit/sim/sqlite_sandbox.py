@@ -302,7 +302,6 @@ class _Kept:
 _KEPT: weakref.WeakSet[_Kept] = weakref.WeakSet()  # every thread's live kept connections, for the hook
 _ROOTS: tuple[str, ...] = ()  # the filesystem roots (each with a final "/") of kept connections: writes elsewhere pass
 MAX_ROOTS = 32  # roots listed before the list is made again from the kept connections alone
-_FOLDER_GOES = frozenset({"os.rename", "os.rmdir", "shutil.rmtree"})  # events that can take a whole filesystem away
 # What the hook compares a written real path with first (kept connections that went may stay listed
 # until the next one is kept: a write there is only looked at closer): their files, their files'
 # names followed by "-" (the journal, WAL and shared-memory files) and the folders above them.
@@ -408,12 +407,12 @@ def _forget(event: str, args: tuple, paths: list[str] | None) -> None:
     try:
         for path in paths:
             text = os.path.abspath(path) + "/"
-            if not text.startswith(_ROOTS) and not (event in _FOLDER_GOES and any(r.startswith(text) for r in _ROOTS)):
+            if not text.startswith(_ROOTS) and not (event in audit_events.FOLDER_GOES and any(r.startswith(text) for r in _ROOTS)):
                 continue  # neither in nor above a filesystem with kept connections
             real = audit_events.real_path(args, text[:-1], event in ("open", "os.truncate"))
-            if real in _FILES or real.startswith(_SIDES) or (event in _FOLDER_GOES and real + "/" in _FOLDERS):
+            if real in _FILES or real.startswith(_SIDES) or (event in audit_events.FOLDER_GOES and real + "/" in _FOLDERS):
                 with _KEPT_LOCK:  # the file, its -journal/-wal/-shm, or a folder above it
-                    for k in [k for k in _KEPT if _under(k.real, real) or real.startswith(k.real + "-")]:
+                    for k in [k for k in _KEPT if audit_events.under(k.real, real) or real.startswith(k.real + "-")]:
                         k.stale = True
                         _KEPT.discard(k)
     except Exception:  # noqa: BLE001 - never break the write; drop every kept connection instead
@@ -425,7 +424,3 @@ def _all_stale() -> None:
         for k in _KEPT:
             k.stale = True
         _KEPT.clear()
-
-
-def _under(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")

@@ -39,12 +39,12 @@ import dataclasses
 import itertools
 import os
 import stat
-import sys
 import threading
 import time
 from typing import Any, Callable, TypeVar
 
-from taskkit.sim.audit_events import EVENTS as WRITE_EVENTS, METADATA_EVENTS, changed_paths, event_path, real_path
+from taskkit.sim import audit_events
+from taskkit.sim.audit_events import METADATA_EVENTS, event_path, real_path, under
 from taskkit.sim.state import READS, SimState
 
 T = TypeVar("T")
@@ -97,7 +97,7 @@ class _Device:
         Only the directory's own path is resolved: `SimState.host_path`, which every device path
         goes through, follows the device's links itself."""
         for prefix in (self.named, self.root):
-            if _under(read, prefix):
+            if under(read, prefix):
                 return self.root + read[len(prefix):]
         return None
 
@@ -224,11 +224,7 @@ def _touches(written: str, kind: str, read: str) -> bool:
     """Can a write of `kind` on `written` change what reading `read` gives?"""
     if kind == METADATA:
         return written == read or os.path.dirname(written) == read
-    return _under(written, read) or (kind == STRUCTURE and _under(read, written))
-
-
-def _under(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
+    return under(written, read) or (kind == STRUCTURE and under(read, written))
 
 
 _UNKEPT = object()  # the mark of a database whose changes its header does not show (WAL)
@@ -305,7 +301,8 @@ def _device(state: SimState) -> _Device:
             while len(_DEVICES) > MAX_DEVICES:
                 _DEVICES.popitem(last=False)
             if not _HOOKED:
-                sys.addaudithook(_audit)
+                audit_events.on_write(_written)
+                audit_events.on_events(frozenset(_READ_EVENTS), _read)
                 _HOOKED = True
         else:
             _DEVICES.move_to_end(real)
@@ -339,20 +336,32 @@ _READ_EVENTS: dict[str, Callable[[tuple], str | None]] = {
 }
 
 
-def _audit(event: str, args: tuple) -> None:
-    writes, read = event in WRITE_EVENTS and bool(_DEVICES), _READ_EVENTS.get(event)
-    reads = getattr(_LOCAL, "reads", None) if read is not None else None
-    if (not writes and reads is None) or getattr(_LOCAL, "busy", False):
+def _read(event: str, args: tuple) -> None:
+    """Record what a running computation of this thread reads."""
+    reads = getattr(_LOCAL, "reads", None)
+    if reads is None or getattr(_LOCAL, "busy", False):
         return
-    _LOCAL.busy = True  # (the hook's own calls raise events too)
+    _LOCAL.busy = True  # (the listener's own calls raise events too)
     try:
-        if reads is not None:
-            path = read(args)
-            if path is not None and not path.startswith(":") and not path.startswith("file:"):
-                reads.add(path)
-        changed = changed_paths(event, args) if writes else ()
-        if changed:  # (not an `open` for reading)
-            _note_writes(args, [(path, _kind(event, path)) for path in changed])
+        path = _READ_EVENTS[event](args)
+        if path is not None and not path.startswith(":") and not path.startswith("file:"):
+            reads.add(path)
+    except Exception:  # noqa: BLE001 - never break the read; forget what may no longer hold instead
+        clear()
+    finally:
+        _LOCAL.busy = False
+
+
+def _written(event: str, args: tuple, paths: list[str] | None) -> None:
+    """Note a write to a device with kept results (forget them all if its paths are not known)."""
+    if not _DEVICES or getattr(_LOCAL, "busy", False):
+        return
+    _LOCAL.busy = True
+    try:
+        if paths is None:
+            clear()
+        else:
+            _note_writes(args, [(path, _kind(event, path)) for path in paths])
     except Exception:  # noqa: BLE001 - never break the write; forget what may no longer hold instead
         clear()
     finally:
@@ -365,7 +374,7 @@ def _note_writes(args: tuple, targets: list[tuple[str, str | None]]) -> None:
         if kind is None:
             continue
         text = os.path.abspath(path)
-        devices = [d for d in list(_DEVICES.values()) if _under(text, d.named) or _under(text, d.root)]
+        devices = [d for d in list(_DEVICES.values()) if under(text, d.named) or under(text, d.root)]
         if not devices:
             continue
         folder = os.path.dirname(text)  # a state directory's own files (device.json, gui.json, logcat.txt):
@@ -373,8 +382,8 @@ def _note_writes(args: tuple, targets: list[tuple[str, str | None]]) -> None:
         real = real_path(args, text, follow=kind == CONTENT, known=known)
         with _LOCK:
             for device in devices:
-                if kind == STRUCTURE and _under(device.root, real):  # the device itself goes (closed)
+                if kind == STRUCTURE and under(device.root, real):  # the device itself goes (closed)
                     _DEVICES.pop(device.root, None)
-                elif _under(real, device.root):
+                elif under(real, device.root):
                     device.count += 1
                     device.writes.append((device.count, real, kind, thread))
