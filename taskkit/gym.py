@@ -193,8 +193,9 @@ class PhoneEnv(gymnasium.Env):
 
     # --- helpers ---------------------------------------------------------------------------------
     def _observe(self, error: str | None) -> dict[str, Any]:
-        self._last = observe(self.env, self._viewer, self.task.goal, self.steps, self.task.max_steps, error)
-        observation: dict[str, Any] = {"goal": self.task.goal, "elements": self._elements_text(),
+        goal = self.task.goal  # (a template rendered: once per observation)
+        self._last = observe(self.env, self._viewer, goal, self.steps, self.task.max_steps, error)
+        observation: dict[str, Any] = {"goal": goal, "elements": self._elements_text(),
                                        "foreground": self._last.foreground or "", "last_action_error": error or ""}
         if self.screenshot or self.render_mode == "rgb_array":
             self._frame = _pixels(self.device)

@@ -49,6 +49,21 @@ def test_the_step_budget_truncates_with_the_score_as_reward() -> None:
         env.close()
 
 
+def test_a_step_renders_the_goal_once(monkeypatch) -> None:
+    from taskkit import task as task_lib
+
+    env = gymnasium.make("taskkit/Task-v0", task="SystemWifiTurnOn").unwrapped
+    try:
+        env.reset(seed=1)
+        rendered = []
+        plain = task_lib.TaskEval.goal.fget
+        monkeypatch.setattr(task_lib.TaskEval, "goal", property(lambda task: rendered.append(1) or plain(task)))
+        observation = env.step(_act(action_type="wait"))[0]
+        assert observation["goal"] == plain(env.task) and len(rendered) == 1
+    finally:
+        env.close()
+
+
 def _index(elements: str, pattern: str) -> int:
     """The index of the first element line matching `pattern`."""
     for line in elements.splitlines():
