@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from taskkit.agents.base import Action, Observation
-from taskkit.agents.recorded import DIRECTORY, elements_digest
+from taskkit.device.services.ui import UIElement
+from taskkit.agents.recorded import DIRECTORY, screen_digest
 from taskkit.outdir import OutputDir, OutputDirError, WriteFailed
 
 
@@ -41,12 +42,13 @@ class TrajectoryWriter:
 
     def step(self, observation: Observation, action: Action | None, error: str | None, seconds: float,
              usage: dict[str, Any]) -> None:
-        elements = [element.as_dict() for element in observation.ui_elements]
-        line: dict[str, Any] = {
+        elements = observation.ui_elements
+        head: dict[str, Any] = {
             "step": observation.step,
             "foreground": observation.foreground,
-            "elements_digest": elements_digest(elements),
-            "elements": elements,
+            "elements_digest": screen_digest(elements),
+        }
+        tail: dict[str, Any] = {
             "screen_error": observation.screen_error,
             "action": None if action is None else action.to_dict(),
             "action_error": error,
@@ -59,11 +61,18 @@ class TrajectoryWriter:
             name = f"step_{observation.step:03d}.png"
             with self._screenshots.create(name) as shot:
                 shot.write(observation.screenshot)
-            line["screenshot"] = f"{DIRECTORY}/{self.instance_id}/{name}"
-        self._file.write((json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8"))
+            tail["screenshot"] = f"{DIRECTORY}/{self.instance_id}/{name}"
+        self._file.write((_line(head, elements, tail) + "\n").encode("utf-8"))
 
     def close(self) -> None:
         self._file.close()
         if self._screenshots is not None:
             self._screenshots.close()
         self.folder.close()
+
+
+def _line(head: dict[str, Any], elements: Sequence[UIElement], tail: dict[str, Any]) -> str:
+    """`json.dumps({**head, "elements": [e.as_dict() ...], **tail}, ensure_ascii=False)`, with each
+    element's JSON made once (`UIElement.json_text`) rather than at every step it is seen on."""
+    listed = "[" + ", ".join(element.json_text for element in elements) + "]"
+    return f'{json.dumps(head, ensure_ascii=False)[:-1]}, "elements": {listed}, {json.dumps(tail, ensure_ascii=False)[1:]}'

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from taskkit.agents.base import Action, Agent, Episode, Observation, ReplayMismatch
-from taskkit.agents.recorded import DIRECTORY, RecordedStep, elements_digest, read_steps
+from taskkit.agents.recorded import DIRECTORY, RecordedStep, read_steps, screen_digest
 
 
 class OracleAgent(Agent):
@@ -177,7 +177,7 @@ class ReplayAgent(Agent):
         if observation.step >= len(self.steps):
             return Action("status", goal_status="complete")
         recorded = self.steps[observation.step]
-        seen = elements_digest([element.as_dict() for element in observation.ui_elements])
+        seen = screen_digest(observation.ui_elements)
         if recorded.elements_digest not in (None, seen) and not self._diverged:
             self._diverged = True
             self._mismatch(f"step {observation.step}: the screen differs from the recorded one (elements digest "

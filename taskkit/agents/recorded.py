@@ -6,9 +6,12 @@ import dataclasses
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from taskkit.agents.base import Action
+
+if TYPE_CHECKING:
+    from taskkit.device.services.ui import UIElement
 
 #: The folder of an output directory that holds one `<instance_id>.jsonl` per episode.
 DIRECTORY = "trajectories"
@@ -18,6 +21,13 @@ def elements_digest(elements: list[dict[str, Any]]) -> str:
     """A short sha256 of the elements (as `UIElement.as_dict()`), to see at a glance whether two
     screens are the same."""
     return hashlib.sha256(json.dumps(elements, sort_keys=True).encode("utf-8")).hexdigest()[:16]
+
+
+def screen_digest(elements: Sequence[UIElement]) -> str:
+    """`elements_digest` of the elements' `as_dict()`, from each element's kept JSON: the list's
+    JSON is its items' joined by ", " (json.dumps' default separator)."""
+    text = "[" + ", ".join(element.digest_text for element in elements) + "]"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 @dataclasses.dataclass(frozen=True)

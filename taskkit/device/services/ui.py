@@ -24,6 +24,7 @@ import dataclasses
 import functools
 import io
 import itertools
+import json
 import re
 import struct
 import xml.etree.ElementTree as ElementTree
@@ -126,6 +127,18 @@ class UIElement:
         box = self.bbox
         data["bbox"] = None if box is None else [box.x_min, box.y_min, box.x_max, box.y_max]
         return data
+
+    @functools.cached_property
+    def json_text(self) -> str:
+        """`as_dict()` as JSON (non-ASCII kept), made once per element (an element is immutable
+        and shared by the dumps it comes again in): a trajectory line's text."""
+        return json.dumps(self.as_dict(), ensure_ascii=False)
+
+    @functools.cached_property
+    def digest_text(self) -> str:
+        """`as_dict()` as JSON with sorted keys, made once per element: what a screen's digest
+        hashes (taskkit.agents.recorded.screen_digest)."""
+        return json.dumps(self.as_dict(), sort_keys=True)
 
 
 _ELEMENT_FIELDS = tuple(field.name for field in dataclasses.fields(UIElement))
