@@ -157,6 +157,15 @@ class Device(abc.ABC):
 
         Raises CommandFailed unless it exits 0.
         """
+        return bytes(self._checked_out(command))  # (no copy of bytes; a transport's own buffer is copied once)
+
+    def exec_out_view(self, command: str) -> memoryview:
+        """`exec_out`'s stdout as a read-only view, not copied: what reading a large output once
+        needs (a raw frame: `ui.pixels()`), where the in-process simulator would otherwise copy
+        10 MB per screenshot. The buffer belongs to the caller alone."""
+        return memoryview(self._checked_out(command)).toreadonly()
+
+    def _checked_out(self, command: str) -> bytes | bytearray:
         self.flush()
         stdout, stderr, exit_code = self._exec_out(command)
         self._count(command, len(stdout) + len(stderr.encode("utf-8", "surrogateescape")))
@@ -186,8 +195,9 @@ class Device(abc.ABC):
     @abc.abstractmethod
     def _shell(self, command: str) -> ShellResult: ...
 
-    def _exec_out(self, command: str) -> tuple[bytes, str, int]:
-        """(stdout bytes, stderr, exit code); transports with a binary channel override this."""
+    def _exec_out(self, command: str) -> tuple[bytes | bytearray, str, int]:
+        """(stdout bytes, stderr, exit code); transports with a binary channel override this (a
+        buffer of their own that no one else holds may be returned uncopied)."""
         result = self._shell(command)
         return result.stdout.encode("utf-8", "surrogateescape"), result.stderr, result.exit_code
 

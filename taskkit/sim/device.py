@@ -92,11 +92,10 @@ class SimDevice(Device):
         with limits.deadline(self.command_timeout):
             return shell.run(self.state, command)
 
-    def _exec_out(self, command: str) -> tuple[bytes, str, int]:
+    def _exec_out(self, command: str) -> tuple[bytearray, str, int]:
         with limits.deadline(self.command_timeout):
             stdout, stderr, exit_code = shell.run_bytes(self.state, command)
-        # bytes, as every transport gives (hashable; a gym's observations share no buffer)
-        return bytes(stdout), stderr.decode("utf-8", "replace"), exit_code
+        return stdout, stderr.decode("utf-8", "replace"), exit_code  # (a new buffer per command: the caller's alone)
 
     def _push(self, data: bytes, path: str) -> None:
         target = self.state.host_path(path)

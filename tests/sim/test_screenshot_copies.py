@@ -91,3 +91,21 @@ def test_a_videos_frame_is_the_one_at_its_time_and_decoded_once(tmp_path: Path, 
     assert red[0] > 200 > red[2] and blue[2] > 200 > blue[0]  # the first picture, then the second
     assert colours[2:] == [red, blue]  # the same time again; past the end: the last picture
     assert decodes == [red_jpeg, blue_jpeg]  # a picture's decode is kept, whichever time shows it
+
+
+def test_a_raw_frame_reaches_the_caller_without_a_copy(module_device) -> None:
+    """`ui.pixels()` reads the frame in the buffer the shell wrote it into: on a screen drawn
+    already, one frame's bytes are allocated (the command's output), where `exec_out`'s bytes
+    copy made two. `exec_out` still gives bytes."""
+    import tracemalloc
+
+    frame = module_device.ui.pixels()  # the screen drawn (and kept: taskkit/sim/gui/cache.py)
+    assert type(module_device.exec_out("screencap")) is bytes
+    tracemalloc.start()
+    try:
+        again = module_device.ui.pixels()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert again.rgba == frame.rgba and again.rgba.readonly
+    assert peak < 1.5 * len(frame.rgba), f"{peak} bytes allocated for a frame of {len(frame.rgba)}"

@@ -278,10 +278,10 @@ class Frame:
     rgba: bytes | memoryview
 
 
-def parse_raw(data: bytes, serial: str = "the device") -> Frame:
+def parse_raw(data: bytes | memoryview, serial: str = "the device") -> Frame:
     """Raw `screencap` output → Frame; UIError unless it is a 4-byte RGBA frame of its header's size."""
     if len(data) < _RAW_HEADER.size:
-        raise UIError(f"screencap on {serial} printed no raw header: {data[:80]!r}")
+        raise UIError(f"screencap on {serial} printed no raw header: {bytes(data[:80])!r}")
     width, height, form, _ = _RAW_HEADER.unpack_from(data)
     pixels = memoryview(data)[_RAW_HEADER.size:]
     if form not in _RGBA_FORMATS:
@@ -353,7 +353,7 @@ class UI:
         are cheap (`Device.raw_screenshots`), else `screencap -p` decoded. The same pixels either way."""
         if not self.device.raw_screenshots:
             return decode_png(self.screenshot())
-        return parse_raw(self.device.exec_out("screencap"), self.device.serial)
+        return parse_raw(self.device.exec_out_view("screencap"), self.device.serial)
 
     def size(self) -> tuple[int, int]:
         """The screen size in pixels, as `wm size` reports it (one round trip)."""
