@@ -42,12 +42,13 @@ ctime: a writer in another process) drops it too.
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import sqlite3
 import sys
 import threading
 import weakref
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from taskkit.sim import audit_events, limits, realpaths, sqlite_functions, sqlite_policy, storage
 from taskkit.sim.state import READS, SimState, is_inside
@@ -352,6 +353,18 @@ def reader(state: SimState, host: str | os.PathLike[str]) -> DeviceConnection:
 def discard(host: str | os.PathLike[str]) -> None:
     """Close this thread's kept connection to `host`, if any."""
     _drop(_pool(), os.fspath(host))
+
+
+@contextlib.contextmanager
+def reading(state: SimState, host: str | os.PathLike[str]) -> Iterator[DeviceConnection]:
+    """`reader(state, host)` for one read, dropped if the read fails (what its connection holds is
+    then unknown)."""
+    conn = reader(state, host)
+    try:
+        yield conn
+    except BaseException:
+        discard(host)
+        raise
 
 
 def _pool() -> collections.OrderedDict[str, _Kept]:

@@ -17,7 +17,7 @@ import pytest
 from taskkit.device.services import ui
 from taskkit.sim import sqlite_sandbox
 from taskkit.sim.gui import store
-from taskkit.sim.state import SimState
+from taskkit.sim.state import SETTINGS_DB, SimState
 
 
 @pytest.fixture
@@ -284,3 +284,28 @@ def test_a_state_directory_moved_in_drops_the_kept_connections(state: SimState, 
     os.rename(state.root, state.root.with_name("gone"))
     os.rename(spare.root, state.root)
     assert _kept_rows(state, host) == _fresh_rows(state, host) == ["a", "second"]
+
+
+def test_settings_are_read_over_the_kept_reader_and_see_every_write(tmp_path: Path, connects: list[str]) -> None:
+    """`settings get/list` (and the side-effect check's snapshot of all three namespaces) open the
+    settings database once, and still read what `settings put`, a restore of older bytes and a
+    rewrite by any path leave there."""
+    from taskkit.sim import shell
+
+    state = SimState(tmp_path / "device")
+    shell.run(state, "settings put global wifi_on 1")
+    connects.clear()
+    for _ in range(3):
+        assert shell.run(state, "settings list global; settings get global wifi_on").stdout.endswith("wifi_on=1\n1\n")
+    assert len(connects) == 1, connects
+    host = state.host_path(SETTINGS_DB)
+    older = host.read_bytes()
+    shell.run(state, "settings put global wifi_on 0")
+    assert shell.run(state, "settings get global wifi_on").stdout == "0\n"
+    host.write_bytes(older)  # a restore: the older bytes back
+    assert shell.run(state, "settings get global wifi_on").stdout == "1\n"
+    shutil.copyfile(host, tmp_path / "copy.db")
+    with sqlite3.connect(tmp_path / "copy.db") as other:
+        other.execute("UPDATE global SET value = '7' WHERE name = 'wifi_on'")
+    os.replace(tmp_path / "copy.db", host)  # replaced by a rename
+    assert shell.run(state, "settings get global wifi_on").stdout == "7\n"

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from typing import Iterator, Mapping
+from typing import Callable, Iterator, Mapping, TypeVar
 
 from taskkit.sim import sqlite_sandbox
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.state import SETTINGS_DB, SimState
+
+T = TypeVar("T")
 
 NAMESPACES = ("system", "secure", "global")
 SETTINGS_DDL = "\n".join(
@@ -65,10 +67,22 @@ def _database(state: SimState, write: bool) -> Iterator[sqlite3.Connection]:
         state.stamp(path, path.parent)
 
 
+def _read(state: SimState, query: Callable[[sqlite3.Connection], T]) -> T:
+    """`query(connection)` over the device's kept query-only connection to the settings database
+    (sqlite_sandbox.reader: dropped by any write), or over a fresh one where the database is not
+    there yet (it is created) or the kept one fails."""
+    path = state.host_path(SETTINGS_DB)
+    if path.is_file():
+        with contextlib.suppress(sqlite3.Error), sqlite_sandbox.reading(state, path) as con:
+            return query(con)
+    with _database(state, write=False) as con:
+        return query(con)
+
+
 def get_setting(state: SimState, ns: str, key: str) -> str | None:
     """The stored value of `key`, or None when it is missing (or stored as NULL)."""
-    with _database(state, write=False) as con:
-        row = con.execute(f"SELECT value FROM {_check_namespace(ns)} WHERE name = ?", (key,)).fetchone()
+    sql = f"SELECT value FROM {_check_namespace(ns)} WHERE name = ?"
+    row = _read(state, lambda con: con.execute(sql, (key,)).fetchone())
     return None if row is None else row[0]
 
 
@@ -98,8 +112,8 @@ def list_settings(state: SimState, ns: str) -> dict[str, str | None]:
 
 def all_settings(state: SimState, namespaces: tuple[str, ...] = NAMESPACES) -> dict[str, dict[str, str | None]]:
     """Every key of each namespace with its value, read over one connection."""
-    with _database(state, write=False) as con:
-        return {ns: dict(con.execute(f"SELECT name, value FROM {_check_namespace(ns)}").fetchall()) for ns in namespaces}
+    queries = {ns: f"SELECT name, value FROM {_check_namespace(ns)}" for ns in namespaces}
+    return _read(state, lambda con: {ns: dict(con.execute(sql).fetchall()) for ns, sql in queries.items()})
 
 
 def format_list(values: Mapping[str, str | None]) -> str:
