@@ -384,6 +384,20 @@ def _open(state: SimState, path: str, ddl: str | None) -> Iterator[sqlite3.Conne
         _stamp(state, host)
 
 
+@contextlib.contextmanager
+def _reading(state: SimState, path: str, ddl: str | None, kept: bool) -> Iterator[sqlite3.Connection]:
+    """A connection for one query: with `kept`, the device's kept query-only reader of the database
+    (sqlite_sandbox.reader, dropped after an error) when it exists and needs no schema script;
+    else `_open`'s (which first creates a missing database, as a write would)."""
+    host = state.host_path(path) if kept and ddl is None else None
+    if host is None or not host.exists():
+        with _open(state, path, ddl) as con:
+            yield con
+        return
+    with sqlite_sandbox.reading(state, host) as con:
+        yield con
+
+
 # --- errors and results ----------------------------------------------------------------------
 class ProviderError(TaskkitError):
     """A provider call failed the way a device reports it: a Java exception class + message."""
@@ -463,18 +477,21 @@ class Provider:
 
     # --- generic operations -------------------------------------------------------------
     def query(self, state: SimState, ep: Endpoint, projection: list[str] | None,
-              where: str | None, sort: str | None) -> Cursor:
+              where: str | None, sort: str | None, kept: bool = False) -> Cursor:
+        """The matching rows; with `kept`, read through the device's kept reader (`_reading`)."""
         columns = ", ".join(projection) if projection else "*"
         clause, params = _where(ep, where)
         order = sort if sort and sort.strip() else ep.default_sort
         sql = f"SELECT {columns} FROM {ep.source}{clause}" + (f" ORDER BY {order}" if order else "")
-        with self._db(state, ep) as con:
+        with _reading(state, ep.db, self.ddl, kept) as con:
             try:
                 cur = con.execute(sql, params)
             except sqlite3.Error as error:
                 raise _sql_error(self.authority, error, sql) from None
-            names = [d[0] for d in cur.description]
-            return Cursor(names, cur.fetchall())
+            try:
+                return Cursor([d[0] for d in cur.description], cur.fetchall())
+            finally:
+                cur.close()
 
     def insert(self, state: SimState, ep: Endpoint, values: dict[str, Any], caller: Caller) -> str:
         self._writable(ep)
@@ -941,7 +958,7 @@ class MediaProvider(Provider):
     def route(self, uri: str, segments: list[str]) -> Endpoint:
         return Endpoint(self, uri, "", "", None, kind="media")
 
-    def query(self, state, ep, projection, where, sort):
+    def query(self, state, ep, projection, where, sort, kept=False):
         return Cursor(list(projection or ["_id"]), [])
 
     def delete(self, state, ep, where):
@@ -974,9 +991,11 @@ def resolve(uri: str) -> Endpoint:
 
 
 def query(state: SimState, uri: str, projection: list[str] | None = None, where: str | None = None,
-          sort: str | None = None) -> Cursor:
+          sort: str | None = None, kept: bool = False) -> Cursor:
+    """The matching rows; `kept` reads through the device's kept query-only connection to the
+    database (sqlite_sandbox.reader, as the GUI's screens do), else through a fresh one."""
     ep = resolve(uri)
-    return ep.provider.query(state, ep, projection, where, sort)
+    return ep.provider.query(state, ep, projection, where, sort, kept)
 
 
 def insert(state: SimState, uri: str, values: Mapping[str, Any], caller: Caller = Caller()) -> str:

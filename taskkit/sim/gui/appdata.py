@@ -9,6 +9,7 @@ as empty, as an app shows an empty list; a write to it fails loudly.
 from __future__ import annotations
 
 import contextlib
+import os
 import posixpath
 import re
 import sqlite3
@@ -16,7 +17,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from taskkit.sim import sqlite_sandbox, storage
+from taskkit.sim import providers, sqlite_sandbox, storage
 from taskkit.sim.gui import cache
 from taskkit.sim.gui.session import Session
 
@@ -56,10 +57,17 @@ def rows(ui: Session, db_path: str, sql: str, params: Sequence[Any] = ()) -> lis
     if not host.is_file():
         return []
     try:
-        return _fetched(sqlite_sandbox.reader(ui.state, host).execute(sql, tuple(params)))
+        with sqlite_sandbox.reading(ui.state, host) as conn:
+            return _fetched(conn.execute(sql, tuple(params)))
     except sqlite3.Error:
-        sqlite_sandbox.discard(host)
         return []
+
+
+def query(ui: Session, uri: str, projection: list[str] | None = None, where: str | None = None,
+          sort: str | None = None) -> providers.Cursor:
+    """A content provider's rows (providers.query) through the device's kept query-only
+    connection to its database, as `rows` reads (a fresh one when the GUI cache is off)."""
+    return providers.query(ui.state, uri, projection, where, sort, kept=cache.enabled)
 
 
 def _fetched(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
@@ -119,7 +127,8 @@ def listing(ui: Session, folder: str) -> list[tuple[str, bool, int]]:
     """(name, is a folder, size in bytes) of each entry of device folder `folder`, by name
     (folders first); an absent folder lists nothing."""
     try:
-        entries = list(host(ui, folder).iterdir())
+        with os.scandir(host(ui, folder)) as listed:  # (an entry knows its type: no stat for is_dir)
+            entries = list(listed)
     except OSError:
         return []
     found = [(e.name, e.is_dir(), 0 if e.is_dir() else e.stat().st_size) for e in entries]

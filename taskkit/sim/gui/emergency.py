@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 
 from taskkit.device.services import shared_prefs
-from taskkit.sim import providers
 from taskkit.sim.gui import appdata
 from taskkit.sim.gui.session import Session
 
@@ -38,9 +37,9 @@ class Phone:
 
 def phones(ui: Session) -> list[Phone]:
     """Every phone number of a named contact, by name (the picker's list)."""
-    names = {int(r[0]): str(r[1]) for r in providers.query(ui.state, _CONTACTS_URI, ["_id", "display_name"]).rows
+    names = {int(r[0]): str(r[1]) for r in appdata.query(ui, _CONTACTS_URI, ["_id", "display_name"]).rows
              if r[1]}
-    rows = providers.query(ui.state, _PHONES_URI, ["_id", "contact_id", "data1"], sort="_id ASC").rows
+    rows = appdata.query(ui, _PHONES_URI, ["_id", "contact_id", "data1"], sort="_id ASC").rows
     found = [Phone(int(r[0]), names[int(r[1])], str(r[2])) for r in rows if r[2] and int(r[1]) in names]
     return sorted(found, key=lambda p: (p.name.lower(), p.data_id))
 

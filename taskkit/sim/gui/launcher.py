@@ -9,6 +9,7 @@ the launcher's BubbleTextView reports them.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 
 from taskkit.sim import packages
@@ -86,25 +87,29 @@ def _home_apps(ui: Session) -> list[Package]:
     return placed or _apps(ui)
 
 
-def _icon(ui: Session, box: Box, package: Package) -> Node:
-    return Node("android.widget.TextView", text=package.label, content_desc=package.label, bounds=box,
-                clickable=True, long_clickable=True, focusable=True, text_size=ui.m.dp(12),
-                action=lambda session: session.launch(package.name), long_action=lambda session: None)
+def _icon(name: str, label: str, box: Box, text_size: int) -> Node:
+    return Node("android.widget.TextView", text=label, content_desc=label, bounds=box,
+                clickable=True, long_clickable=True, focusable=True, text_size=text_size,
+                action=lambda session: session.launch(name), long_action=lambda session: None)
+
+
+@functools.lru_cache(maxsize=64)
+def _icon_row(apps: tuple[tuple[str, str], ...], row_box: Box, cell: int, gap: int, text_size: int) -> Node:
+    """One row of the grid: the icons of `apps` ((package, label) each). Kept by what it shows:
+    scroll_list puts a cut copy of it on the screen (node.clip), never the row itself."""
+    x1, y1, _, y2 = row_box
+    icons = [_icon(name, label, (x1 + i * cell, y1, x1 + (i + 1) * cell, y2 - gap), text_size)
+             for i, (name, label) in enumerate(apps)]
+    return Node("android.widget.LinearLayout", bounds=row_box, children=icons)
 
 
 def _grid(ui: Session, box: Box, apps: list[Package], row_dp: float) -> list[widgets.Row]:
-    cell = (box[2] - box[0]) // _COLUMNS
+    cell, gap, text_size = (box[2] - box[0]) // _COLUMNS, ui.m.dp(8), ui.m.dp(12)
     rows = []
     for start in range(0, len(apps), _COLUMNS):
-        chunk = apps[start:start + _COLUMNS]
-
-        def build(row_box: Box, chunk: list[Package] = chunk) -> Node:
-            x1, y1, _, y2 = row_box
-            icons = [_icon(ui, (x1 + i * cell, y1, x1 + (i + 1) * cell, y2 - ui.m.dp(8)), p)
-                     for i, p in enumerate(chunk)]
-            return Node("android.widget.LinearLayout", bounds=row_box, children=icons)
-
-        rows.append(widgets.Row(ui.m.dp(row_dp), build))
+        chunk = tuple((p.name, p.label) for p in apps[start:start + _COLUMNS])
+        rows.append(widgets.Row(ui.m.dp(row_dp), lambda row_box, chunk=chunk: _icon_row(chunk, row_box, cell, gap,
+                                                                                       text_size)))
     return rows
 
 

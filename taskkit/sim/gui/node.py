@@ -178,13 +178,21 @@ def clip(node: Node, box: Box) -> Node | None:
     list's edge; a row scrolled out entirely is not on the screen at all.
     """
     x1, y1, x2, y2 = node.bounds
-    cut = (max(x1, box[0]), max(y1, box[1]), min(x2, box[2]), min(y2, box[3]))
+    left, top, right, bottom = box
+    cut = (x1 if x1 > left else left, y1 if y1 > top else top, x2 if x2 < right else right,
+           y2 if y2 < bottom else bottom)  # (max and min calls cost more than the clip itself)
     if cut[0] >= cut[2] or cut[1] >= cut[3]:
         return None
-    kept = [c for c in (clip(child, cut) for child in node.children) if c is not None]
-    cut_node = object.__new__(type(node))  # a copy, three fields changed (dataclasses.replace would run
-    cut_node.__dict__.update(node.__dict__, bounds=cut, children=kept,  # __init__ again: 5x the cost)
-                             laid_out=node.laid_out or node.bounds)
+    kept = []
+    for child in node.children:
+        cut_child = clip(child, cut)
+        if cut_child is not None:
+            kept.append(cut_child)
+    # A copy with three fields changed: its attributes copied as one dict (dataclasses.replace would
+    # run __init__ again, and updating an empty __dict__ grows it a key at a time: 5x the cost).
+    cut_node = object.__new__(type(node))
+    attributes = cut_node.__dict__ = node.__dict__.copy()
+    attributes["bounds"], attributes["children"], attributes["laid_out"] = cut, kept, node.laid_out or node.bounds
     return cut_node
 
 

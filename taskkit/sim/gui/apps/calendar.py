@@ -84,6 +84,7 @@ commit its app/build.gradle pins.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from datetime import date, datetime, timezone
 from typing import Any, Callable
@@ -461,23 +462,8 @@ def _month_paint(ui: Session, shown: tuple[int, int], box: tuple[int, int, int, 
     normal, small, pad = m.dp(14), m.dp(12), max(1, m.density // 160)  # normal_ / smaller_text_size, smallPadding
     days = _grid_days(*shown)
     width, height = box[2] // 7, (box[3] - box[1] - letters) // 6
-    today = _utc(_today(ui)).date()
-    this_month = today.year == shown[0] and today.month == shown[1]
-    paint = [Painted((col * width, box[1], (col + 1) * width, box[1] + letters), letter, size=normal, center=True,
-                     color="primary" if this_month and col == today.isoweekday() % 7 else None)
-             for col, letter in enumerate("SMTWTFS")]
+    paint = list(_days_paint(shown, box, letters, normal, _utc(_today(ui)).date()))
     offsets = [2 * normal] * 42  # dayVerticalOffsets below each cell's top
-    for i, day in enumerate(days):
-        x, top = i % 7 * width, box[1] + letters + i // 7 * height
-        dim = 1.0 if day.month == shown[1] else 0.5
-        if day == today:
-            r = normal * 4 // 5
-            cy = top + normal * 7 // 10
-            paint.append(Painted((x + width // 2 - r, cy - r, x + width // 2 + r, cy + r), str(day.day), fill="primary",
-                                 oval=True, size=normal, center=True, alpha=dim, text_alpha=dim))
-        else:
-            paint.append(Painted((x, top, x + width, top + normal * 5 // 4), str(day.day), size=normal, center=True,
-                                 text_alpha=dim))
     first = days[0]
     start = int(datetime(first.year, first.month, first.day, tzinfo=timezone.utc).timestamp())
     found = appdata.rows(ui, DB_PATH, f"SELECT * FROM {TABLE} WHERE start_ts < ? AND end_ts >= ?",
@@ -501,6 +487,29 @@ def _month_paint(ui: Session, shown: tuple[int, int], box: tuple[int, int, int, 
             for k in row:
                 offsets[k] = offset + small + 2 * pad
             index, count = index + span, count - span
+    return tuple(paint)
+
+
+@functools.lru_cache(maxsize=32)
+def _days_paint(shown: tuple[int, int], box: tuple[int, int, int, int], letters: int, normal: int,
+                today: date) -> tuple[Painted, ...]:
+    """The month view's weekday letters and day numbers (of `_month_paint`), kept by what they depend on."""
+    width, height = box[2] // 7, (box[3] - box[1] - letters) // 6
+    this_month = today.year == shown[0] and today.month == shown[1]
+    paint = [Painted((col * width, box[1], (col + 1) * width, box[1] + letters), letter, size=normal, center=True,
+                     color="primary" if this_month and col == today.isoweekday() % 7 else None)
+             for col, letter in enumerate("SMTWTFS")]
+    for i, day in enumerate(_grid_days(*shown)):
+        x, top = i % 7 * width, box[1] + letters + i // 7 * height
+        dim = 1.0 if day.month == shown[1] else 0.5
+        if day == today:
+            r = normal * 4 // 5
+            cy = top + normal * 7 // 10
+            paint.append(Painted((x + width // 2 - r, cy - r, x + width // 2 + r, cy + r), str(day.day), fill="primary",
+                                 oval=True, size=normal, center=True, alpha=dim, text_alpha=dim))
+        else:
+            paint.append(Painted((x, top, x + width, top + normal * 5 // 4), str(day.day), size=normal, center=True,
+                                 text_alpha=dim))
     return tuple(paint)
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from taskkit.apps.contacts import DATA_URI, NAME_MIMETYPE, PACKAGE, PHONE_LABELS, PHONE_MIMETYPE, RAW_CONTACTS_URI
 from taskkit.sim import providers
 from taskkit.sim.commands.activity import Intent as StartIntent, log_start, process_uid
-from taskkit.sim.gui import widgets
+from taskkit.sim.gui import appdata, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
 from taskkit.sim.gui.node import Node
 from taskkit.sim.gui.session import Session
@@ -47,12 +47,12 @@ INSERT_ACTION, EDIT_ACTION = "android.intent.action.INSERT", "android.intent.act
 # --- data ---------------------------------------------------------------------------------------
 def contacts(ui: Session) -> list[dict[str, Any]]:
     """Every contact with a name, in the list's order (by display name)."""
-    cursor = providers.query(ui.state, CONTACTS_URI, ["_id", "display_name"], sort="display_name COLLATE NOCASE ASC")
+    cursor = appdata.query(ui, CONTACTS_URI, ["_id", "display_name"], sort="display_name COLLATE NOCASE ASC")
     return [{"id": int(row[0]), "name": str(row[1])} for row in cursor.rows if row[1]]
 
 
 def phones(ui: Session, contact_id: int) -> list[str]:
-    cursor = providers.query(ui.state, PHONES_URI, ["data1"], f"contact_id = {int(contact_id)}", sort="_id ASC")
+    cursor = appdata.query(ui, PHONES_URI, ["data1"], f"contact_id = {int(contact_id)}", sort="_id ASC")
     return [str(row[0]) for row in cursor.rows if row[0]]
 
 
@@ -73,7 +73,7 @@ def _save(frame: Frame):
             providers.insert(ui.state, DATA_URI, {"raw_contact_id": raw_id, "mimetype": PHONE_MIMETYPE,
                                                   "data1": phone, "data2": dict(PHONE_LABELS)[_label(ui, frame)]},
                              caller)
-        row = providers.query(ui.state, f"{RAW_CONTACTS_URI}/{raw_id}", ["contact_id"]).rows
+        row = appdata.query(ui, f"{RAW_CONTACTS_URI}/{raw_id}", ["contact_id"]).rows
         ui.replace("details", contact=int(row[0][0]) if row and row[0][0] is not None else 0)
     return act
 
@@ -89,9 +89,9 @@ def _start_editor(ui: Session, action: str, data: str, drafts: dict[str, str] | 
 def _edit(contact: int):
     """A contact's "Edit contact": the editor on its lookup URI, filled with its name and first phone."""
     def act(ui: Session) -> None:
-        found = providers.query(ui.state, f"{CONTACTS_URI}/{contact}", ["lookup"]).rows
+        found = appdata.query(ui, f"{CONTACTS_URI}/{contact}", ["lookup"]).rows
         lookup = str(found[0][0]) if found and found[0][0] else ""
-        names = providers.query(ui.state, DATA_URI, ["data2", "data3"],
+        names = appdata.query(ui, DATA_URI, ["data2", "data3"],
                                 f"contact_id = {int(contact)} AND mimetype = '{NAME_MIMETYPE}'").rows
         values = (*(names[0] if names else ("", "")), next(iter(phones(ui, contact)), ""))
         drafts = {name: str(v) for (name, _), v in zip(_FIELDS, values) if v}

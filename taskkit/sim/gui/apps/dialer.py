@@ -22,8 +22,8 @@ never connects or drops by itself.
 from __future__ import annotations
 
 from taskkit.apps.dialer import CALLS_URI, DIALPAD, PACKAGE, format_number
-from taskkit.sim import providers, telecom
-from taskkit.sim.gui import widgets
+from taskkit.sim import telecom
+from taskkit.sim.gui import appdata, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
 from taskkit.sim.gui.node import EDIT_TEXT, Node
 from taskkit.sim.gui.session import Session
@@ -42,7 +42,7 @@ def _icon(node: Node, name: str) -> Node:
 
 
 def _recents(ui: Session) -> list[widgets.Row]:
-    cursor = providers.query(ui.state, CALLS_URI, ["_id", "number", "type"], sort="date DESC, _id DESC")
+    cursor = appdata.query(ui, CALLS_URI, ["_id", "number", "type"], sort="date DESC, _id DESC")
     rows = [dict(zip(cursor.columns, values)) for values in cursor.rows]
     return [widgets.Row(ui.m.dp(72), lambda box, r=r: widgets.list_item(
                 ui, box, format_number(str(r["number"] or "")), _CALL_TYPES.get(int(r["type"] or 0), ""),

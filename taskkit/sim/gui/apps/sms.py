@@ -43,7 +43,7 @@ from taskkit.apps.common import normalize_phone
 from taskkit.apps.sms import BOX_URIS, PACKAGE, SMS_URI, TYPE_INBOX
 from taskkit.sim import providers
 from taskkit.sim.devicetime import device_zone
-from taskkit.sim.gui import pictures, widgets
+from taskkit.sim.gui import appdata, pictures, widgets
 from taskkit.sim.gui.app import AppScreens, Frame, Intent, Opening, Screen, register
 from taskkit.sim.gui.node import Node, Painted
 from taskkit.sim.gui.searchmenu import search_menu
@@ -67,14 +67,14 @@ def same_number(a: str, b: str) -> bool:
 
 def messages(ui: Session) -> list[dict[str, Any]]:
     """Every SMS, oldest first."""
-    cursor = providers.query(ui.state, SMS_URI, ["_id", "thread_id", "address", "body", "date", "type", "read"],
+    cursor = appdata.query(ui, SMS_URI, ["_id", "thread_id", "address", "body", "date", "type", "read"],
                              sort="date ASC, _id ASC")
     return [dict(zip(cursor.columns, row)) for row in cursor.rows]
 
 
 def contact_names(ui: Session) -> list[tuple[str, str]]:
     """(display name, number) of every phone row of the contacts provider."""
-    cursor = providers.query(ui.state, PHONES, ["display_name", "data1"], sort="display_name ASC")
+    cursor = appdata.query(ui, PHONES, ["display_name", "data1"], sort="display_name ASC")
     return [(str(name or number), str(number)) for name, number in cursor.rows if number]
 
 
