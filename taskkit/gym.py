@@ -37,6 +37,7 @@
 from __future__ import annotations
 
 import json
+import marshal
 from typing import Any, Sequence
 
 from taskkit import actions, connect, families, loading, registry, suite
@@ -127,6 +128,7 @@ class PhoneEnv(gymnasium.Env):
         self.progress = 0.0  # the milestone progress rewarded so far (reward="progress")
         self._last: Any = None
         self._described: tuple[tuple[Any, ...], str] = ((), "")  # the last elements observed and their text
+        self._rendered: tuple[Any, bytes, str] | None = None  # the task, its params (marshal) and its goal
         self._frame: np.ndarray | None = None  # the last observed screen's pixels (screenshot or render)
 
     # --- the episode ------------------------------------------------------------------------------
@@ -193,7 +195,7 @@ class PhoneEnv(gymnasium.Env):
 
     # --- helpers ---------------------------------------------------------------------------------
     def _observe(self, error: str | None) -> dict[str, Any]:
-        goal = self.task.goal  # (a template rendered: once per observation)
+        goal = self._goal()
         self._last = observe(self.env, self._viewer, goal, self.steps, self.task.max_steps, error)
         observation: dict[str, Any] = {"goal": goal, "elements": self._elements_text(),
                                        "foreground": self._last.foreground or "", "last_action_error": error or ""}
@@ -202,6 +204,17 @@ class PhoneEnv(gymnasium.Env):
         if self.screenshot:
             observation["screenshot"] = self._frame
         return observation
+
+    def _goal(self) -> str:
+        """The task's goal, rendered again only when the task or its params change (a template's
+        render cost a step more than the rest of its observation's text)."""
+        try:
+            params = marshal.dumps(self.task.params)
+        except ValueError:  # (params that are not plain data)
+            return self.task.goal
+        if self._rendered is None or self._rendered[0] is not self.task or self._rendered[1] != params:
+            self._rendered = (self.task, params, self.task.goal)
+        return self._rendered[2]
 
     def _elements_text(self) -> str:
         """The observed elements as text, written again only when they changed (a screen observed

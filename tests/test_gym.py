@@ -49,7 +49,7 @@ def test_the_step_budget_truncates_with_the_score_as_reward() -> None:
         env.close()
 
 
-def test_a_step_renders_the_goal_once(monkeypatch) -> None:
+def test_the_goal_is_rendered_again_only_when_its_params_change(monkeypatch) -> None:
     from taskkit import task as task_lib
 
     env = gymnasium.make("taskkit/Task-v0", task="SystemWifiTurnOn").unwrapped
@@ -58,8 +58,14 @@ def test_a_step_renders_the_goal_once(monkeypatch) -> None:
         rendered = []
         plain = task_lib.TaskEval.goal.fget
         monkeypatch.setattr(task_lib.TaskEval, "goal", property(lambda task: rendered.append(1) or plain(task)))
-        observation = env.step(_act(action_type="wait"))[0]
-        assert observation["goal"] == plain(env.task) and len(rendered) == 1
+        observations = [env.step(_act(action_type="wait"))[0] for _ in range(3)]
+        assert [o["goal"] for o in observations] == [plain(env.task)] * 3 and rendered == []
+        env.task.params = {**env.task.params, "on_or_off": "off"}  # (any change of the params)
+        assert env.step(_act(action_type="wait"))[0]["goal"] == plain(env.task) and len(rendered) == 1
+        env.reset(seed=2)  # a new task: rendered for it, then kept
+        after_reset = len(rendered)
+        assert after_reset > 1 and env.step(_act(action_type="wait"))[0]["goal"] == plain(env.task)
+        assert len(rendered) == after_reset
     finally:
         env.close()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import functools
 import math
 import re
 from typing import Any, ClassVar
@@ -95,8 +96,7 @@ class Action:
         """Parse AndroidWorld's JSON action form, e.g. {"action_type": "click", "index": 3}."""
         if not isinstance(data, dict):
             raise ValueError(f"an action is a JSON object, got {type(data).__name__}")
-        fields = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - fields
+        unknown = data.keys() - _fields(cls)
         if unknown:
             raise ValueError(f"unknown action field(s) {sorted(unknown)}")
         if "action_type" not in data:
@@ -124,6 +124,12 @@ class Action:
     @property
     def ends_episode(self) -> bool:
         return self.action_type == "status"
+
+
+@functools.cache
+def _fields(cls: type) -> frozenset[str]:
+    """The field names of a dataclass (read once: `dataclasses.fields` builds them each call)."""
+    return frozenset(f.name for f in dataclasses.fields(cls))
 
 
 @dataclasses.dataclass(frozen=True)
