@@ -17,6 +17,8 @@ import dataclasses
 import io
 import struct
 
+from taskkit.apps.kept import kept
+
 # --- MP3 ---------------------------------------------------------------------------------------
 _FRAME_HEADER = bytes((0xFF, 0xF3, 0x18, 0xC4))  # MPEG-2, Layer III, no CRC, 8 kbit/s, 16 kHz, mono
 _FRAME_BYTES = 36  # 72 * 8000 / 16000
@@ -187,8 +189,10 @@ def mp4_duration_ms(data: bytes) -> int | None:
 VIDEO_SIZE = (320, 240)  # AndroidWorld's videos' frame size
 
 
+@kept()
 def message_video(messages: list[str], seconds_each: int) -> bytes:
-    """A video showing each message, white on black and centred, for `seconds_each` seconds."""
+    """A video showing each message, white on black and centred, for `seconds_each` seconds (kept
+    by its inputs)."""
     from PIL import Image, ImageDraw, ImageFont  # the simulator's imaging library (a dependency)
 
     width, height = VIDEO_SIZE

@@ -183,8 +183,11 @@ class Table:
     def _id(self) -> str:
         return sql_identifier(self.name)
 
-    def select_sql(self, where: Mapping[str, Any] | str = "", order: bool = False) -> str:
-        sql = f"SELECT * FROM {self._id()} WHERE {where_sql(where or {})}"
+    def select_sql(self, where: Mapping[str, Any] | str = "", order: bool = False,
+                   columns: Sequence[str] | None = None) -> str:
+        """The SELECT of the rows matching `where`: every column, or only `columns`."""
+        what = "*" if columns is None else ", ".join(sql_identifier(c) for c in columns)
+        sql = f"SELECT {what} FROM {self._id()} WHERE {where_sql(where or {})}"
         return sql + (f" ORDER BY {sql_identifier(self.key)}" if order else "")
 
     def insert_statements(self, rows: Sequence[Mapping[str, Any]]) -> str:
@@ -225,11 +228,27 @@ class Table:
         """The matching rows, with exact values, in key order (one round trip)."""
         return device.sqlite.query(self.db, self.select_sql(where, order=True))
 
-    def select(self, device: Device, where: Where) -> Rows:
-        """The rows matching `where` by key (one round trip; a Python predicate reads every row)."""
+    def select(self, device: Device, where: Where, columns: Sequence[str] | None = None) -> Rows:
+        """The rows matching `where` by key (one round trip; a Python predicate reads every row).
+
+        `columns`: the fields the caller reads (None: all). The rows hold at least those, the key
+        and, for a predicate that names the fields it reads (`where.fields`), those too.
+        """
+        read = self._columns_read(where, columns)
         if callable(where):
-            return {k: row for k, row in self.read(device).items() if where(row)}
-        return {row[self.key]: row for row in device.sqlite.query(self.db, self.select_sql(where))}
+            rows = device.sqlite.query(self.db, self.select_sql(columns=read))
+            return {row[self.key]: row for row in rows if where(row)}
+        return {row[self.key]: row for row in device.sqlite.query(self.db, self.select_sql(where, columns=read))}
+
+    def _columns_read(self, where: Where, columns: Sequence[str] | None) -> list[str] | None:
+        """The columns `select` reads, in the table's order (None: all of them, `*`). A name the
+        table lacks is left out: a row read whole has no such field either."""
+        fields = getattr(where, "fields", None) if callable(where) else ()
+        if columns is None or fields is None or not self.columns:
+            return None
+        names = {self.key, *columns, *fields}
+        read = [name for name in self.column_names if name in names]
+        return None if len(read) == len(self.columns) else read
 
     def read(self, device: Device) -> Rows:
         """Every row by key (moves the whole table: for tests and small tables)."""

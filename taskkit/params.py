@@ -13,7 +13,7 @@ import json
 import marshal
 import math
 import re
-from typing import Any
+from typing import Any, Callable
 
 from taskkit.errors import TaskkitError
 
@@ -74,11 +74,6 @@ def _type_name(value: Any) -> str:
     return type(value).__name__
 
 
-def _matches_type(value: Any, name: str) -> bool:
-    actual = _type_name(value)
-    return actual == name or (name == "number" and actual == "integer")
-
-
 #: Where in the params a value is: the root's name, or (the parent's place, key or index). A
 #: place is written out (`params.notes[3].title`) only for an error, not for every value checked.
 Place = str | tuple["Place", str | int]
@@ -133,44 +128,94 @@ def check(params: Any, schema: dict) -> None:
     check_plain(params)
     validate(params, schema)
     if key is not None:
-        if len(_VALID) >= _VALID_MAX:
-            try:  # (another thread may take the same oldest pair meanwhile)
-                del _VALID[next(iter(_VALID))]
-            except (KeyError, RuntimeError, StopIteration):
-                pass
-        _VALID[key] = None
+        _keep(_VALID, key, None)
+
+
+def _keep(kept: dict, key: Any, value: Any) -> None:
+    """Keep `value` under `key` in `kept`, its oldest entry dropped past `_VALID_MAX`."""
+    if len(kept) >= _VALID_MAX:
+        try:  # (another thread may take the same oldest entry meanwhile)
+            del kept[next(iter(kept))]
+        except (KeyError, RuntimeError, StopIteration):
+            pass
+    kept[key] = value
 
 
 def validate(value: Any, schema: dict, path: Place = "params") -> None:
     """Raise ParamError naming the first field of `value` that breaks `schema`."""
+    _checker(schema)(value, path)
+
+
+Checker = Callable[[Any, Place], None]
+# Checkers of the schemas seen lately, by the schemas' marshal data (see `check`), oldest first.
+_CHECKERS: dict[bytes, Checker] = {}
+
+
+def _checker(schema: dict) -> Checker:
+    """`schema` compiled (`_compile`) once: equal marshal data are equal schemas, and the checker
+    is compiled from a copy of them, so a later change to `schema` itself cannot reach it."""
+    try:
+        key = marshal.dumps(schema, 0)
+    except ValueError:  # not marshal's kind of data: compiled each time
+        return _compile(schema)
+    found = _CHECKERS.get(key)
+    if found is None:
+        found = _compile(marshal.loads(key))
+        _keep(_CHECKERS, key, found)
+    return found
+
+
+def _compile(schema: dict) -> Checker:
+    """A function raising what `validate` raises for `schema`, in the same order (type, enum,
+    const, bounds, string, array, object), with each keyword looked up once, not per value."""
+    steps: list[Checker] = []
     types = schema.get("type")
     if types is not None:
         names = [types] if isinstance(types, str) else list(types)
-        if not any(_matches_type(value, name) for name in names):
-            raise ParamError(f"{_text(path)}: expected {' or '.join(names)}, got {_type_name(value)} {_short(value)}")
-    if "enum" in schema and value not in schema["enum"]:
-        raise ParamError(f"{_text(path)}: {_short(value)} is not one of {schema['enum']}")
-    if "const" in schema and value != schema["const"]:
-        raise ParamError(f"{_text(path)}: must be {_short(schema['const'])}, got {_short(value)}")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        _check_bounds(value, schema, path)
-    if isinstance(value, str):
-        if len(value) < schema.get("minLength", 0):
-            raise ParamError(f"{_text(path)}: shorter than {schema['minLength']} characters")
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            raise ParamError(f"{_text(path)}: longer than {schema['maxLength']} characters")
-        if "pattern" in schema and not re.search(schema["pattern"], value):
-            raise ParamError(f"{_text(path)}: {_short(value)} does not match pattern {schema['pattern']!r}")
-    if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
-            raise ParamError(f"{_text(path)}: fewer than {schema['minItems']} items")
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            raise ParamError(f"{_text(path)}: more than {schema['maxItems']} items")
-        if isinstance(schema.get("items"), dict):
-            for index, item in enumerate(value):
-                validate(item, schema["items"], (path, index))
-    if isinstance(value, dict):
-        _check_object(value, schema, path)
+        accepted = frozenset(names) | ({"integer"} if "number" in names else set())
+
+        def check_type(value: Any, path: Place) -> None:
+            if _type_name(value) not in accepted:
+                raise ParamError(f"{_text(path)}: expected {' or '.join(names)}, got {_type_name(value)} {_short(value)}")
+        steps.append(check_type)
+    if "enum" in schema:
+        enum = schema["enum"]
+
+        def check_enum(value: Any, path: Place) -> None:
+            if value not in enum:
+                raise ParamError(f"{_text(path)}: {_short(value)} is not one of {enum}")
+        steps.append(check_enum)
+    if "const" in schema:
+        const = schema["const"]
+
+        def check_const(value: Any, path: Place) -> None:
+            if value != const:
+                raise ParamError(f"{_text(path)}: must be {_short(const)}, got {_short(value)}")
+        steps.append(check_const)
+    if _BOUNDS & schema.keys():
+        def check_bounds(value: Any, path: Place) -> None:
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                _check_bounds(value, schema, path)
+        steps.append(check_bounds)
+    if _STRING & schema.keys():
+        steps.append(lambda value, path: _check_string(value, schema, path) if isinstance(value, str) else None)
+    array = _array_checker(schema)
+    if array is not None:
+        steps.append(array)
+    obj = _object_checker(schema)
+    if obj is not None:
+        steps.append(obj)
+    if len(steps) == 1:
+        return steps[0]
+
+    def check_all(value: Any, path: Place) -> None:
+        for step in steps:
+            step(value, path)
+    return check_all
+
+
+_BOUNDS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"})
+_STRING = frozenset({"minLength", "maxLength", "pattern"})
 
 
 def _check_bounds(value: float, schema: dict, path: Place) -> None:
@@ -184,19 +229,58 @@ def _check_bounds(value: float, schema: dict, path: Place) -> None:
         raise ParamError(f"{_text(path)}: {value} must be less than {schema['exclusiveMaximum']}")
 
 
-def _check_object(value: dict, schema: dict, path: Place) -> None:
-    properties = schema.get("properties") or {}
-    for key in schema.get("required", []):
-        if key not in value:
-            raise ParamError(f"{_text(path)}: missing required field {key!r}")
+def _check_string(value: str, schema: dict, path: Place) -> None:
+    if len(value) < schema.get("minLength", 0):
+        raise ParamError(f"{_text(path)}: shorter than {schema['minLength']} characters")
+    if "maxLength" in schema and len(value) > schema["maxLength"]:
+        raise ParamError(f"{_text(path)}: longer than {schema['maxLength']} characters")
+    if "pattern" in schema and not re.search(schema["pattern"], value):
+        raise ParamError(f"{_text(path)}: {_short(value)} does not match pattern {schema['pattern']!r}")
+
+
+def _array_checker(schema: dict) -> Checker | None:
+    """The array keywords' check (None when `schema` has none)."""
+    items = _compile(schema["items"]) if isinstance(schema.get("items"), dict) else None
+    if items is None and "minItems" not in schema and "maxItems" not in schema:
+        return None
+
+    def check_array(value: Any, path: Place) -> None:
+        if not isinstance(value, list):
+            return
+        if len(value) < schema.get("minItems", 0):
+            raise ParamError(f"{_text(path)}: fewer than {schema['minItems']} items")
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            raise ParamError(f"{_text(path)}: more than {schema['maxItems']} items")
+        if items is not None:
+            for index, item in enumerate(value):
+                items(item, (path, index))
+    return check_array
+
+
+def _object_checker(schema: dict) -> Checker | None:
+    """The object keywords' check (None when `schema` has none: any object passes)."""
+    properties = {key: _compile(sub) for key, sub in (schema.get("properties") or {}).items()}
+    required = schema.get("required", [])
     extra = schema.get("additionalProperties", not properties)
-    for key, item in value.items():
-        if key in properties:
-            validate(item, properties[key], (path, str(key)))
-        elif extra is False:
-            raise ParamError(f"{_text(path)}: unknown field {key!r} (known: {sorted(properties)})")
-        elif isinstance(extra, dict):
-            validate(item, extra, (path, str(key)))
+    if not properties and not required and extra is True:
+        return None
+    extra_check = _compile(extra) if isinstance(extra, dict) else None
+
+    def check_object(value: Any, path: Place) -> None:
+        if not isinstance(value, dict):
+            return
+        for key in required:
+            if key not in value:
+                raise ParamError(f"{_text(path)}: missing required field {key!r}")
+        for key, item in value.items():
+            check = properties.get(key)
+            if check is not None:
+                check(item, (path, str(key)))
+            elif extra is False:
+                raise ParamError(f"{_text(path)}: unknown field {key!r} (known: {sorted(properties)})")
+            elif extra_check is not None:
+                extra_check(item, (path, str(key)))
+    return check_object
 
 
 def _short(value: Any) -> str:

@@ -58,7 +58,7 @@ class Select:
     scale: float | None = None
 
     def items(self, device: Any) -> list[Any]:
-        found = self.source.select(device, self.where)
+        found = self.source.select(device, self.where, (self.field,) if self.field else ())
         return self.aggregate([found[key] for key in sorted(found, key=_sort_key)])
 
     def aggregate(self, rows: Sequence[Mapping[str, Any]]) -> list[Any]:

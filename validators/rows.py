@@ -130,8 +130,10 @@ class TargetSnapshot:
     targets: Rows
 
 
-def _snapshot_targets(source: RowSource, where: Where, env: TaskEnv) -> TargetSnapshot:
-    return TargetSnapshot(source.snapshot(env), source.select(env.device, where))
+def _snapshot_targets(source: RowSource, where: Where, env: TaskEnv,
+                      columns: Sequence[str] | None = None) -> TargetSnapshot:
+    """The snapshot and the target rows (holding at least `columns`; None: whole rows)."""
+    return TargetSnapshot(source.snapshot(env), source.select(env.device, where, columns))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -143,7 +145,7 @@ class RowsDeleted:
     description: str
 
     def snapshot(self, env: TaskEnv) -> TargetSnapshot:
-        return _snapshot_targets(self.source, self.targets, env)
+        return _snapshot_targets(self.source, self.targets, env, ())  # only the targets' keys are used
 
     def evaluate(self, env: TaskEnv, snapshot: TargetSnapshot) -> CheckResult:
         diff = self.source.diff(env, snapshot.source)

@@ -30,7 +30,9 @@ class RowSource(Protocol):
 
     def read(self, device: Device) -> Rows: ...
 
-    def select(self, device: Device, where: Where) -> Rows: ...
+    def select(self, device: Device, where: Where, columns: Sequence[str] | None = None) -> Rows:
+        """The rows matching `where`, by key; with `columns` (the fields the caller reads) a row
+        may hold only those, the key and what `where` reads."""
 
     def duplicates(self, device: Device, fields: Sequence[str]) -> Rows: ...
 
@@ -59,7 +61,8 @@ class ProviderUri:
         rows = device.content.query(self.uri, projection=self._projection())
         return {row[self.key]: row for row in rows}
 
-    def select(self, device: Device, where: Where) -> Rows:
+    def select(self, device: Device, where: Where, columns: Sequence[str] | None = None) -> Rows:
+        """The rows matching `where`, by key (each with the whole projection, whatever `columns`)."""
         if callable(where):
             return {k: row for k, row in self.read(device).items() if where(row)}
         rows = device.content.query(self.uri, projection=self._projection(), where=where_sql(where))

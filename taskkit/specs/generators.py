@@ -299,6 +299,7 @@ class Rows:
     def draw(self, rng: TaskRng, scope: Scope) -> list[dict[str, Any]]:
         target = self.count if self.max_count is None else rng.randint(self.count, self.max_count)
         rows: list[dict[str, Any]] = []
+        excluded = [p.bound(scope) for p in self.exclude_if]
         tries, limit = 0, 100 * max(target, 1)
         while len(rows) < target:
             tries += 1
@@ -308,7 +309,7 @@ class Rows:
             row: dict[str, Any] = {}
             for param in self.fields:
                 row[param.name] = param.draw(rng, {**scope, **row})
-            if any(p.test(row, scope) for p in self.exclude_if):
+            if any(test(row) for test in excluded):
                 continue
             if any(all(same(row.get(f), other.get(f), ignore_case=True) for f in self.unique_by) for other in rows) \
                     and self.unique_by:

@@ -92,8 +92,21 @@ def render(source: str, context: Mapping[str, Any], *, shell: bool = False) -> s
     return _template(source, shell).render(**context)
 
 
+# Words an expression reads as a literal or an operator, never as a variable (and `self`, which
+# jinja's call refuses as a variable's name).
+_NOT_NAMES = frozenset({"true", "false", "none", "True", "False", "None", "and", "or", "not", "in", "is", "if", "else",
+                        "self"})
+
+
 def evaluate(source: str, context: Mapping[str, Any]) -> Any:
-    """The value of a jinja2 expression, with its type kept (an int stays an int)."""
+    """The value of a jinja2 expression, with its type kept (an int stays an int).
+
+    An expression that is only the name of a variable of `context` (a row field copying
+    another: `created_time`) is that value, as jinja looks it up (the context before the
+    globals), without building jinja's context for it.
+    """
+    if source in context and source.isascii() and source.isidentifier() and source not in _NOT_NAMES:
+        return context[source]
     return _expression(source)(**context)
 
 

@@ -4,7 +4,7 @@ picked by conditions. Pure functions over plain data; no device access.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from taskkit.apps.common import normalize_phone
 from taskkit.errors import TaskkitError
@@ -155,6 +155,9 @@ def compare(op: str, actual: Any, expected: Any, ignore_case: bool = False) -> b
     raise ValueError(f"unknown operator {op}")
 
 
+_UNKNOWN = object()  # an operand not yet worked out
+
+
 @dataclasses.dataclass(frozen=True)
 class Predicate:
     """A compiled Condition: `test(row, context)`; `describe(context)` for reasons."""
@@ -169,14 +172,35 @@ class Predicate:
     parts: tuple["Predicate", ...] = ()
 
     def test(self, row: Row, context: Context) -> bool:
+        return self._test(row, context, {})
+
+    def bound(self, context: Context) -> Callable[[Row], bool]:
+        """`test` of rows in one `context`, which must not change meanwhile (a rows generator's
+        scope while it draws): each condition's operand is worked out once, when a row first
+        needs it (as `test` would, so an operand that cannot be worked out fails the same row),
+        and kept for the next rows."""
+        operands: dict[int, Any] = {}
+        return lambda row: self._test(row, context, operands)
+
+    def _test(self, row: Row, context: Context, operands: dict[int, Any]) -> bool:
         if self.kind == "all":
-            return all(part.test(row, context) for part in self.parts)
+            return all(part._test(row, context, operands) for part in self.parts)
         if self.kind == "any":
-            return any(part.test(row, context) for part in self.parts)
+            return any(part._test(row, context, operands) for part in self.parts)
         if self.kind == "not":
-            return not self.parts[0].test(row, context)
-        expected = coerce_operand(self.message, context, self.field_path, self.affinity, self.op)
+            return not self.parts[0]._test(row, context, operands)
+        expected = operands.get(id(self), _UNKNOWN)
+        if expected is _UNKNOWN:
+            expected = operands[id(self)] = coerce_operand(self.message, context, self.field_path, self.affinity,
+                                                           self.op)
         return compare(self.op, row.get(self.field), expected, self.ignore_case)
+
+    def fields(self) -> Iterator[str]:
+        """The row fields `test` reads."""
+        if self.kind == "leaf":
+            yield self.field
+        for part in self.parts:
+            yield from part.fields()
 
     def describe(self, context: Context) -> str:
         if self.kind in ("all", "any"):
@@ -212,6 +236,7 @@ def selector(predicates: Sequence[Predicate], context: Context) -> Callable[[Row
         return all_match(predicates, row, context)
 
     select.__name__ = "rows where " + " and ".join(p.describe(context) for p in predicates)
+    select.fields = frozenset(field for p in predicates for field in p.fields())  # type: ignore[attr-defined]
     return select
 
 
