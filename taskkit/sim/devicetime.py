@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from datetime import datetime, timedelta, timezone, tzinfo
+from typing import Callable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from taskkit.sim.state import SimState
@@ -17,9 +18,14 @@ def _zone(name: str) -> tzinfo:
         return timezone(timedelta(0), "GMT")  # bionic falls back to GMT for unknown zones
 
 
+def zone_name(state: SimState) -> str:
+    """The name of the device's local time zone: `persist.sys.timezone` (UTC when unset)."""
+    return state.config["props"].get("persist.sys.timezone") or "UTC"
+
+
 def device_zone(state: SimState) -> tzinfo:
     """The device's local time zone, from `persist.sys.timezone` (UTC when unset)."""
-    return _zone(state.config["props"].get("persist.sys.timezone") or "UTC")
+    return _zone(zone_name(state))
 
 
 def local_time(state: SimState, epoch: int | None = None, utc: bool = False) -> datetime:
@@ -37,23 +43,26 @@ _COMPOSITE = {"c": "%a %b %e %H:%M:%S %Y", "D": "%m/%d/%y", "F": "%Y-%m-%d", "T"
               "+": DEFAULT_DATE_FORMAT}
 
 
+_NUMBERS: dict[str, Callable[[datetime], tuple[int, int, str]]] = {  # (value, width, default pad)
+    "d": lambda w: (w.day, 2, "0"), "e": lambda w: (w.day, 2, " "), "H": lambda w: (w.hour, 2, "0"),
+    "k": lambda w: (w.hour, 2, " "), "I": lambda w: (w.hour % 12 or 12, 2, "0"),
+    "l": lambda w: (w.hour % 12 or 12, 2, " "), "M": lambda w: (w.minute, 2, "0"),
+    "S": lambda w: (w.second, 2, "0"), "m": lambda w: (w.month, 2, "0"), "y": lambda w: (w.year % 100, 2, "0"),
+    "Y": lambda w: (w.year, 0, "0"), "C": lambda w: (w.year // 100, 2, "0"),
+    "j": lambda w: (w.timetuple().tm_yday, 3, "0"), "u": lambda w: (w.isocalendar()[2], 1, "0"),
+    "w": lambda w: ((w.weekday() + 1) % 7, 1, "0"),
+    "U": lambda w: ((w.timetuple().tm_yday - 1 + 7 - (w.weekday() + 1) % 7) // 7, 2, "0"),
+    "W": lambda w: ((w.timetuple().tm_yday - 1 + 7 - w.weekday()) // 7, 2, "0"),
+    "V": lambda w: (w.isocalendar()[1], 2, "0"), "G": lambda w: (w.isocalendar()[0], 0, "0"),
+    "g": lambda w: (w.isocalendar()[0] % 100, 2, "0"), "s": lambda w: (int(w.timestamp()), 0, "0"),
+}
+
+
 def _number(spec: str, when: datetime) -> tuple[int, int, str] | None:
-    """(value, width, default pad) of a numeric conversion, or None if `spec` is not one."""
-    yday = when.timetuple().tm_yday - 1
-    sunday_wday = (when.weekday() + 1) % 7
-    iso_year, iso_week, iso_day = when.isocalendar()
-    hour12 = when.hour % 12 or 12
-    table = {
-        "d": (when.day, 2, "0"), "e": (when.day, 2, " "), "H": (when.hour, 2, "0"),
-        "k": (when.hour, 2, " "), "I": (hour12, 2, "0"), "l": (hour12, 2, " "),
-        "M": (when.minute, 2, "0"), "S": (when.second, 2, "0"), "m": (when.month, 2, "0"),
-        "y": (when.year % 100, 2, "0"), "Y": (when.year, 0, "0"), "C": (when.year // 100, 2, "0"),
-        "j": (yday + 1, 3, "0"), "u": (iso_day, 1, "0"), "w": (sunday_wday, 1, "0"),
-        "U": ((yday + 7 - sunday_wday) // 7, 2, "0"), "W": ((yday + 7 - when.weekday()) // 7, 2, "0"),
-        "V": (iso_week, 2, "0"), "G": (iso_year, 0, "0"), "g": (iso_year % 100, 2, "0"),
-        "s": (int(when.timestamp()), 0, "0"),
-    }
-    return table.get(spec)
+    """(value, width, default pad) of a numeric conversion, or None if `spec` is not one (only
+    the asked conversion is computed)."""
+    number = _NUMBERS.get(spec)
+    return number(when) if number is not None else None
 
 
 def _offset(when: datetime, colon: bool = False) -> str:
@@ -110,3 +119,11 @@ def format_time(fmt: str, when: datetime) -> str:
             }.get(spec, spec)  # tzcode prints an unknown conversion's character itself
         out.append(text.upper() if upper else text)
     return "".join(out)
+
+
+@functools.lru_cache(maxsize=256)
+def format_epoch(fmt: str, epoch: int, zone: str) -> str:
+    """`format_time(fmt, …)` of whole second `epoch` in the zone named `zone`, kept: a pure
+    function of the three (the zone's rules are read once, `_zone`), and a command's log lines
+    share their second."""
+    return format_time(fmt, datetime.fromtimestamp(epoch, _zone(zone)))

@@ -15,7 +15,7 @@ import re
 import threading
 from typing import Iterator
 
-from taskkit.sim.devicetime import format_time, local_time
+from taskkit.sim.devicetime import format_epoch, zone_name
 from taskkit.sim.state import SimState
 
 SYSTEM_SERVER_PID = 512
@@ -42,7 +42,7 @@ def append_log(state: SimState, priority: str, tag: str, message: str,
     level = priority.upper()[:1]
     if not level or level not in PRIORITIES:
         raise ValueError(f"log priority must be one of {PRIORITIES}, not {priority!r}")
-    stamp = format_time("%m-%d %H:%M:%S.000", local_time(state))
+    stamp = format_epoch("%m-%d %H:%M:%S.000", state.clock_epoch, zone_name(state))
     tid = pid if tid is None else tid
     text = "".join(
         format_entry(LogEntry(stamp, pid, tid, level, tag, line), "threadtime")

@@ -12,9 +12,11 @@ works on it with the stock CLI.
 """
 from __future__ import annotations
 
+import collections
 import errno
 import functools
 import json
+import marshal
 import os
 import posixpath
 import threading
@@ -90,8 +92,9 @@ class SimState:
             merged = _merge(current or {}, self._loaded, self.config)
             written = merged != current  # nothing new (and a file already there): no write
             if written:
-                self.root.mkdir(parents=True, exist_ok=True)  # (a mkdir is an event the change hooks follow)
-                jsonstore.write(self._config_path, json.dumps(merged, indent=1, sort_keys=True))
+                if entry is None:  # no file yet (a mkdir is an event the change hooks follow)
+                    self.root.mkdir(parents=True, exist_ok=True)
+                jsonstore.write(self._config_path, *config_text(merged))
             self.config.clear()
             self.config.update(merged)
             self._loaded = jsonstore.copy(self.config)
@@ -213,6 +216,46 @@ class SimState:
 
 
 _SAVE_LOCK = threading.Lock()
+MAX_ENCODED = 64  # device.json entries (key and value) kept encoded per process
+
+
+def config_text(config: dict[str, Any]) -> tuple[str, bytes]:
+    """device.json's text for `config` (sorted keys: the same data gives the same file; no
+    indent, which takes json's pure-Python encoder) and `marshal.dumps` of the data that text
+    reads back as. Each top-level entry is encoded once per value: a save changes one or two
+    of them (the foreground, the tasks), the rest (the app databases' schemas: most of the
+    file) is joined as it was."""
+    try:
+        parts = [_encoded_entry(key, config[key]) for key in sorted(config)]
+    except (TypeError, ValueError):  # a key that is not text, a value marshal cannot take
+        text = json.dumps(config, sort_keys=True, separators=(",", ":"))
+        return text, marshal.dumps(json.loads(text))
+    return "{" + ",".join(text for text, _ in parts) + "}", marshal.dumps(dict(read for _, read in parts))
+
+
+_ENCODED: collections.OrderedDict[bytes, tuple[str, tuple[str, Any]]] = collections.OrderedDict()
+_ENCODED_LOCK = threading.Lock()
+
+
+def _encoded_entry(key: str, value: Any) -> tuple[str, tuple[str, Any]]:
+    """`"key":value` as device.json holds it, and the (key, value) a read of it gives, kept by
+    the entry's marshal at version 0 (no references or interning: equal bytes are equal values,
+    types and order, so the same text). The value read is shared: never handed out unmarshalled."""
+    if type(key) is not str:
+        raise TypeError(key)
+    frozen = marshal.dumps((key, value), 0)
+    with _ENCODED_LOCK:
+        found = _ENCODED.get(frozen)
+        if found is not None:
+            _ENCODED.move_to_end(frozen)  # (the least recently saved go first)
+    if found is None:
+        text = json.dumps({key: value}, separators=(",", ":"), sort_keys=True)[1:-1]
+        found = text, next(iter(json.loads("{" + text + "}").items()))
+        with _ENCODED_LOCK:  # kept as given and as read back (what the next save starts from)
+            _ENCODED[frozen] = _ENCODED[marshal.dumps(found[1], 0)] = found
+            while len(_ENCODED) > MAX_ENCODED:
+                _ENCODED.popitem(last=False)
+    return found
 
 
 def _merge(current: dict[str, Any], base: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any]:

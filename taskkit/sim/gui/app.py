@@ -26,6 +26,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from taskkit.device.catalog import get as get_package
+from taskkit.sim import jsonstore
 
 if TYPE_CHECKING:  # pragma: no cover
     from taskkit.sim.gui.node import Node
@@ -46,7 +47,11 @@ class Frame:
         return f"{self.id}:{name}"
 
     def as_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """The frame as gui.json stores it, keys in the file's sorted order (as a read gives them
+        back: a stack stored again unchanged marshals as read, so the store sees nothing to save)."""
+        data = {name: getattr(self, name) for name in _FRAME_FIELDS}
+        data["args"] = jsonstore.copy(self.args)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Frame":
@@ -136,3 +141,6 @@ def register(app: AppScreens) -> AppScreens:
         raise ValueError(f"{app.package}: the first screen {app.first!r} is not one of its screens")
     APPS[app.package] = app
     return app
+
+
+_FRAME_FIELDS = tuple(sorted(field.name for field in dataclasses.fields(Frame)))  # gui.json's key order

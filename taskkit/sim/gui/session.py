@@ -143,7 +143,8 @@ class Session:
         return frames + self._new_frames(app, openings)
 
     def _store_frames(self, package: str, task_id: int, frames: list[Frame], seq: int) -> None:
-        self.store.data["apps"][package] = {"task": task_id, "frames": [f.as_json() for f in frames], "intent": seq}
+        frames_json = [f.as_json() for f in frames]
+        self.store.data["apps"][package] = {"frames": frames_json, "intent": seq, "task": task_id}  # gui.json's order
 
     def top(self) -> tuple[str, AppScreens | None, Frame | None]:
         """(package in front, its screens if modeled, its top frame)."""

@@ -51,18 +51,13 @@ def _frozen(data: dict[str, Any]) -> bytes:
     return marshal.dumps(data, 0)
 
 
-def _prepared(data: dict[str, Any]) -> tuple[bytes, str]:
-    """What a Store starts from: its data (marshalled: a private copy is one `marshal.loads`) and
-    that data's text."""
-    return _frozen(data), _text(data)
-
-
-def _read_back(entry: jsonstore.Entry, text: str, frozen: bytes) -> tuple[bytes, str]:
-    """`_prepared(_checked(entry.data()))` for the version just written as `text`, from data that
-    marshalled to `frozen`: the same data read back has the same text (not encoded again)."""
-    checked = _checked(entry.data())
-    again = _frozen(checked)
-    return again, text if again == frozen else _text(checked)
+def _prepared(entry: jsonstore.Entry | None) -> tuple[bytes, str]:
+    """What a Store starts from for a version of gui.json (None: no file): its data (marshalled:
+    a private copy is one `marshal.loads`) and the file's text (a save of that text writes
+    nothing: the file holds it already)."""
+    if entry is None:
+        return _frozen(_empty()), _text(_empty())
+    return _frozen(_checked(entry.data())), entry.text
 
 
 class Store:
@@ -75,10 +70,10 @@ class Store:
         except (OSError, ValueError):
             entry = None
         if entry is None:
-            frozen, self._saved = _prepared(_empty())
+            frozen, self._saved = _prepared(None)
         else:
             if _MEMO not in entry.memo:  # the first read of this version in this process
-                entry.memo[_MEMO] = _prepared(_checked(entry.data()))
+                entry.memo[_MEMO] = _prepared(entry)
             frozen, self._saved = entry.memo[_MEMO]
         self.data = marshal.loads(frozen)
         self._frozen = frozen  # the data as read (unchanged data marshals to these bytes again)
@@ -110,6 +105,6 @@ class Store:
         text = _text(self.data)
         if text != self._saved:
             entry = jsonstore.write(self.path, text)
-            entry.memo[_MEMO] = _read_back(entry, text, frozen)  # as the next command reads it back
+            entry.memo[_MEMO] = _prepared(entry)  # as the next command reads it back
             self._saved = text
         self._frozen = frozen
