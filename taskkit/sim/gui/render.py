@@ -17,17 +17,22 @@ wifi, signal and battery glyphs and the navigation bar Back, Home and Overview. 
 (`render_image`), what each node of the active window drew is noted for `audit`. A missing font
 falls back to Pillow's bundled one (icons to an outline circle) with one warning line. The same
 screen gives the same bytes (PNG without timestamps, fixed compression). `render_rgba` gives the
-pixels themselves (raw `screencap`, read in process by taskkit.gym): no PNG is encoded for them.
+pixels themselves (raw `screencap`, read in process by taskkit.gym): no PNG is encoded for them,
+and the last few frames are kept by what they draw (docs/performance.md, "Screenshots").
 """
 from __future__ import annotations
 
+import collections
+import dataclasses
 import functools
+import hashlib
 import io
+import threading
 
 from PIL import Image, ImageDraw, ImageFont, features
 
 from taskkit.apps import media
-from taskkit.sim.gui import icons, launcher, pictures, vector, widgets
+from taskkit.sim.gui import cache, icons, launcher, pictures, vector, widgets
 from taskkit.sim.gui.node import EDIT_TEXT, Box, Node, Painted, Tone
 from taskkit.sim.gui.screen import View
 from taskkit.sim.gui.theme import NEUTRAL_DARK, NEUTRAL_LIGHT, Palette, theme
@@ -211,11 +216,18 @@ def _photo(image: str, size: tuple[int, int]) -> Image.Image:
     view of `size`: scaled to fit it (fitCenter), or cut to fill it (`pictures.CROP`:
     centerCrop). The file is read every time (so the GUI cache sees the read); decoding and
     scaling are done once per picture, view size and fit."""
-    crop = image.startswith(pictures.CROP)
-    path, _, at = image[len(pictures.CROP):].partition("#t=") if crop else image.partition("#t=")
+    path, crop, at = _picture_file(image)
     with open(path, "rb") as handle:
         data = handle.read()
     return _fitted(_video_frame(data, int(at)) if at else data, size, crop)
+
+
+def _picture_file(image: str) -> tuple[str, bool, str]:
+    """A `Node.image` naming a file: its path, whether it is cut to fill its view, and the time
+    of a video's frame ("" for a picture)."""
+    crop = image.startswith(pictures.CROP)
+    path, _, at = (image[len(pictures.CROP):] if crop else image).partition("#t=")
+    return path, crop, at
 
 
 @functools.lru_cache(maxsize=16)  # a screen's few photos: a gallery's thumbnails, a recipe's header
@@ -618,9 +630,63 @@ def render_png(view: View, width: int, height: int) -> bytes:
     return out.getvalue()
 
 
+#: Frames kept by what they draw (`render_rgba`): a random walk comes back to a screen it drew
+#: before (after a reset, or Back) about one step in three with 4 kept; each is ~10 MB at 1080x2400.
+MAX_FRAMES = 4
+_FRAMES: collections.OrderedDict[tuple, bytes] = collections.OrderedDict()
+_FRAMES_LOCK = threading.Lock()
+#: Node fields that say what a node does, not what it looks like: the painter never reads them.
+_BEHAVIOUR = frozenset({"children", "enter", "action", "long_action", "slide", "swipe", "drag"})
+_DRAWN_FIELDS = tuple(field.name for field in dataclasses.fields(Node) if field.name not in _BEHAVIOUR)
+
+
 def render_rgba(view: View, width: int, height: int) -> bytes:
-    """The pixels of `view` on a `width` × `height` screen: RGBA_8888, row by row (raw `screencap`)."""
+    """The pixels of `view` on a `width` × `height` screen: RGBA_8888, row by row (raw `screencap`).
+    A view that draws what a kept frame drew (`_drawing`: every field the painter reads, and the
+    content of every picture file) is answered with that frame, not painted again (none is kept
+    with the GUI cache off: TASKKIT_GUI_CACHE=0)."""
+    if not cache.enabled:
+        return _painted_rgba(view, width, height)
+    key = (width, height, _drawing(view))
+    with _FRAMES_LOCK:
+        frame = _FRAMES.get(key)
+        if frame is not None:
+            _FRAMES.move_to_end(key)
+            return frame
+    frame = _painted_rgba(view, width, height)
+    with _FRAMES_LOCK:
+        _FRAMES[key] = frame
+        while len(_FRAMES) > MAX_FRAMES:
+            _FRAMES.popitem(last=False)
+    return frame
+
+
+def _painted_rgba(view: View, width: int, height: int) -> bytes:
     return render_image(view, width, height).convert("RGBA").tobytes()
+
+
+def _drawing(value: object) -> object:
+    """What drawing a view (or a part of one: a node, the bars) reads, as a key: the painter reads
+    nothing but the view (fonts, themes, icons and drawables are fixed) and the picture files its
+    nodes name, read here by content."""
+    if isinstance(value, View):
+        return tuple(_drawing(getattr(value, field.name)) for field in dataclasses.fields(View))
+    if isinstance(value, Node):
+        return _drawn_node(value)
+    return tuple(_drawing(item) for item in value) if isinstance(value, tuple) else value
+
+
+def _drawn_node(node: Node) -> tuple:
+    """`_drawing` of a node: its drawn fields, its picture file's content, its children's."""
+    picture = None
+    if node.image and pictures.drawable(node.image) is None:  # a picture file (or a video's frame): its content
+        try:
+            with open(_picture_file(node.image)[0], "rb") as handle:
+                picture = hashlib.sha256(handle.read()).digest()
+        except OSError:
+            picture = b""  # not drawn (`_Painter.picture`), as long as it cannot be read
+    return (tuple(getattr(node, name) for name in _DRAWN_FIELDS), picture,
+            tuple(_drawn_node(child) for child in node.children))
 
 
 def render_image(view: View, width: int, height: int, ledger: list[Mark] | None = None) -> Image.Image:
