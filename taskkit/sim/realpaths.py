@@ -12,27 +12,29 @@ from __future__ import annotations
 import os
 
 _OPEN_FLAGS = os.O_PATH | os.O_CLOEXEC
+_FD_LINKS = "/proc/self/fd/"
 
 
 def real_path(path: str | os.PathLike[str], follow: bool = True) -> str:
     """The real path of absolute `path`: every link in its folders resolved, and its last
     component too when `follow` (else kept, as lstat, unlink and rename see it)."""
     text = os.fspath(path)
-    folder, name = os.path.split(text)
     if not follow:
+        folder, name = os.path.split(text)
         if name in ("", ".", ".."):
             return os.path.realpath(text)
         return os.path.join(real_path(folder), name)
     try:
         handle = os.open(text, _OPEN_FLAGS)
     except (FileNotFoundError, NotADirectoryError):
+        folder, name = os.path.split(text)
         if folder == text or _dots(text) or os.path.islink(text):  # (a dangling link: its target)
             return os.path.realpath(text)
         return os.path.join(real_path(folder), name)  # resolved as far as it exists
     except OSError:
         return os.path.realpath(text)
     try:
-        return os.readlink(f"/proc/self/fd/{handle}")
+        return os.readlink(_FD_LINKS + str(handle))
     except OSError:  # no /proc
         return os.path.realpath(text)
     finally:

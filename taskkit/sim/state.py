@@ -32,6 +32,7 @@ SDCARD = "/storage/emulated/0"
 SDCARD_BACKING = "/data/media/0"
 # Every name under which apps and the shell reach shared storage.
 STORAGE_ALIASES = ("/sdcard", "/storage/self/primary", "/mnt/sdcard", SDCARD)
+_ALIAS_STARTS = ("/sdcard", "/storage/", "/mnt/sdcard")  # how every alias starts
 SETTINGS_DB = "/data/system/users/0/settings.db"
 MAX_SYMLINK_HOPS = 40  # Linux's MAXSYMLINKS: more links in one lookup is ELOOP
 
@@ -111,6 +112,8 @@ class SimState:
     @staticmethod
     def canonical(path: str) -> str:
         """Map every shared-storage alias onto its backing directory (/data/media/0)."""
+        if not path.startswith(_ALIAS_STARTS):
+            return path
         for alias in STORAGE_ALIASES:
             if path == alias or path.startswith(alias + "/"):
                 return SDCARD_BACKING + path[len(alias):]
@@ -149,8 +152,8 @@ class SimState:
         text, unless it leads back to where it stands: a loop, which the kernel refuses.)"""
         if device_path == "/":
             return None
-        host = os.fspath(self.fs_root) + device_path
-        return Path(host) if real_path(host) == self.real_fs_root + device_path else None
+        host = self._fs_text + device_path
+        return _path(host) if real_path(host) == self.real_fs_root + device_path else None
 
     def _resolve(self, device_path: str) -> Path:
         """The host path of absolute `device_path` with every symbolic link in it resolved."""
@@ -188,6 +191,10 @@ class SimState:
         return host
 
     @functools.cached_property
+    def _fs_text(self) -> str:
+        return os.fspath(self.fs_root)
+
+    @functools.cached_property
     def real_fs_root(self) -> str:
         """`fs_root` with every host link in it resolved (read once: the directory stays put)."""
         return os.path.realpath(self.fs_root)
@@ -213,6 +220,20 @@ class SimState:
     @property
     def logcat_path(self) -> Path:
         return self.root / "logcat.txt"
+
+
+_PATHS: dict[str, Path] = {}  # host path objects by their text (immutable, so shared)
+MAX_PATHS = 1024
+
+
+def _path(text: str) -> Path:
+    """`Path(text)`, made once per text (parsing one costs more than the lookup that needs it)."""
+    found = _PATHS.get(text)
+    if found is None:
+        if len(_PATHS) >= MAX_PATHS:
+            _PATHS.clear()
+        found = _PATHS[text] = Path(text)
+    return found
 
 
 _SAVE_LOCK = threading.Lock()

@@ -29,21 +29,27 @@ Confinement (docs/security.md): database names, literal `ATTACH` names and `VACU
 are device paths (plain or `file:` URIs), rewritten to the files backing them; the connection
 comes from `sqlite_sandbox.connect`, whose authorizer denies any other file outside the device's
 filesystem (`ATTACH (expr)`: `not authorized`) and keeps temporary storage in memory, so
-`PRAGMA temp_store` answers 2 and `sqlite3 ''` is an in-memory database.
+`PRAGMA temp_store` answers 2 and `sqlite3 ''` is an in-memory database. SQL arguments that only
+SELECT from an existing database run over the sandbox's kept query-only connection to it
+(`sqlite_sandbox.reader`, the same confinement), and again on a connection of their own after
+any error (`_Shell.read_kept`).
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import itertools
 import os
 import re
 import sqlite3
+import threading
 import urllib.parse
 import warnings
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
-from taskkit.sim import sqlite_sandbox
+from taskkit.sim import limits, sqlite_sandbox
 from taskkit.sim.realpaths import real_path
 from taskkit.sim.commands import Invocation, command
 
@@ -156,6 +162,7 @@ class _DevicePaths:
         roots = {str(fs_root), real_root}
         self._known: dict[str, str] = {}
         self._roots = sorted(roots, key=len, reverse=True)
+        self._encoded = tuple(os.fsencode(root) for root in self._roots)
 
     def add(self, host: Path, device: str) -> None:
         """Print host file `host` (and its real path) as `device`."""
@@ -172,9 +179,18 @@ class _DevicePaths:
             text = text.replace(root + "/", "/").replace(root, "/")
         return text
 
-    def value(self, value: object) -> object:
-        """A column value (TEXT as `_Text`, BLOB as bytes) with host paths replaced."""
-        if not isinstance(value, bytes) or not any(os.fsencode(root) in value for root in self._roots):
+    def row(self, row: tuple) -> tuple:
+        """A row's values (TEXT as `_Text`, BLOB as bytes) with host paths replaced.
+
+        Its TEXT and BLOB values are searched joined by NULs: a root (a path, without NUL)
+        found there lies within one value."""
+        joined = b"\0".join([value for value in row if isinstance(value, bytes)])
+        if not any(root in joined for root in self._encoded):
+            return row
+        return tuple(self._value(value) for value in row)
+
+    def _value(self, value: object) -> object:
+        if not isinstance(value, bytes) or not any(root in value for root in self._encoded):
             return value
         fixed = self.text(value.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
         return type(value)(fixed)
@@ -423,6 +439,63 @@ def _localized_collation(a: str, b: str) -> int:
     return (ka > kb) - (ka < kb)
 
 
+_COLLATIONS = ("LOCALIZED", "UNICODE")
+
+
+def _only_reads(sql: str) -> bool:
+    """Is every statement of the SQL argument `sql` a SELECT that names no pragma? Such a
+    statement changes neither a database nor the connection (a `pragma_*` function would read
+    the connection's own settings). SQLite's keywords and pragma names are ASCII and caseless:
+    upper case finds them in any spelling."""
+    sql = sql.encode("utf-8", "surrogateescape").decode("utf-8", "replace")  # (as exec_sql reads it)
+    if sql.startswith(".") or "PRAGMA" in sql.upper():
+        return False
+    pos = 0
+    while pos < len(sql):
+        end = _statement_end(sql, pos)
+        first = next((t for t in _tokens(sql, pos) if t.lastgroup != "space"), None)
+        if first is not None and first.start() < end and first.group().upper() != "SELECT":
+            return False
+        pos = end
+    return True
+
+
+def _in_rollback_mode(host: Path) -> bool:
+    """Is `host` a database file in rollback-journal mode (its header's read and write versions
+    1)? Not one in WAL mode (2): closing its last connection checkpoints it and removes the
+    WAL, which a kept connection, left open, would not do."""
+    try:
+        handle = os.open(host, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # (a FIFO does not wait)
+    except OSError:
+        return False
+    try:
+        header = os.read(handle, 20)
+    except OSError:  # a folder ...
+        return False
+    finally:
+        os.close(handle)
+    return header[18:20] == b"\1\1"
+
+
+@contextlib.contextmanager
+def _as_shells(conn: sqlite3.Connection) -> Iterator[None]:
+    """Kept connection `conn` set up as the shell sets up its own, for the block: TEXT as _Text,
+    the ICU collations, no busy wait (`timeout=0`); all put back after."""
+    (timeout,) = conn.execute("PRAGMA busy_timeout").fetchone()
+    factory = conn.text_factory
+    conn.execute("PRAGMA busy_timeout = 0")
+    conn.text_factory = _Text
+    for name in _COLLATIONS:
+        conn.create_collation(name, _localized_collation)
+    try:
+        yield
+    finally:
+        for name in _COLLATIONS:
+            conn.create_collation(name, None)
+        conn.text_factory = factory
+        conn.execute(f"PRAGMA busy_timeout = {int(timeout)}")
+
+
 # --- the shell -------------------------------------------------------------------------------
 class _Shell:
     """The state of one sqlite3 run: output settings, the database and the output streams."""
@@ -437,8 +510,6 @@ class _Shell:
         self.null = b""
         self.bail = False
         self._conn: sqlite3.Connection | None = None
-        self._helper: sqlite3.Connection | None = None
-        self._real_text: dict[tuple[str, float], bytes] = {}
         self._device_names: dict[str, str] = {}  # host file name -> the device name it stands for
         self._device_paths = _DevicePaths(inv.state.fs_root, inv.state.real_fs_root)
         try:
@@ -479,7 +550,7 @@ class _Shell:
             return str(host)
         return "file:" + urllib.parse.quote(str(host)) + ("?" + query if query else "")
 
-    def _watched(self) -> list[Path]:  # the main database's files
+    def _watched(self) -> list[str]:  # the main database's files
         return [] if self._host is None else _files_of(self._host)
 
     def _watch(self, host: Path) -> None:
@@ -497,9 +568,36 @@ class _Shell:
                 self.inv.err(f'Error: unable to open database "{self.db_name}": {exc}\n')
                 raise _Exit(1) from None
             self._conn.text_factory = _Text
-            for name in ("LOCALIZED", "UNICODE"):
+            for name in _COLLATIONS:
                 self._conn.create_collation(name, _localized_collation)
         return self._conn
+
+    def read_kept(self, commands: list[str]) -> bool:
+        """Run SQL arguments that only read (`_only_reads`) on the device's kept query-only
+        connection to an existing database (sqlite_sandbox.reader) instead of opening one.
+
+        True when every statement ran without an error. Otherwise nothing was written (the
+        connection refuses writes), what they printed is taken back and the connection dropped,
+        and the caller runs the commands as before, on a connection of the shell's own."""
+        host = self._host
+        if host is None or self.readonly or self._conn is not None \
+                or not all(_only_reads(sql) for sql in commands) or not _in_rollback_mode(host):
+            return False
+        stdout = self.inv.stdout
+        mark = len(stdout)
+        try:
+            conn = sqlite_sandbox.reader(self.inv.state, host)
+            with _as_shells(conn):
+                self._conn = conn
+                failed = not all(self.exec_sql(sql) is None for sql in commands)
+        except sqlite3.Error:
+            failed = True
+        finally:
+            self._conn = None  # (never closed here: it is kept)
+        if failed:
+            sqlite_sandbox.discard(host)
+            del stdout[mark:]
+        return not failed
 
     def _connect(self) -> sqlite3.Connection:
         if self._unusable is not None:
@@ -511,24 +609,12 @@ class _Shell:
 
     def close(self) -> None:
         """Close the database and stamp every file it changed with the device clock."""
-        for conn in (self._conn, self._helper):
-            if conn is not None:
-                conn.close()
+        if self._conn is not None:
+            self._conn.close()
         self.inv.state.stamp(*(path for path, before in self._before.items()
                                if (after := _stat(path)) is not None and after != before))
 
     # --- values ---------------------------------------------------------------------------
-    def _real(self, fmt: str, value: float) -> bytes:
-        """A REAL as SQLite writes it: `text` = CAST(x AS TEXT), `quote` = printf('%!.20g')."""
-        key = (fmt, value)
-        if key not in self._real_text:
-            if self._helper is None:
-                self._helper = sqlite_sandbox.connect(self.inv.state, ":memory:")
-            sql = "SELECT CAST(? AS TEXT)" if fmt == "text" else "SELECT printf('%!.20g', ?)"
-            (text,) = self._helper.execute(sql, (value,)).fetchone()
-            self._real_text[key] = text.encode("utf-8")
-        return self._real_text[key]
-
     def _text(self, value: object) -> bytes | None:
         """sqlite3_column_text() as the C shell sees it (None for NULL)."""
         if value is None:
@@ -536,46 +622,55 @@ class _Shell:
         if isinstance(value, bytes):
             return _c_text(value)
         if isinstance(value, float):
-            return self._real("text", value)
+            return _real_text("text", value)
         return str(value).encode("ascii")
 
     # --- output ---------------------------------------------------------------------------
-    def _emit_row(self, names: list[bytes], row: tuple, count: int) -> None:
+    def _row_text(self, names: list[bytes], row: tuple, count: int) -> bytes:
         """shell_callback() for one row; `count` is the row's index within its statement."""
-        row = tuple(self._device_paths.value(value) for value in row)
-        out = bytearray()
-        if self.mode == "line":
+        row = self._device_paths.row(row)
+        mode, col_sep, row_sep = self.mode, self.col_sep, self.row_sep
+        if mode == "quote":
+            line = col_sep.join([_QUOTED[value.__class__](value) for value in row]) + row_sep
+            if count == 0 and self.header:
+                return col_sep.join([_sql_quote(name) for name in names]) + row_sep + line
+            return line
+        text = self._text
+        if mode == "line":
             width = max([5] + [len(name) for name in names])
-            if count:
-                out += self.row_sep
+            out = bytearray(row_sep if count else b"")
             for name, value in zip(names, row):
-                text = self._text(value)
-                out += name.rjust(width) + b" = " + (self.null if text is None else text) + self.row_sep
-        elif self.mode == "quote":
+                shown = text(value)
+                out += name.rjust(width) + b" = " + (self.null if shown is None else shown) + row_sep
+            return bytes(out)
+        if mode == "csv":
+            csv = self._csv
+            line = col_sep.join([csv(text(value)) for value in row]) + row_sep
             if count == 0 and self.header:
-                out += self.col_sep.join(_sql_quote(name) for name in names) + self.row_sep
-            out += self.col_sep.join(self._quote(value) for value in row) + self.row_sep
-        elif self.mode == "csv":
-            if count == 0 and self.header:
-                out += self.col_sep.join(self._csv(name) for name in names) + self.row_sep
-            out += self.col_sep.join(self._csv(self._text(value)) for value in row) + self.row_sep
-        else:  # list, tabs, ascii
-            if count == 0 and self.header:
-                out += self.col_sep.join(names) + self.row_sep
-            texts = (self._text(value) for value in row)
-            out += self.col_sep.join(self.null if t is None else t for t in texts) + self.row_sep
-        self.inv.out(bytes(out))
+                return col_sep.join([csv(name) for name in names]) + row_sep + line
+            return line
+        # list, tabs, ascii
+        null = self.null
+        line = col_sep.join([null if shown is None else shown for shown in map(text, row)]) + row_sep
+        if count == 0 and self.header:
+            return col_sep.join(names) + row_sep + line
+        return line
 
-    def _quote(self, value: object) -> bytes:
-        if value is None:
-            return b"NULL"
-        if isinstance(value, _Text):
-            return _sql_quote(_c_text(value))
-        if isinstance(value, bytes):
-            return b"X'" + value.hex().encode("ascii") + b"'"
-        if isinstance(value, float):
-            return self._real("quote", value)
-        return str(value).encode("ascii")
+    def _emit_rows(self, cursor: sqlite3.Cursor) -> None:
+        """Print a statement's rows, written out in one piece unless the output would pass the
+        size limit (then row by row, as `Invocation.out` checks it: it fails at the same row)."""
+        names = [column[0].encode("utf-8") for column in cursor.description]
+        out = bytearray()
+        stdout = self.inv.stdout
+        try:
+            for count, row in enumerate(cursor):
+                out += self._row_text(names, row, count)
+                if len(stdout) + len(out) > limits.MAX_SIZE:
+                    pending, out = out, bytearray()
+                    self.inv.out(bytes(pending))
+        finally:
+            if out:
+                self.inv.out(bytes(out))
 
     def _csv(self, text: bytes | None) -> bytes:
         """output_csv(): quote text that is empty, holds a separator or a special byte."""
@@ -604,6 +699,9 @@ class _Shell:
         """`ATTACH 'device/path' AS x`, `VACUUM INTO 'device/path'` (plain or `file:` URI): point
         the file name at the host file backing that path. Whatever is left (expressions, names
         that do not resolve) is judged by the connection's authorizer."""
+        upper = stmt.upper()  # (per character, so a word's upper case is found in it)
+        if "ATTACH" not in upper and "VACUUM" not in upper:
+            return stmt
         # the keywords and the file name are among the first four words: tokenize no further
         words = list(itertools.islice((t for t in _tokens(stmt) if t.lastgroup != "space"), 4))
         keywords = [w.group().upper() for w in words[:3]]
@@ -637,30 +735,43 @@ class _Shell:
         return self._device_paths.text(text)
 
     def _run_statement(self, sql: str, start: int, end: int) -> _StatementError | None:
-        """Run the statement sql[start:end]; errors show the SQL from `start` on as context."""
+        """Run the statement sql[start:end]; errors show the SQL from `start` on as context.
+
+        The statement is prepared once, by `execute` (which prepares and takes the first step):
+        only when that fails is it prepared alone, to tell a prepare error from a stepping one (a
+        failed step leaves the schema as it found it, so the prepare answers as it would have).
+        """
         conn = self.conn
         stmt = self._attach_on_device(sql[start:end])
         try:
-            conn(stmt)  # prepare only (sqlite3.Connection.__call__)
-        except sqlite3.Error as exc:
-            rc = _primary_code(exc)
-            message = f"in prepare, {self._on_device(exc)}" + (f" ({rc})" if rc > 1 else "")
-            context = b""
-            offset = _error_offset(conn, stmt, str(exc))
-            if offset is not None:
-                rest = sql[start:start + offset + 80].encode("utf-8")
-                context = _error_context(rest, len(stmt[:offset].encode("utf-8")))
-            return _StatementError(rc, message + context.decode("utf-8", "replace"))
-        try:
             cursor = _execute(conn, stmt)
-            if cursor.description:
-                names = [column[0].encode("utf-8") for column in cursor.description]
-                for count, row in enumerate(cursor):
-                    self._emit_row(names, row, count)
         except sqlite3.Error as exc:
-            rc = _primary_code(exc)
-            return _StatementError(rc, f"stepping, {self._on_device(exc)}" + (f" ({rc})" if rc > 1 else ""))
+            try:
+                conn(stmt)  # prepare only (sqlite3.Connection.__call__)
+            except sqlite3.Error as prepare_error:
+                return self._prepare_error(sql, start, stmt, prepare_error)
+            return self._stepping_error(exc)
+        try:
+            if cursor.description:
+                self._emit_rows(cursor)
+        except sqlite3.Error as exc:
+            return self._stepping_error(exc)
         return None
+
+    def _prepare_error(self, sql: str, start: int, stmt: str, exc: sqlite3.Error) -> _StatementError:
+        """`in prepare, ...` for statement `stmt` (sql[start:] as written), with its context lines."""
+        rc = _primary_code(exc)
+        message = f"in prepare, {self._on_device(exc)}" + (f" ({rc})" if rc > 1 else "")
+        context = b""
+        offset = _error_offset(self.conn, stmt, str(exc))
+        if offset is not None:
+            rest = sql[start:start + offset + 80].encode("utf-8")
+            context = _error_context(rest, len(stmt[:offset].encode("utf-8")))
+        return _StatementError(rc, message + context.decode("utf-8", "replace"))
+
+    def _stepping_error(self, exc: sqlite3.Error) -> _StatementError:
+        rc = _primary_code(exc)
+        return _StatementError(rc, f"stepping, {self._on_device(exc)}" + (f" ({rc})" if rc > 1 else ""))
 
     def run_argument(self, sql: str) -> int:
         """SQL given on the command line: an error ends the shell with the SQLite code."""
@@ -841,18 +952,46 @@ class _Shell:
         return 1
 
 
+_REAL_CONNECTIONS = threading.local()  # .conn: this thread's in-memory connection for _real_text
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_text(fmt: str, value: float) -> bytes:
+    """A REAL as SQLite writes it: `text` = CAST(x AS TEXT), `quote` = printf('%!.20g').
+
+    A function of the two alone (-0.0 and 0.0 both print `0.0`), worked out by this thread's
+    in-memory connection, which runs nothing but these two statements."""
+    conn = getattr(_REAL_CONNECTIONS, "conn", None)
+    if conn is None:
+        conn = _REAL_CONNECTIONS.conn = sqlite3.connect(":memory:")
+    sql = "SELECT CAST(? AS TEXT)" if fmt == "text" else "SELECT printf('%!.20g', ?)"
+    (text,) = conn.execute(sql, (value,)).fetchone()
+    return text.encode("utf-8")
+
+
 def _sql_quote(text: bytes) -> bytes:
     return b"'" + text.replace(b"'", b"''") + b"'"
 
 
-def _files_of(database: Path) -> list[Path]:
+# quote mode's text of a value, by its class (the cursor gives exactly these: TEXT as _Text)
+_QUOTED: dict[type, Callable[[Any], bytes]] = {
+    type(None): lambda _: b"NULL",
+    int: lambda value: b"%d" % value,
+    float: functools.partial(_real_text, "quote"),
+    _Text: lambda value: _sql_quote(_c_text(value)),
+    bytes: lambda value: b"X'" + value.hex().encode("ascii") + b"'",
+}
+
+
+def _files_of(database: Path) -> list[str]:
     """The files a database's change touches: itself, its folder, its WAL and shared memory."""
-    return [database, database.parent, Path(f"{database}-wal"), Path(f"{database}-shm")]
+    name = os.fspath(database)
+    return [name, os.path.dirname(name), name + "-wal", name + "-shm"]
 
 
-def _stat(path: Path) -> tuple[int, int, int] | None:
+def _stat(path: str) -> tuple[int, int, int] | None:
     try:
-        st = path.lstat()
+        st = os.lstat(path)
     except OSError:
         return None
     return (st.st_ino, st.st_size, st.st_mtime_ns)
@@ -1034,6 +1173,8 @@ def _run(shell: _Shell, argv0: str, argv: list[str], commands: list[str]) -> int
             return 1
     if not commands:
         return shell.process_input(inv.stdin)
+    if shell.read_kept(commands):
+        return 0
     for sql in commands:
         if sql.startswith("."):
             rc = shell.meta(sql.encode("utf-8", "surrogateescape"))
