@@ -18,7 +18,7 @@ from taskkit.connect import sim_device
 from taskkit.sim import devicetime, logbuffer, state as sim_state
 from taskkit.sim.gui import cache, store
 from taskkit.sim.state import SimState
-from tests.sim.test_step_counts import encodes  # noqa: F401 - a fixture: gui.json texts encoded
+from tests.sim.test_step_counts import encodes, recorded  # noqa: F401 - encodes: a fixture (gui.json texts encoded)
 
 
 @pytest.fixture(scope="module")
@@ -31,11 +31,7 @@ def device() -> Iterator[Any]:
 @pytest.fixture
 def mkdirs() -> Iterator[list[str]]:
     """The folders asked to be made while the test runs (os.mkdir events)."""
-    made: list[str] = []
-    active = [True]
-    sys.addaudithook(lambda event, args: made.append(str(args[0])) if active[0] and event == "os.mkdir" else None)
-    yield made
-    active[0] = False
+    yield from recorded("os.mkdir")
 
 
 # --- device.json ----------------------------------------------------------------------------

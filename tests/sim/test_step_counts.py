@@ -27,14 +27,20 @@ def state(tmp_path: Path) -> SimState:
     return sim
 
 
+def recorded(event: str) -> Iterator[list[str]]:
+    """The first argument of every `event` audit event while the test runs (a hook stays for the
+    process: it records only until the test ends)."""
+    seen: list[str] = []
+    active = [True]
+    sys.addaudithook(lambda name, args: seen.append(str(args[0])) if active[0] and name == event else None)
+    yield seen
+    active[0] = False
+
+
 @pytest.fixture
 def connects() -> Iterator[list[str]]:
-    """The databases opened in this thread while the test runs (sqlite3.connect events)."""
-    opened: list[str] = []
-    active = [True]
-    sys.addaudithook(lambda event, args: opened.append(str(args[0])) if active[0] and event == "sqlite3.connect" else None)
-    yield opened
-    active[0] = False
+    """The databases opened while the test runs (sqlite3.connect events)."""
+    yield from recorded("sqlite3.connect")
 
 
 def _database(state: SimState, *names: str) -> Path:
