@@ -117,7 +117,7 @@ def test_the_work_follows_what_changed_not_the_files_on_the_device(env) -> None:
                 _fill(env, files, big)
             # the set-up's database writes out of the recorder's racy window (as the fill takes
             # them in the second round): a database written just before is hashed when opened
-            time.sleep(recorder_lib.RACY_NS / 1e9)
+            time.sleep(audit_events.RACY_NS / 1e9)
             before = (recorder.hashed, recorder.hashed_bytes, env.device.stats.round_trips, env.device.stats.bytes_received)
             watch = side_effects.start(env, task)
             env.device.check(f"echo changed > {DL}/one{files}.txt")

@@ -73,6 +73,12 @@ def under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
+#: A file whose change time (ctime) is this recent may change again without its stat changing: the
+#: kernel stamps ctime from a coarse clock, so a second write in the same tick can leave size, mtime
+#: and ctime as they were. One older than this cannot (the clock has passed it since).
+RACY_NS = 100_000_000
+
+
 def identity(st: os.stat_result) -> tuple[int, ...]:
     """What a write by another process (which no audit hook of this one sees) changes in a file's
     stat: its device, inode, size, modification and change time."""

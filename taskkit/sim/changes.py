@@ -21,8 +21,8 @@ under the roots, the path's state just before the write is kept (its *pre-image*
 folder, or a file with the md5 of its content. A rename or `rmtree` of a folder keeps the
 pre-image of every entry under it, and its subtree is listed again at `diff`. A
 `sqlite3.connect` may only read, so it keeps the file's stat (size, mtime, ctime, inode) instead,
-and the md5 too when the file changed within the last `RACY_NS` (the kernel stamps ctime with a
-coarse clock: a write in the same tick would leave the stat as it was).
+and the md5 too when the file changed within the last `audit_events.RACY_NS` (the kernel stamps
+ctime with a coarse clock: a write in the same tick would leave the stat as it was).
 
 **`diff`** compares each kept path with what is there now and prints the lines that differ, in
 `taskkit.device.state.listing`'s format (`dir PATH`, `file PATH MD5`), `- ` before and `+ ` after.
@@ -74,7 +74,6 @@ from taskkit.sim.sqlite_sandbox import ATTACH_EVENT, sqlite_files
 from taskkit.sim.state import SimState
 
 _WATCH_IDS = itertools.count(1)  # with the pid: a watch id this process never gave before
-RACY_NS = 100_000_000  # a file changed this recently (ns) at a `sqlite3.connect` is hashed then
 _UNKNOWN = "unknown"  # the md5 shown for a file whose content before was not read (never equal)
 JOURNAL_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,199}")  # an undo journal's folder name
 MAX_JOURNALS = 64  # undo watches kept at once; the oldest beyond is failed (its undo refuses)
@@ -257,7 +256,7 @@ class Recorder:
         if not stat.S_ISREG(st.st_mode):
             return Image("other")
         key = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-        if content or st.st_ctime_ns >= time.time_ns() - RACY_NS:
+        if content or st.st_ctime_ns >= time.time_ns() - audit_events.RACY_NS:  # (hashed then)
             return Image("file", md5=self._md5(host), stat=key)
         return Image("file", stat=key)
 

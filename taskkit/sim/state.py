@@ -32,7 +32,6 @@ SDCARD = "/storage/emulated/0"
 SDCARD_BACKING = "/data/media/0"
 # Every name under which apps and the shell reach shared storage.
 STORAGE_ALIASES = ("/sdcard", "/storage/self/primary", "/mnt/sdcard", SDCARD)
-_ALIAS_STARTS = ("/sdcard", "/storage/", "/mnt/sdcard")  # how every alias starts
 SETTINGS_DB = "/data/system/users/0/settings.db"
 MAX_SYMLINK_HOPS = 40  # Linux's MAXSYMLINKS: more links in one lookup is ELOOP
 
@@ -112,7 +111,7 @@ class SimState:
     @staticmethod
     def canonical(path: str) -> str:
         """Map every shared-storage alias onto its backing directory (/data/media/0)."""
-        if not path.startswith(_ALIAS_STARTS):
+        if not path.startswith(STORAGE_ALIASES):  # (what every alias below starts with)
             return path
         for alias in STORAGE_ALIASES:
             if path == alias or path.startswith(alias + "/"):

@@ -47,19 +47,13 @@ def rows(ui: Session, db_path: str, sql: str, params: Sequence[Any] = ()) -> lis
     """The rows of a query on the app database at `db_path` (none if it cannot be read), through
     the device's kept query-only connection to it (sqlite_sandbox.reader; a fresh one per query
     when the GUI cache is off)."""
-    if not cache.enabled:
-        try:
+    try:
+        if not cache.enabled:
             with _connection(ui, db_path) as conn:
                 return _fetched(conn.execute(sql, tuple(params)))
-        except sqlite3.Error:
-            return []
-    host = ui.state.host_path(db_path)
-    if not host.is_file():
-        return []
-    try:
-        with sqlite_sandbox.reading(ui.state, host) as conn:
+        with sqlite_sandbox.reading(ui.state, _database(ui, db_path)) as conn:
             return _fetched(conn.execute(sql, tuple(params)))
-    except sqlite3.Error:
+    except sqlite3.Error:  # (no database there: OperationalError)
         return []
 
 

@@ -24,9 +24,10 @@ otherwise. A result holds while:
   journal mode. A database in WAL mode (header byte 18 is 2) is never kept. The stat also
   catches most writes by other processes, which the hook cannot see; only one by another
   process within the same kernel clock tick, changing neither size nor inode, can go unseen.
-  A database whose stat has not changed since a mark taken more than `RACY_NS` after its last
-  change (ctime) is not read again: the kernel stamps ctime on every write, from a clock that
-  has passed the old value by then, so no write since can have left the stat as it was.
+  A database whose stat has not changed since a mark taken more than `audit_events.RACY_NS`
+  after its last change (ctime) is not read again: the kernel stamps ctime on every write, from
+  a clock that has passed the old value by then, so no write since can have left the stat as it
+  was.
 
 A result computed while another thread wrote to the device is checked against those writes
 too. `enabled = False` (or TASKKIT_GUI_CACHE=0 in the environment) computes everything afresh,
@@ -53,7 +54,6 @@ T = TypeVar("T")
 enabled = os.environ.get("TASKKIT_GUI_CACHE", "1") != "0"
 MAX_WRITES = 4096  # writes kept per device: a result older than the oldest kept one is computed again
 MAX_DEVICES = 16  # devices with kept results per process (the least recently used go first)
-RACY_NS = 100_000_000  # a database changed this recently (ctime, ns) is read again at every check
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _HEADER = 100  # bytes of a SQLite header read to tell whether the database changed
 CONTENT, STRUCTURE, METADATA = "content", "structure", "metadata"
@@ -236,7 +236,7 @@ class _Database:
 
     header: tuple[Any, ...]  # what must not change: mode, inode, file format, change counter, version
     stat: tuple[int, ...]  # its stat then,
-    settled: bool  # and whether its last change was over RACY_NS before (see the module doc)
+    settled: bool  # and whether its last change was over audit_events.RACY_NS before (see the module doc)
 
 
 def _mark(path: str) -> Any:
@@ -255,7 +255,7 @@ def _mark(path: str) -> Any:
             if header[18] == 2 or os.path.exists(path + "-wal"):
                 return _UNKEPT
             return _Database((st.st_mode, st.st_ino, header[18:20], header[24:28], header[92:100]), mark,
-                             time.time_ns() - st.st_ctime_ns > RACY_NS)
+                             time.time_ns() - st.st_ctime_ns > audit_events.RACY_NS)
     return mark
 
 

@@ -19,6 +19,7 @@ from taskkit.agents.gui_reference import GuiReferenceAgent
 from taskkit.connect import sim_device
 from taskkit.env import Env
 from taskkit.runner import run_episode
+from taskkit.sim import audit_events
 from taskkit.sim.gui import cache
 from taskkit.suite import TaskInstance
 
@@ -197,9 +198,9 @@ def _night_mode_by_sql(device: Any) -> None:
 
 def test_a_database_settled_before_its_mark_is_not_read_again(device: Any, heads: list[str],
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """A database last changed over cache.RACY_NS before its mark keeps its stat until the next
+    """A database last changed over audit_events.RACY_NS before its mark keeps its stat until the next
     write: its header is not read while the stat holds, and a SQLite write moves the stat."""
-    monkeypatch.setattr(cache, "RACY_NS", 0)  # every change is old enough
+    monkeypatch.setattr(audit_events, "RACY_NS", 0)  # every change is old enough
     device.check("am start -a android.settings.DISPLAY_SETTINGS")
     before = dump(device)
     heads.clear()
@@ -214,7 +215,7 @@ def test_a_database_changed_within_the_racy_time_is_read_at_every_check(device: 
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """A write in the clock tick of the last one can leave the stat as it was: then the header
     tells (here every stat is made to look unchanged)."""
-    monkeypatch.setattr(cache, "RACY_NS", 1 << 62)  # every change is recent
+    monkeypatch.setattr(audit_events, "RACY_NS", 1 << 62)  # every change is recent
     device.check("am start -a android.settings.DISPLAY_SETTINGS")
     before = dump(device)
     monkeypatch.setattr(cache, "_stat_mark", lambda st: (st.st_mode, st.st_ino))
