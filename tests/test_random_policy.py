@@ -13,9 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+from unittest import mock
 
 import pytest
 
+import taskkit.gym
 from taskkit.agents.base import Episode, Observation
 from taskkit.agents.builtin import POLICY_MIX, RandomPolicyAgent, mixed_action
 from taskkit.device.services.ui import BoundingBox, UIElement
@@ -85,6 +88,23 @@ def test_the_benchmark_reports_every_setup_it_runs(tmp_path: Path) -> None:
     # the first reset (nothing to restore yet): the restore point with the set-up in one round
     # trip, HOME and the first observation
     assert all(row["episodes"] > 1 or row["round_trips_per_reset"] == 3 for row in rows.values()), rows
+
+
+def test_a_warm_run_resets_each_task_first_and_counts_that_apart() -> None:
+    benchmark = _benchmark("random_policy")
+    resets: list[tuple[int, Any]] = []
+    real_reset = taskkit.gym.PhoneEnv.reset
+
+    def counted(env: Any, *, seed: int | None = None, options: Any = None) -> Any:
+        resets.append((seed, (options or {}).get("task")))
+        return real_reset(env, seed=seed, options=options)
+
+    family = ["SystemWifiTurnOn", "SystemBluetoothTurnOff"]
+    with mock.patch.object(taskkit.gym.PhoneEnv, "reset", counted):
+        row = benchmark.measure(benchmark.wait_policy, False, 2, 1, 30, family, warm=True)
+    warm = [(30 + benchmark.WARM_SEEDS, family[0]), (31 + benchmark.WARM_SEEDS, family[1])]
+    assert resets[:2] == warm and resets[2:] == [(30, None)]  # then the measured episode, on its own seed
+    assert row["warm_cpu_s"] > 0 and row["episodes"] == 1 and row["steps"] == 2
 
 
 def test_the_benchmark_refuses_an_unknown_setup_in_one_line(tmp_path: Path) -> None:
