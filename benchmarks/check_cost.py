@@ -67,9 +67,13 @@ class Link:
         sim_device(state_dir).close()  # the device image, with every app's databases
         self.server = AdbdServer(state_dir, port=0)
         self.server.start()
-        self.adb_port = free_port()
-        self.env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(self.adb_port)}
-        subprocess.run(["adb", "start-server"], env=self.env, check=True, capture_output=True)
+        for _ in range(3):  # a port found free may be taken before adb binds it: take another
+            self.adb_port = free_port()
+            self.env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(self.adb_port)}
+            started = subprocess.run(["adb", "start-server"], env=self.env, capture_output=True)
+            if started.returncode == 0:
+                break
+        started.check_returncode()
         self.device = AdbDevice(f"127.0.0.1:{self.server.port}", port=self.adb_port)
 
     def measure(self, action: Callable[[], Any]) -> dict[str, float]:

@@ -10,8 +10,9 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 
@@ -68,6 +69,16 @@ def _worker_threads(server: AdbdServer) -> int:
     return sum(1 for t in threading.enumerate() if t.name.startswith(f"adbd:{server.port}"))
 
 
+def _until(holds: Callable[[], bool], what: str, polls: int = 6000) -> None:
+    """Wait until `holds()` (a closed socket reaches the server's loop a moment later: a busy
+    machine may take a while); fail naming `what` after `polls` looks 0.02 s apart."""
+    for _ in range(polls):
+        if holds():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
 def test_hundreds_of_connections_hold_bounded_threads_and_the_server_lives_on(tmp_path) -> None:
     bounds = AdbdLimits(max_connections=40, max_client_connections=40, service_workers=4)
     with AdbdServer(tmp_path / "device", port=0, command_timeout=600, limits=bounds) as server:
@@ -88,6 +99,7 @@ def test_hundreds_of_connections_hold_bounded_threads_and_the_server_lives_on(tm
         assert stats["connections_refused"] == 360 and stats["connections"] == 40
         for client in clients:
             client.close()
+        _until(lambda: not server._conns, "the server to see its clients' connections close")
         fresh = RawHost(server.port, timeout=120)
         fresh.connect()  # the commands of the closed connections stopped: workers are free again
         assert fresh.run("shell:echo ok") == b"ok\n"
