@@ -119,7 +119,13 @@ class Action:
         return math.dist(self.touch, self.lift) < TAP_DISTANCE
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items() if v is not None}
+        """The JSON form (`from_dict`'s), the unset fields left out and the points as lists. Fields
+        of plain values are read directly (`dataclasses.asdict` deep-copies through a recursion,
+        most of a trajectory line's cost); any other value goes through it, copied as before."""
+        values = {name: getattr(self, name) for name in _field_names(type(self))}
+        if not all(_is_plain(value) for value in values.values()):
+            values = dataclasses.asdict(self)
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in values.items() if v is not None}
 
     @property
     def ends_episode(self) -> bool:
@@ -127,9 +133,24 @@ class Action:
 
 
 @functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The field names of a dataclass in order (read once: `dataclasses.fields` builds them each call)."""
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+@functools.cache
 def _fields(cls: type) -> frozenset[str]:
-    """The field names of a dataclass (read once: `dataclasses.fields` builds them each call)."""
-    return frozenset(f.name for f in dataclasses.fields(cls))
+    """The field names of a dataclass, as a set."""
+    return frozenset(_field_names(cls))
+
+
+_ATOMS = (str, int, float, type(None))  # (bool is an int)
+
+
+def _is_plain(value: Any) -> bool:
+    """An immutable value that `dataclasses.asdict` would give back equal: text, a number, None,
+    or a tuple of those."""
+    return isinstance(value, _ATOMS) or (type(value) is tuple and all(isinstance(v, _ATOMS) for v in value))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -164,13 +164,26 @@ class Same:
     __hash__ = None  # type: ignore[assignment]
 
 
-def _snapshot(value: Any) -> Any:
-    """A copy of plain data, its immutable leaves shared (a fraction of `copy.deepcopy`'s cost)."""
+def _snapshot(value: Any, like: Any = None) -> Any:
+    """A copy of plain data, its immutable leaves shared (a fraction of `copy.deepcopy`'s cost).
+    A part equal to the same part of `like` (an earlier copy: never changed) is that part, found
+    equal by one comparison in C instead of copied in Python: a step changes a key's store or
+    config in a place or two, the rest (the app databases' schemas, the other apps' stacks) is
+    as it was."""
     if isinstance(value, dict):
-        return {name: _snapshot(item) if isinstance(item, _CONTAINERS) else item for name, item in value.items()}
+        olds = like if type(like) is dict else {}
+        return {name: _part(item, olds.get(name)) if isinstance(item, _CONTAINERS) else item
+                for name, item in value.items()}
     if isinstance(value, _CONTAINERS):
-        return type(value)(_snapshot(item) if isinstance(item, _CONTAINERS) else item for item in value)
+        olds = like if type(like) is type(value) else ()
+        return type(value)(_part(item, olds[i] if i < len(olds) else None) if isinstance(item, _CONTAINERS) else item
+                           for i, item in enumerate(value))
     return value
+
+
+def _part(item: Any, old: Any) -> Any:
+    """`old` if it is a copy of `item` (of its type and equal), else a new copy of `item`."""
+    return old if type(old) is type(item) and old == item else _snapshot(item, old)
 
 
 _CONTAINERS = (dict, list, tuple)
@@ -178,11 +191,11 @@ _CONTAINERS = (dict, list, tuple)
 
 def _key_copy(key: Any) -> Any:
     """A copy of `key` to keep: the last one made in this thread while it still equals `key`
-    (the dump, its screen and the settings of one command share their key), else a new one.
-    Kept copies are only ever compared, never changed."""
+    (the dump, its screen and the settings of one command share their key), else a new one that
+    shares with it the parts that did not change. Kept copies are only ever compared, never changed."""
     last = getattr(_LOCAL, "key", None)
     if last is None or last != key:
-        last = _LOCAL.key = _snapshot(key)
+        last = _LOCAL.key = _snapshot(key, last)
     return last
 
 
