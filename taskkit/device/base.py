@@ -96,6 +96,16 @@ class Device(abc.ABC):
         if sum(len(c) for c in self._pending) > _MAX_BATCH_BYTES:
             self.flush()
 
+    def replace_held(self, old: str, new: str) -> bool:
+        """Hold `new` in the place of `old` if `old` (the very text given to `run`) is the last
+        command held back, so that one command does the work of both; whether it was."""
+        if not self._pending or self._pending[-1] is not old:
+            return False
+        self._pending[-1] = new
+        if sum(len(c) for c in self._pending) > _MAX_BATCH_BYTES:
+            self.flush()
+        return True
+
     @contextlib.contextmanager
     def batch(self) -> Iterator["Device"]:
         """Hold `run` commands until the block ends (nested blocks join the outermost one).

@@ -31,7 +31,21 @@ OUT_OF_MEMORY_STATUS = 12
 #: The exit status of a command stopped because its client went away (as SIGPIPE would: 128 + 13).
 CLIENT_GONE_STATUS = 141
 
-_LOCAL = threading.local()
+
+class _Limits(threading.local):
+    """Per thread: the deadline (a `time.monotonic` value, or None), the seconds it was set for
+    (for the message) and the event that cancels the thread's commands (or None).
+
+    Defaults set per thread, so that the checks the shell makes before every command read
+    attributes instead of raising and catching an AttributeError twice each."""
+
+    def __init__(self) -> None:
+        self.deadline: float | None = None
+        self.seconds: float | None = 0
+        self.cancelled: threading.Event | None = None
+
+
+_LOCAL = _Limits()
 
 
 class LimitExceeded(TaskkitError):
@@ -46,7 +60,7 @@ class LimitExceeded(TaskkitError):
 def deadline(seconds: float | None, cancelled: threading.Event | None = None) -> Iterator[None]:
     """Give the commands this thread runs inside the block `seconds` in all (None: no limit),
     and stop them as soon as `cancelled` is set."""
-    previous = getattr(_LOCAL, "deadline", None), getattr(_LOCAL, "cancelled", None)
+    previous = _LOCAL.deadline, _LOCAL.cancelled
     _LOCAL.deadline = None if seconds is None else time.monotonic() + seconds
     _LOCAL.seconds = seconds
     _LOCAL.cancelled = cancelled
@@ -57,13 +71,13 @@ def deadline(seconds: float | None, cancelled: threading.Event | None = None) ->
 
 
 def _cancelled() -> bool:
-    event = getattr(_LOCAL, "cancelled", None)
+    event = _LOCAL.cancelled
     return event is not None and event.is_set()
 
 
 def expired() -> bool:
     """Whether this thread's deadline has passed or its command was cancelled."""
-    limit = getattr(_LOCAL, "deadline", None)
+    limit = _LOCAL.deadline
     return _cancelled() or (limit is not None and time.monotonic() > limit)
 
 
@@ -76,7 +90,10 @@ def check_size(size: int, what: str) -> None:
 
 def check() -> None:
     """Raise LimitExceeded if this thread's deadline has passed or its command was cancelled."""
+    local = _LOCAL
+    if local.cancelled is None and local.deadline is None:  # no limit set: nothing to check
+        return
     if _cancelled():
         raise LimitExceeded("the client went away: the command was stopped", status=CLIENT_GONE_STATUS)
     if expired():
-        raise LimitExceeded(f"timed out after {getattr(_LOCAL, 'seconds', 0):g} s (the simulator's command time limit)")
+        raise LimitExceeded(f"timed out after {local.seconds:g} s (the simulator's command time limit)")

@@ -8,12 +8,10 @@ that logs three lines opens the buffer once; reading or clearing the buffer appe
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 import re
 import threading
-from typing import Iterator
 
 from taskkit.sim.devicetime import format_epoch, zone_name
 from taskkit.sim.state import SimState
@@ -69,21 +67,34 @@ class _Batch(threading.local):
 _BATCH = _Batch()
 
 
-@contextlib.contextmanager
-def batched() -> Iterator[None]:
-    """Keep this thread's entries until the outermost block ends, then append them at once."""
-    _BATCH.depth += 1
-    try:
-        yield
-    finally:
+class _Batched:
+    """The `batched()` block: a plain context manager (each shell command enters one, and a
+    generator-based one cost more than the rest of a simple command's bookkeeping)."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        _BATCH.depth += 1
+
+    def __exit__(self, *exc_info: object) -> None:
         _BATCH.depth -= 1
         if not _BATCH.depth:
             flush()
 
 
+_BATCHED = _Batched()
+
+
+def batched() -> _Batched:
+    """Keep this thread's entries until the outermost block ends, then append them at once."""
+    return _BATCHED
+
+
 def flush() -> None:
     """Append the entries this thread kept."""
     pending, stamps = _BATCH.pending, _BATCH.stamps
+    if not pending:
+        return
     _BATCH.pending, _BATCH.stamps = {}, {}
     for path, texts in pending.items():
         _append(path, "".join(texts), stamps[path])

@@ -1231,7 +1231,7 @@ def _expand_words(words: tuple, ctx: _Ctx, err: bytearray) -> list[str]:
             argv.append(word.static)
         else:
             argv.extend(_expand_fields(word, ctx, err, True))
-    limits.check_size(sum(len(arg) for arg in argv), "arguments")
+    limits.check_size(sum(map(len, argv)), "arguments")
     return argv
 
 
@@ -1256,6 +1256,12 @@ def _segments(word: Word, ctx: _Ctx, err: bytearray) -> list[tuple[str, bool]]:
 
 
 def _expand_fields(word: Word, ctx: _Ctx, err: bytearray, split: bool) -> list[str]:
+    if len(word.parts) == 1:  # one quoted expansion (`"$p"`): its value is the one field
+        part = word.parts[0]
+        if part[0] != "L" and part[0] != "Q" and part[-1] and not (part[0] == "V" and part[1] == "@"):
+            value = _eval_part(part, ctx, err)
+            limits.check_size(len(value), "expansion")
+            return [value]
     fields: list[list[tuple[str, bool]]] = []
     cur: list[tuple[str, bool]] = []
     has = False

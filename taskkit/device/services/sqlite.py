@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
@@ -30,6 +31,11 @@ LONG_SCRIPT = 64 * 1024  # bytes: longer scripts travel as a file, not as an arg
 SCRIPT_DIR = "/data/local/tmp"
 TABLES_SQL = ("SELECT name FROM sqlite_master WHERE type = 'table' "
               "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+# Words of statements that change a connection (its settings, attached or temporary schema, its
+# transaction) or read what an earlier statement on it did: see `joinable`.
+_CONNECTION_WORDS = ("PRAGMA", "TEMP", "TEMPORARY", "ATTACH", "DETACH", "BEGIN", "COMMIT", "END", "ROLLBACK",
+                     "SAVEPOINT", "RELEASE", "LAST_INSERT_ROWID", "CHANGES", "TOTAL_CHANGES")
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _BARE = re.compile(r"[^,\n]*")
 _INTEGER = re.compile(r"-?[0-9]+")
 
@@ -55,6 +61,30 @@ def build_query(db: str, sql: str) -> str:
 def build_execute(db: str, script: str) -> str:
     """`sqlite3 DB SCRIPT`: runs the statements in order and stops at the first error."""
     return shell_join(["sqlite3", _db_arg(db), _sql_arg(script)])
+
+
+def joinable(script: str) -> bool:
+    """Whether `script` may share one `sqlite3` with the script run after it: it is complete
+    statements that leave the connection as a fresh one (no pragma, attached or temporary
+    schema, open transaction, or read of what an earlier statement changed). Its text holds
+    none of those statements' words, quoted or not (so a value that spells one counts too), but
+    one transaction around all of it (`build_insert_script`). The shell stops at the first
+    error either way, and prints nothing else for a script run for its effect."""
+    if not sqlite3.complete_statement(script):
+        return False
+    text = script.upper()
+    words = []
+    for word in _CONNECTION_WORDS:  # (str.find: a regex of these words takes ~50 times as long)
+        at = text.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if text[at - 1:at] not in _WORD_CHARS and text[end:end + 1] not in _WORD_CHARS:
+                words.append(word)
+            at = text.find(word, end)
+    if not words:
+        return True
+    body = text.strip()
+    return sorted(words) == ["BEGIN", "COMMIT"] and body.startswith("BEGIN;") and body.endswith("COMMIT;")
 
 
 def script_path(script: str) -> str:
@@ -180,6 +210,8 @@ class Sqlite:
 
     def __init__(self, device: "Device"):
         self.device = device
+        # the last `execute`: its command, database, script, and whether each script in it is joinable
+        self._held: tuple[str, str, str, bool | None] | None = None
 
     def query(self, db: str, sql: str) -> list[dict[str, SqlValue]]:
         """The rows of one statement, as column -> value dicts (one round trip)."""
@@ -194,9 +226,22 @@ class Sqlite:
         """Run `script` for its effect (batched with the next command: see `Device.run`).
 
         A failing statement raises `CommandFailed` with sqlite's error when the batch is sent.
+        Held back right after another script for the same database, both run in one `sqlite3`
+        (one connection instead of two) when each is `joinable`: the same statements in the same
+        order, stopping at the same error; the `CommandFailed` then names both.
         """
         if len(script.encode("utf-8")) <= LONG_SCRIPT:
-            self.device.run(build_execute(db, script))
+            held = self._held
+            if held is not None and held[1] == db:
+                joined = f"{held[2]}\n{script}"
+                if (len(joined.encode("utf-8")) <= LONG_SCRIPT
+                        and (held[3] if held[3] is not None else joinable(held[2])) and joinable(script)
+                        and self.device.replace_held(held[0], command := build_execute(db, joined))):
+                    self._held = (command, db, joined, True)
+                    return
+            command = build_execute(db, script)
+            self.device.run(command)
+            self._held = (command, db, script, None)
             return
         path = script_path(script)
         self.device.push(script_file(script), path)

@@ -358,21 +358,23 @@ def _identifier(token: re.Match[str]) -> str | None:
 def _quickscan(line: str, qss: int) -> int:
     """The shell's quickscan(): track quotes, comments, dark text and a trailing `;`.
 
-    A line without comments whose quotes all close is read by one regex (the usual line of a
-    script); any other steps from one character that matters (`--`, `/*`, `;`, a quote) to the
-    next, not one character at a time: the text between them is only checked for anything but
-    white space (dark text, which clears a pending `;`)."""
+    Outside quotes and comments, a stretch of plain text, `;` and quotes that close on the line
+    is read by one regex (a whole line, in most scripts; up to the quote going on to the next
+    line, in a note's body); from there it steps from one character that matters (`--`, `/*`,
+    `;`, a quote) to the next, not one character at a time: the text between them is only
+    checked for anything but white space (dark text, which clears a pending `;`)."""
     wait = chr(qss & _QSS_CHAR) if qss & _QSS_CHAR else ""
-    if not wait and _CLOSED_LINE.match(line).end() == len(line):  # most lines of a script
-        if line.strip(_SPACES + ";"):
-            qss |= _QSS_DARK
-        tail = line.rstrip(_SPACES)
-        if tail:
-            qss = qss | _QSS_SEMI if tail[-1] == ";" else qss & ~_QSS_SEMI
-        return qss
     i, n = 0, len(line)
     while True:
         if not wait:
+            end = _CLOSED_LINE.match(line, i).end()
+            if end > i:  # dark if anything but white space and `;`; a `;` pending if it is the last
+                tail = line[i:end].rstrip(_SPACES)
+                if tail:
+                    if tail.strip(_SPACES + ";"):
+                        qss |= _QSS_DARK
+                    qss = qss | _QSS_SEMI if tail[-1] == ";" else qss & ~_QSS_SEMI
+                i = end
             while True:
                 found = _QUICK_STOP.search(line, i)
                 stop = n if found is None else found.start()
