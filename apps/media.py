@@ -17,7 +17,7 @@ import dataclasses
 import io
 import struct
 
-from taskkit.apps.kept import kept
+from taskkit.apps.kept import drawn_by, kept
 
 # --- MP3 ---------------------------------------------------------------------------------------
 _FRAME_HEADER = bytes((0xFF, 0xF3, 0x18, 0xC4))  # MPEG-2, Layer III, no CRC, 8 kbit/s, 16 kHz, mono
@@ -189,10 +189,10 @@ def mp4_duration_ms(data: bytes) -> int | None:
 VIDEO_SIZE = (320, 240)  # AndroidWorld's videos' frame size
 
 
-@kept()
+@kept(version=drawn_by(__file__))
 def message_video(messages: list[str], seconds_each: int) -> bytes:
     """A video showing each message, white on black and centred, for `seconds_each` seconds (kept
-    by its inputs)."""
+    by its inputs, once per machine)."""
     from PIL import Image, ImageDraw, ImageFont  # the simulator's imaging library (a dependency)
 
     width, height = VIDEO_SIZE

@@ -11,7 +11,7 @@ import textwrap
 import threading
 from typing import TYPE_CHECKING, Any
 
-from taskkit.apps.kept import kept
+from taskkit.apps.kept import drawn_by, kept
 
 if TYPE_CHECKING:  # pragma: no cover
     import PIL.ImageFont
@@ -22,10 +22,10 @@ PAPER = (250, 250, 246)
 INK = (20, 20, 20)
 
 
-@kept()
+@kept(version=drawn_by(__file__))
 def text_picture(lines: list[str], extension: str = "jpg", wrap: int = 60) -> bytes:
     """`lines` (each wrapped at `wrap` characters) drawn top to bottom on white paper (kept by
-    its inputs: the same lines are drawn once)."""
+    its inputs: the same lines are drawn once per machine)."""
     from PIL import Image, ImageDraw  # the simulator's imaging library (a dependency)
 
     wrapped = [part for line in lines for part in (textwrap.wrap(line, wrap) or [""])]

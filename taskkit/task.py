@@ -27,7 +27,7 @@ import jinja2
 from taskkit import apps
 from taskkit.apps import common as app_format
 from taskkit import params as params_lib
-from taskkit import metadata, registry
+from taskkit import compiled_templates, metadata, registry
 from taskkit.device import state as device_state
 from taskkit.device.reference import DEVICE_TIME
 from taskkit.device.services.activity import build_close_apps
@@ -58,8 +58,9 @@ def jinja_environment() -> jinja2.Environment:
 
 @functools.lru_cache(maxsize=4096)
 def _goal_template(source: str) -> jinja2.Template:
-    """A goal template compiled once (the runner reads `goal` at every step)."""
-    return _JINJA.from_string(source)
+    """A goal template compiled once (the runner reads `goal` at every step), and its code kept
+    in the user cache for the next process."""
+    return compiled_templates.compiled(_JINJA, source)
 
 
 def _copied(params: dict[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """taskkit's user cache folder: where it is, and writing an entry into it whole or not at all.
 
-What is cached there (parsed specs, the built-in tasks' index) is derived from files a process can
-read again, so a cache that cannot be written is skipped, never an error.
+What is cached there (parsed specs, the built-in tasks' index, jinja's compiled templates: taskkit/
+compiled_templates.py, generated files: apps/kept.py) is derived
+from files a process can read again, so a cache that cannot be written is skipped, never an error.
 """
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from taskkit.apps.base import App
 from taskkit.apps.files import STORAGE_ROOT
-from taskkit.apps.kept import kept
+from taskkit.apps.kept import drawn_by, kept
 from taskkit.device.base import Device
 
 PACKAGE = "com.simplemobiletools.draw.pro"
@@ -29,11 +29,11 @@ BACKGROUND = (255, 255, 255)
 Stroke = tuple[tuple[int, int], ...]  # the finger's points on the canvas, in canvas pixels
 
 
-@kept()
+@kept(version=drawn_by(__file__))
 def drawing_bytes(strokes: list[Stroke], width: int, height: int, extension: str, brush_px: int,
                   colours: Sequence[Colour] = ()) -> bytes:
     """The file the app writes for a canvas of `width` × `height` holding `strokes`, each in its
-    colour of `colours` (the default brush where none is given). Kept by its inputs."""
+    colour of `colours` (the default brush where none is given). Kept by its inputs, once per machine."""
     tints = [colours[i] if i < len(colours) else BRUSH_COLOUR for i in range(len(strokes))]
     if extension == "svg":
         paths = "".join(

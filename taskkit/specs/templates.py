@@ -17,6 +17,7 @@ from jinja2 import meta, nodes
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
+from taskkit import compiled_templates
 from taskkit.apps.common import DEVICE_EPOCH, to_ms
 from taskkit.device.quoting import shell_quote
 from taskkit.task import jinja_environment
@@ -79,7 +80,7 @@ SHELL = ENV.overlay(finalize=_shell_word)
 
 @functools.lru_cache(maxsize=4096)
 def _template(source: str, shell: bool) -> jinja2.Template:
-    return (SHELL if shell else ENV).from_string(source)
+    return compiled_templates.compiled(SHELL if shell else ENV, source)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -120,9 +121,11 @@ def parse(source: str, *, expression: bool = False) -> nodes.Template:
     return tree
 
 
-def free_names(tree: nodes.Template) -> set[str]:
-    """Names the template reads but does not define (params it needs), minus the globals."""
-    return set(meta.find_undeclared_variables(tree)) - set(ENV.globals)
+@functools.lru_cache(maxsize=4096)
+def free_names(tree: nodes.Template) -> frozenset[str]:
+    """Names the template reads but does not define (params it needs), minus the globals; found
+    once per tree (jinja finds them by generating the template's code), as `parse` shares trees."""
+    return frozenset(meta.find_undeclared_variables(tree)) - set(ENV.globals)
 
 
 def filters_used(tree: nodes.Template) -> set[str]:
