@@ -87,19 +87,23 @@ def wait_policy(rng: random.Random, observation: dict[str, Any], info: dict[str,
 WARM_SEEDS = 1_000_000  # the warm-up's episodes use seeds from seed + this: none of the measured ones
 
 
+def _warm_up(env: Any, seed: int) -> float:
+    """Reset each task of `env` once, on seeds the measured episodes never use; the CPU it took."""
+    before = _cpu()
+    for offset, cls in enumerate(env.tasks):
+        env.reset(seed=seed + WARM_SEEDS + offset, options={"task": cls.name})
+    return _cpu() - before
+
+
 def measure(policy: Policy, screenshot: bool, steps: int, episodes: int, seed: int,
             task: str | list[str] = FAMILY, warm: bool = False) -> dict[str, Any]:
     """Run `policy` for `steps` steps (at most `episodes` episodes) on a fresh environment of
     `task` (a family or a task); with `warm`, after one reset of each of its tasks."""
     env = gymnasium.make("taskkit/Task-v0", task=task, screenshot=screenshot).unwrapped
     rng = random.Random(seed)
-    reset_cpu, reset_trips, taken, started, warm_cpu = 0.0, 0, 0, 0, 0.0
+    reset_cpu, reset_trips, taken, started = 0.0, 0, 0, 0
     try:
-        if warm:
-            warm_cpu = _cpu()
-            for offset, cls in enumerate(env.tasks):
-                env.reset(seed=seed + WARM_SEEDS + offset, options={"task": cls.name})
-            warm_cpu = _cpu() - warm_cpu
+        warm_cpu = _warm_up(env, seed) if warm else 0.0
         wall, cpu = time.perf_counter(), _cpu()
         while taken < steps and (not episodes or started < episodes):
             before, trips = _cpu(), env.device.stats.round_trips

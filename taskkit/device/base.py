@@ -93,8 +93,7 @@ class Device(abc.ABC):
             self.check(command)
             return
         self._pending.append(command)
-        if sum(len(c) for c in self._pending) > _MAX_BATCH_BYTES:
-            self.flush()
+        self._flush_if_full()
 
     def replace_held(self, old: str, new: str) -> bool:
         """Hold `new` in the place of `old` if `old` (the very text given to `run`) is the last
@@ -102,9 +101,13 @@ class Device(abc.ABC):
         if not self._pending or self._pending[-1] is not old:
             return False
         self._pending[-1] = new
+        self._flush_if_full()
+        return True
+
+    def _flush_if_full(self) -> None:
+        """Send the held-back commands once their text passes `_MAX_BATCH_BYTES`."""
         if sum(len(c) for c in self._pending) > _MAX_BATCH_BYTES:
             self.flush()
-        return True
 
     @contextlib.contextmanager
     def batch(self) -> Iterator["Device"]:
