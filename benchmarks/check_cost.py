@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import sqlite3
 import statistics
 import subprocess
@@ -40,6 +39,7 @@ from taskkit.device.base import Device
 from taskkit.device.services import changes
 from taskkit.device.state import DIGEST_ROOTS, listing
 from taskkit.env import Env
+from taskkit.ports import PortTaken, on_free_port
 from taskkit.report import table
 from taskkit.connect import sim_device
 from taskkit.sim import changes as recorder_lib
@@ -54,10 +54,16 @@ SECTIONS = ("checks", "lifecycles", "side_effects", "files")
 LIFECYCLE_TASKS = ("ExpenseAddSingle", "ExpenseDeleteMultiple", "SimpleSmsSend", "MarkorCreateNote", "SystemWifiTurnOn")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def _adb_env(port: int) -> dict[str, str]:
+    return {**os.environ, "ANDROID_ADB_SERVER_PORT": str(port)}
+
+
+def _start_adb_server(port: int) -> int:
+    """A private adb server on `port` (PortTaken if it does not start: another process took it)."""
+    started = subprocess.run(["adb", "start-server"], env=_adb_env(port), capture_output=True, text=True)
+    if started.returncode != 0:
+        raise PortTaken(f"adb start-server on port {port}: {started.stderr.strip()}")
+    return port
 
 
 class Link:
@@ -67,13 +73,8 @@ class Link:
         sim_device(state_dir).close()  # the device image, with every app's databases
         self.server = AdbdServer(state_dir, port=0)
         self.server.start()
-        for _ in range(3):  # a port found free may be taken before adb binds it: take another
-            self.adb_port = free_port()
-            self.env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(self.adb_port)}
-            started = subprocess.run(["adb", "start-server"], env=self.env, capture_output=True)
-            if started.returncode == 0:
-                break
-        started.check_returncode()
+        self.adb_port = on_free_port(_start_adb_server)
+        self.env = _adb_env(self.adb_port)
         self.device = AdbDevice(f"127.0.0.1:{self.server.port}", port=self.adb_port)
 
     def measure(self, action: Callable[[], Any]) -> dict[str, float]:

@@ -13,7 +13,6 @@ import importlib
 import importlib.util
 import io
 import json
-import socket
 import subprocess
 import sys
 import textwrap
@@ -24,7 +23,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from taskkit import cli, loading, registry, report_html
+from taskkit import cli, loading, report_html
+from taskkit.ports import free_port
 from taskkit.report import summary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -225,14 +225,9 @@ def test_a_bad_user_spec_is_still_reported_by_list_tasks(tmp_path):
     assert proc.returncode == 2 and "bad.textproto" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
 
 
-def _free_port() -> int:
-    with socket.create_server(("127.0.0.1", 0)) as probe:
-        return probe.getsockname()[1]
-
-
 @pytest.mark.parametrize("module", ["taskkit.run", "taskkit.check"])
 def test_no_adb_server_is_a_device_failure_exit_3(module):
-    proc = run(module, "--device", "adb", "--adb_port", str(_free_port()), "--tasks", "SystemWifiTurnOn")
+    proc = run(module, "--device", "adb", "--adb_port", str(free_port()), "--tasks", "SystemWifiTurnOn")
     one_line(proc, 3, "cannot open device 'adb'", "not reachable", "`adb start-server`")
 
 

@@ -25,7 +25,8 @@ from taskkit.agents.base import Action  # noqa: E402
 from taskkit.gym import PhoneEnv  # noqa: E402
 from taskkit.openenv import TaskkitAction, TaskkitEnv  # noqa: E402
 from taskkit.openenv import __main__ as command  # noqa: E402
-from taskkit.openenv.local import free_port, local_server  # noqa: E402
+from taskkit.openenv.local import local_server  # noqa: E402
+from taskkit.ports import free_port  # noqa: E402
 from tests.test_gym import _act, _sms_policy  # noqa: E402
 
 SESSIONS = 2

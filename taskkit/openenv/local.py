@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -13,16 +12,10 @@ import urllib.request
 from typing import Iterator
 
 from taskkit.errors import TaskkitError
+from taskkit.ports import free_port
 
 #: How often /health is asked, 0.1 s apart, before the server is given up on (it imports first).
 HEALTH_TRIES = 600
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @contextlib.contextmanager

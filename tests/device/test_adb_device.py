@@ -12,7 +12,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Mapping
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -26,6 +26,7 @@ from taskkit.device.adb import (
 )
 from taskkit.device.base import DeviceError
 from taskkit.device.quoting import shell_quote
+from taskkit.ports import PortTaken, free_port, on_free_port
 
 ADB = "/usr/bin/adb"
 # A query that never ends on its own (the simulator stops it at its command time limit).
@@ -224,13 +225,8 @@ def test_open_device_turns_selection_problems_into_one_line_spec_errors(fake):
     assert "adb:SERIAL" in connect.DEVICE_SPECS
 
 
-def _free_port() -> int:
-    with socket.create_server(("127.0.0.1", 0)) as probe:
-        return probe.getsockname()[1]
-
-
 def test_no_adb_server_is_a_device_error_and_none_is_started():
-    port = _free_port()
+    port = free_port()
     with pytest.raises(DeviceError, match=rf"adb server 127.0.0.1:{port} is not reachable.*adb start-server"):
         AdbDevice(port=port, timeout=5)
     with pytest.raises(DeviceError, match="cannot open device 'adb': .*not reachable") as caught:  # exit 3, not 2
@@ -380,27 +376,36 @@ requires_adb = pytest.mark.skipif(
 
 
 @contextlib.contextmanager
-def private_adb_server() -> Iterator[int]:
-    """A private adb server on a free port (never the default 5037), killed afterwards."""
-    port = _free_port()
-    env = dict(os.environ, ANDROID_ADB_SERVER_PORT=str(port))
-    with tempfile.TemporaryFile() as log:
-        started = subprocess.run([ADB, "-P", str(port), "start-server"], env=env, stdin=subprocess.DEVNULL,
-                                 stdout=log, stderr=log, timeout=60)
-        log.seek(0)
-        assert started.returncode == 0, log.read().decode(errors="replace")
+def private_adb_server(env: Mapping[str, str] | None = None) -> Iterator[int]:
+    """A private adb server on a free port (never the default 5037), started with `env` (default:
+    this process's) and killed afterwards. A port taken before adb binds it is replaced by another."""
+    base = dict(os.environ if env is None else env)
+
+    def start(port: int) -> int:
+        with tempfile.TemporaryFile() as log:
+            started = subprocess.run([ADB, "-P", str(port), "start-server"], env=_on(base, port),
+                                     stdin=subprocess.DEVNULL, stdout=log, stderr=log, timeout=60)
+            log.seek(0)
+            if started.returncode != 0:
+                raise PortTaken(f"adb start-server on port {port}: {log.read().decode(errors='replace')}")
+        return port
+
+    port = on_free_port(start)
     try:
         yield port
     finally:
-        subprocess.run([ADB, "-P", str(port), "kill-server"], env=env, stdin=subprocess.DEVNULL,
+        subprocess.run([ADB, "-P", str(port), "kill-server"], env=_on(base, port), stdin=subprocess.DEVNULL,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+
+
+def _on(env: Mapping[str, str], port: int) -> dict[str, str]:
+    """`env` with the adb server port set to `port`."""
+    return {**env, "ANDROID_ADB_SERVER_PORT": str(port)}
 
 
 @contextlib.contextmanager
 def served_sim(state_dir: Path, *, is_root: bool = True, command_timeout: float = 60.0) -> Iterator[object]:
     """The simulator in `state_dir` served over the adb wire protocol on a free port."""
-    from taskkit.sim.device import SimDevice
-
     sim_device(state_dir)  # build the image
     if not is_root:
         from taskkit.sim.state import SimState

@@ -28,6 +28,7 @@ from taskkit.sim.adbd import (A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_VERSION, A_WRTE,
                               ID_EXIT, ID_STDERR, ID_STDIN, ID_STDOUT, ID_WINDOW_SIZE, AdbdServer,
                               Message, PacketDecoder, ProtocolError, ShellRequest, SyncDecoder,
                               SyncError, SyncFrame)
+from tests.device.test_adb_device import private_adb_server
 
 ADB = "/usr/bin/adb"
 MAIN = Path(__file__).resolve().parents[2]
@@ -568,20 +569,14 @@ def test_start_stop_and_context_manager(tmp_path):
 # ================================================================================================
 # End to end: Debian's adb and adbutils through a private adb server
 # ================================================================================================
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Adb:
     """Run `adb` against a private server port."""
 
+    ENV = {**{k: v for k, v in os.environ.items() if k != "ANDROID_SERIAL"}, "TERM": "xterm"}
+
     def __init__(self, server_port: int):
         self.port = server_port
-        self.env = {k: v for k, v in os.environ.items() if k != "ANDROID_SERIAL"}
-        self.env["ANDROID_ADB_SERVER_PORT"] = str(server_port)
-        self.env["TERM"] = "xterm"
+        self.env = {**self.ENV, "ANDROID_ADB_SERVER_PORT": str(server_port)}
 
     def __call__(self, *args: str, input: bytes | None = None, timeout: float = 20,
                  serial: str | None = None) -> subprocess.CompletedProcess:
@@ -605,10 +600,8 @@ class Adb:
 def adb():
     if not os.path.exists(ADB):
         pytest.skip(f"{ADB} is absent (install Debian's adb to run the end-to-end adb tests)")
-    tool = Adb(_free_port())
-    tool("start-server").check_returncode()
-    yield tool
-    tool("kill-server")
+    with private_adb_server(Adb.ENV) as port:
+        yield Adb(port)
 
 
 @pytest.fixture(scope="module")

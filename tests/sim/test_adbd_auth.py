@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -13,20 +12,19 @@ import pytest
 
 from taskkit.sim import adb_auth
 from taskkit.sim.adbd import AdbdServer, is_loopback
+from tests.device.test_adb_device import private_adb_server
 
 ADB = shutil.which("adb") or "/usr/bin/adb"
 pytestmark = pytest.mark.skipif(not os.path.exists(ADB), reason="Debian's adb is not installed")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def client_env(home: Path) -> dict[str, str]:
+    """adb's environment for a client whose keys are in `home` (`client`, `stranger`)."""
+    return {**os.environ, "HOME": str(home), "ADB_VENDOR_KEYS": str(home / "client")}
 
 
 def adb(home: Path, port: int, *args: str) -> str:
-    env = {**os.environ, "HOME": str(home), "ADB_VENDOR_KEYS": str(home / "client"),
-           "ANDROID_ADB_SERVER_PORT": str(port)}
+    env = {**client_env(home), "ANDROID_ADB_SERVER_PORT": str(port)}
     return subprocess.run([ADB, "-P", str(port), *args], env=env, capture_output=True, text=True,
                           timeout=60, stdin=subprocess.DEVNULL).stdout
 
@@ -52,16 +50,12 @@ def home(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("allowed, expected", [("client", "device"), ("stranger", "unauthorized")])
 def test_only_listed_keys_get_in(home: Path, allowed: str, expected: str) -> None:
-    port = _free_port()
-    try:
-        adb(home, port, "start-server")
-        with AdbdServer(home / "device", port=0, adb_keys=home / f"{allowed}.pub", require_auth=True) as server:
-            adb(home, port, "connect", server.serial)
-            assert device_state(home, port, server.serial) == expected
-            if expected == "device":
-                assert adb(home, port, "-s", server.serial, "shell", "echo", "in").strip() == "in"
-    finally:
-        adb(home, port, "kill-server")
+    with private_adb_server(client_env(home)) as port, \
+            AdbdServer(home / "device", port=0, adb_keys=home / f"{allowed}.pub", require_auth=True) as server:
+        adb(home, port, "connect", server.serial)
+        assert device_state(home, port, server.serial) == expected
+        if expected == "device":
+            assert adb(home, port, "-s", server.serial, "shell", "echo", "in").strip() == "in"
 
 
 def test_signature_checks_are_exact(home: Path) -> None:
