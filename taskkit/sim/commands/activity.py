@@ -14,6 +14,7 @@ deterministic. Installed packages come from `taskkit.device.catalog`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import os
 import re
@@ -51,8 +52,10 @@ def _exception(inv: Invocation, verb: str, error: CommandError, shell: str) -> i
                     f"\tat {shell}.onCommand({shell.rsplit('.', 1)[1]}.java)", _ERROR)
 
 
+@functools.lru_cache(maxsize=1024)
 def stable_hash(text: str, salt: str = "") -> str:
-    """A 7-hex-digit identity hash, stable for `text` (like Integer.toHexString output)."""
+    """A 7-hex-digit identity hash, stable for `text` (like Integer.toHexString output); kept for
+    the few texts a device names (its windows, records and sessions, asked for at every dump)."""
     digest = int(hashlib.sha256(f"{salt}:{text}".encode()).hexdigest()[:8], 16)
     return format(0x1000000 + digest % 0xF000000, "x")
 
