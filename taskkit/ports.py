@@ -9,12 +9,14 @@ from __future__ import annotations
 import socket
 from typing import Callable, TypeVar
 
+from taskkit.errors import TaskkitError
+
 T = TypeVar("T")
 LOOPBACK = "127.0.0.1"
 TRIES = 3  # ports tried by on_free_port before its last failure is raised
 
 
-class PortTaken(Exception):
+class PortTaken(TaskkitError, RuntimeError):
     """Raised by a server's start function when its port was taken before it could bind it."""
 
 

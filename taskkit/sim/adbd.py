@@ -45,7 +45,7 @@ from taskkit.device.shell_protocol import HEADER as PACKET_HEADER
 from taskkit.device.shell_protocol import (CLOSE_STDIN, EXIT, STDERR, STDIN, STDOUT, WINDOW_SIZE,
                                            PacketDecoder, ShellProtocolError, encode_packet)
 from taskkit.errors import TaskkitError
-from taskkit.sim import adb_auth, limits, shell, storage
+from taskkit.sim import adb_auth, limits, shell, storage, writeback
 from taskkit.sim.device import SimDevice
 from taskkit.sim.state import SimState
 from taskkit.sim.workers import Timer, Timers, WorkerPool
@@ -388,13 +388,16 @@ class _DeviceHost:
         env = shell._initial_env(state)  # noqa: SLF001 (the same package's defaults)
         if term:
             env["TERM"] = term
-        with limits.deadline(self.command_timeout, cancelled):
-            try:
-                status = shell.call_command(state, ["sh", "-c", command], stdin, "/", env, stdout, stderr)
-            except limits.LimitExceeded as exc:
-                status = exc.status
-                with contextlib.suppress(limits.LimitExceeded):  # the client may be gone
-                    stderr += f"/system/bin/sh: {exc}\n".encode()
+        try:
+            with limits.deadline(self.command_timeout, cancelled):
+                try:
+                    status = shell.call_command(state, ["sh", "-c", command], stdin, "/", env, stdout, stderr)
+                except limits.LimitExceeded as exc:
+                    status = exc.status
+                    with contextlib.suppress(limits.LimitExceeded):  # the client may be gone
+                        stderr += f"/system/bin/sh: {exc}\n".encode()
+        finally:
+            writeback.write_back(self.root)  # a served device's directory holds what its clients did
         return 127 if status is None else status & 0xFF
 
     def prop(self, name: str, default: str = "") -> str:

@@ -9,7 +9,7 @@ from typing import Collection, Mapping
 
 from taskkit.device.base import Device, ShellResult
 from taskkit.errors import TaskkitError
-from taskkit.sim import databases, image, limits, scratch, shell, storage
+from taskkit.sim import databases, image, limits, scratch, shell, storage, writeback
 from taskkit.sim.state import SimState
 
 
@@ -83,6 +83,7 @@ class SimDevice(Device):
                 shutil.rmtree(root, ignore_errors=True)
             raise StateDirError(str(error)) from None
         if not (root / MARKER).exists():
+            writeback.discard(root)  # a new device: what this process held for an earlier one there is not its
             image.build(self.state, app_databases)
         elif app_databases:
             databases.install_app_databases(self.state, app_databases)
@@ -123,4 +124,7 @@ class SimDevice(Device):
     def close(self) -> None:
         storage.forget(self.state)
         if self._owns_dir:
+            writeback.discard(self.state.root)
             shutil.rmtree(self.state.root, ignore_errors=True)
+        else:
+            writeback.close(self.state.root)  # what the GUI kept in memory goes to the directory

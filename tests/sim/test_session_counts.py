@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from taskkit.connect import sim_device
-from taskkit.sim import devicetime, logbuffer, state as sim_state
+from taskkit.sim import devicetime, logbuffer, state as sim_state, writeback
 from taskkit.sim.gui import cache, store
 from taskkit.sim.state import SimState
 from tests.sim.test_step_counts import encodes, recorded  # noqa: F401 - encodes: a fixture (gui.json texts encoded)
@@ -124,12 +124,14 @@ def test_a_written_store_is_encoded_once_even_when_read_back_in_another_order(tm
     encodes.clear()
     first.save()
     again = store.Store(state)
+    writeback.write_back(state.root)
     assert len(encodes) == 1
     assert list(again.data["scroll"]) == ["1:list", "9:list"]
-    assert again._saved == (state.root / store.FILE_NAME).read_text() == store._text(again.data)
+    assert (state.root / store.FILE_NAME).read_text() == store._text(again.data)
     again.save()  # nothing changed
     again.data["scroll"]["1:list"] = 3
     again.save()
+    writeback.write_back(state.root)
     assert json.loads((state.root / store.FILE_NAME).read_text())["scroll"] == {"1:list": 3, "9:list": 1}
     assert len(encodes) == 3
 
@@ -141,10 +143,12 @@ def test_window_stacks_reconciled_unchanged_encode_and_write_nothing(device: Any
     monkeypatch.setattr(cache, "enabled", False)  # every dump builds its screen: every stack is reconciled
     gui_json = device.state.root / store.FILE_NAME
     first = device.check("uiautomator dump /dev/tty")
+    writeback.write_back(device.state.root)
     before, text = gui_json.stat(), gui_json.read_text()
     encodes.clear()
     for _ in range(3):
         assert device.check("uiautomator dump /dev/tty") == first
+    writeback.write_back(device.state.root)
     assert encodes == []
     assert gui_json.read_text() == text and gui_json.stat().st_ino == before.st_ino
 

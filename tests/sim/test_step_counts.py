@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import pytest
 
 from taskkit.device.services import ui
-from taskkit.sim import sqlite_sandbox
+from taskkit.sim import sqlite_sandbox, writeback
 from taskkit.sim.gui import store
 from taskkit.sim.state import SETTINGS_DB, SimState
 
@@ -192,6 +192,8 @@ def test_a_store_with_nothing_changed_neither_encodes_nor_writes(state: SimState
     first = store.Store(state)
     first.data["apps"]["a"] = {"frames": [1, 2.5, None, "x"]}
     first.save()
+    assert writes == []  # held in memory until it is written back (taskkit.sim.writeback)
+    writeback.write_back(state.root)
     assert json.loads((state.root / store.FILE_NAME).read_text())["apps"] == {"a": {"frames": [1, 2.5, None, "x"]}}
     encodes.clear()
     for _ in range(3):
@@ -199,6 +201,7 @@ def test_a_store_with_nothing_changed_neither_encodes_nor_writes(state: SimState
         again.save()
         again.data["shade"] = False  # the same value again
         again.save()
+        writeback.write_back(state.root)
     assert encodes == [] and len(writes) == 1
 
 
@@ -210,6 +213,7 @@ def test_a_store_writes_a_value_equal_to_the_old_one_in_another_type(state: SimS
     again = store.Store(state)
     again.data["next_id"] = change  # == 1 for True and 1.0, but another text in gui.json
     again.save()
+    writeback.write_back(state.root)
     assert json.loads((state.root / store.FILE_NAME).read_text())["next_id"] == change
     assert (state.root / store.FILE_NAME).read_text() == store._text(again.data)
 
@@ -220,13 +224,17 @@ def test_a_store_written_encodes_its_text_once(state: SimState, encodes: list[st
     first.data["scroll"]["1:list"] = 3
     encodes.clear()
     first.save()
+    writeback.write_back(state.root)  # the text encoded at save is the one written
     assert len(encodes) == 1
     again = store.Store(state)  # what the next command reads: the text written, not encoded again
-    assert again._saved == (state.root / store.FILE_NAME).read_text() and len(encodes) == 1
+    assert store._text(again.data) == (state.root / store.FILE_NAME).read_text() and len(encodes) == 2
     again.data["scroll"]["1:list"] = 4
     again.data["scroll"]["0:list"] = 1  # inserted out of gui.json's order: read back in another
     again.save()
-    assert store.Store(state)._saved == (state.root / store.FILE_NAME).read_text() == store._text(again.data)
+    writeback.write_back(state.root)
+    assert len(encodes) == 3
+    assert list(store.Store(state).data["scroll"]) == ["0:list", "1:list"]  # as the file reads back
+    assert (state.root / store.FILE_NAME).read_text() == store._text(again.data)
 
 
 def _dump(*labels: str) -> str:

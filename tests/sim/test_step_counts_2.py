@@ -13,6 +13,7 @@ import pytest
 
 from taskkit.agents.base import Action
 
+from taskkit.sim import writeback
 from taskkit.sim.gui import cache, store
 from taskkit.sim.state import SimState
 
@@ -118,6 +119,7 @@ def test_a_stores_data_is_a_private_copy_sharing_no_container(tmp_path: Path, mo
                             for p in ("p", "q")}
     written.data["drafts"] = {"1:a": "x", "1:b": "x"}
     written.save()
+    writeback.write_back(state.root)
     loads: list[bytes] = []
     real = marshal.loads
     monkeypatch.setattr(store.marshal, "loads", lambda data: loads.append(data) or real(data))

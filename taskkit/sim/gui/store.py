@@ -9,11 +9,14 @@ frame is closed, as an activity's state goes when it finishes.
 """
 from __future__ import annotations
 
+import collections
 import json
 import marshal
+import os
+import threading
 from typing import Any
 
-from taskkit.sim import jsonstore
+from taskkit.sim import audit_events, jsonstore, writeback
 from taskkit.sim.state import SimState
 
 FILE_NAME = "gui.json"
@@ -61,23 +64,38 @@ def _prepared(entry: jsonstore.Entry | None) -> tuple[bytes, bytes, str]:
     return marshal.dumps(data), _frozen(data), entry.text if entry is not None else _text(data)
 
 
+class _Held:
+    """A device's gui.json as this process holds it: the data (marshalled in the current format,
+    and in format 0: `_frozen`), the file as last read or written here (its identity, None: no
+    file, and its text), the state directory's identity then, and whether the data changed since."""
+
+    __slots__ = ("source", "frozen", "identity", "text", "folder", "dirty", "written")
+
+    def __init__(self, source: bytes, frozen: bytes, identity: tuple[int, ...] | None, text: str,
+                 folder: tuple[int, int] | None, dirty: bool = False, written: str | None = None):
+        self.source, self.frozen, self.identity, self.text = source, frozen, identity, text
+        self.folder, self.dirty = folder, dirty
+        self.written = text if written is None else written  # the file's text (what a write-back need not write again)
+
+
+MAX_HELD = 64  # devices whose gui.json is held per process (the least recently used one is written back and let go)
+_HELD: collections.OrderedDict[str, _Held] = collections.OrderedDict()  # by state directory (writeback.key)
+_LOCK = threading.RLock()
+
+
 class Store:
-    """gui.json of one device, read once per command and written back only if it changed."""
+    """gui.json of one device, for one command: its data, read from what this process holds
+    (taskkit.sim.writeback: written to the state directory when the device closes, when a served
+    command ends and at exit) or from the file when another process changed it since."""
 
     def __init__(self, state: SimState):
-        self.path = state.root / FILE_NAME
-        try:
-            entry = jsonstore.read(self.path)
-        except (OSError, ValueError):
-            entry = None
-        if entry is None:
-            source, frozen, self._saved = _prepared(None)
-        else:
-            if _MEMO not in entry.memo:  # the first read of this version in this process
-                entry.memo[_MEMO] = _prepared(entry)
-            source, frozen, self._saved = entry.memo[_MEMO]
-        self.data = marshal.loads(source)
-        self._frozen = frozen  # the data as read (unchanged data marshals to these bytes again)
+        self.root = writeback.key(state.root)
+        held = _HELD.get(self.root)
+        identity = _identity(self.root)
+        if held is None or held.identity != identity or (identity is None and held.folder != _folder(self.root)):
+            held = _load(self.root, identity)  # another process wrote it, or a new device took the folder
+        self.data = marshal.loads(held.source)
+        self._frozen = held.frozen  # the data as read (unchanged data marshals to these bytes again)
 
     def new_id(self) -> int:
         """A frame id never used before on this device."""
@@ -98,14 +116,98 @@ class Store:
                 self.data[table] = None
 
     def save(self) -> None:
-        """Write gui.json (atomically) when something changed (what did not change is told by its
-        marshalled bytes, a fraction of the cost of its text)."""
+        """Hold the data as this command left it, if it changed (what did not change is told by its
+        marshalled bytes), as gui.json's text reads back: the next command sees what it would
+        read from the file, which is written later (taskkit.sim.writeback)."""
         frozen = _frozen(self.data)
         if frozen == self._frozen:
             return
         text = _text(self.data)
-        if text != self._saved:
-            entry = jsonstore.write(self.path, text)
-            entry.memo[_MEMO] = _prepared(entry)  # as the next command reads it back
-            self._saved = text
+        with _LOCK:
+            held = _HELD.get(self.root) or _load(self.root, _identity(self.root))
+            if text != held.text:
+                read = _checked(json.loads(text))
+                _hold(self.root, _Held(marshal.dumps(read), _frozen(read), held.identity, text, held.folder,
+                                       dirty=True, written=held.written))
         self._frozen = frozen
+
+
+def _path(root: str) -> str:
+    return os.path.join(root, FILE_NAME)
+
+
+def _identity(root: str) -> tuple[int, ...] | None:
+    """gui.json's identity now (taskkit.sim.audit_events.identity; None: no file)."""
+    try:
+        return audit_events.identity(os.stat(_path(root)))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def _folder(root: str) -> tuple[int, int] | None:
+    """The state directory's identity (a folder made again in its place is another device)."""
+    try:
+        st = os.stat(root)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _load(root: str, identity: tuple[int, ...] | None) -> _Held:
+    """Hold gui.json as the file has it now (what was held and not written is dropped: the file
+    was written by another process since, or belongs to another device)."""
+    try:
+        entry = jsonstore.read(_path(root)) if identity is not None else None
+    except (OSError, ValueError):
+        entry = None
+    if entry is None:
+        source, frozen, text = _prepared(None)
+    else:
+        if _MEMO not in entry.memo:  # the first read of this version in this process
+            entry.memo[_MEMO] = _prepared(entry)
+        source, frozen, text = entry.memo[_MEMO]
+    held = _Held(source, frozen, entry.identity if entry is not None else identity, text, _folder(root))
+    with _LOCK:
+        _hold(root, held)
+    return held
+
+
+def _hold(root: str, held: _Held) -> None:
+    with _LOCK:
+        _HELD[root] = held
+        _HELD.move_to_end(root)
+        while len(_HELD) > MAX_HELD:
+            oldest = next(iter(_HELD))
+            _keep(oldest, write=True, forget=True)
+
+
+def _keep(root: str | None, write: bool, forget: bool) -> None:
+    """The keeper of taskkit.sim.writeback: write the held gui.json of `root` (None: of every
+    device) if it changed and the file is still the one it was read from, then forget it."""
+    with _LOCK:
+        for name in list(_HELD) if root is None else [root]:
+            held = _HELD.get(name)
+            if held is None:
+                continue
+            if write and held.dirty:
+                _write(name, held)
+            if forget:
+                _HELD.pop(name, None)
+
+
+def _write(root: str, held: _Held) -> None:
+    identity = _identity(root)
+    if identity != held.identity or (identity is None and held.folder != _folder(root)):
+        held.dirty = False  # another process wrote it since, or the folder went: theirs stands
+        return
+    if held.text != held.written:
+        try:
+            entry = jsonstore.write(_path(root), held.text)
+        except (FileNotFoundError, NotADirectoryError):  # the state directory went meanwhile
+            held.dirty = False
+            return
+        held.identity, held.written = entry.identity, held.text
+    held.dirty = False
+
+
+writeback.register(_keep)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from taskkit.connect import sim_device
+from taskkit.sim import writeback
 from taskkit.sim.device import SimDevice
 from tests.sim.gui.helpers import find, labels, tap, texts
 
@@ -127,6 +128,7 @@ def test_a_force_stopped_app_starts_over(device) -> None:
     device.check("am force-stop com.simplemobiletools.smsmessenger")
     device.check("am start -n com.simplemobiletools.smsmessenger/.activities.MainActivity")
     assert "draft" not in texts(device)
+    writeback.write_back(device.state.root)  # (the GUI writes what it holds to gui.json at close and at exit)
     stored = json.loads((device.state.root / "gui.json").read_text())
     assert "draft" not in json.dumps(stored["drafts"])  # its drafts went with its frames
 
@@ -143,6 +145,7 @@ def test_a_bare_device_has_no_screen() -> None:
 
 def test_a_damaged_gui_state_file_starts_the_gui_over(device) -> None:
     device.check("am start -a android.intent.action.SENDTO -d smsto:+12125550134")
+    writeback.write_back(device.state.root)
     path = device.state.root / "gui.json"
     data = json.loads(path.read_text())
     data["apps"]["com.simplemobiletools.smsmessenger"]["frames"] = [{"screen": 3}]

@@ -1,0 +1,130 @@
+"""gui.json is held in memory between commands and written back (taskkit.sim.writeback): never
+during a step, always when the device closes, when a served command ends and when the process
+exits; a write by another process wins; a new device in a reused folder starts afresh."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from taskkit.connect import sim_device
+from taskkit.sim import jsonstore, writeback
+from taskkit.sim.gui import store
+from taskkit.sim.state import SimState
+from tests.device.test_adb_device import requires_adb, served_adb_device
+from tests.sim.gui.helpers import texts
+
+COMPOSE = "am start -a android.intent.action.SENDTO -d smsto:+12125550134"
+
+
+def _drafts(root: Path) -> list[str]:
+    """The drafts gui.json holds on disk (none when there is no file)."""
+    path = root / store.FILE_NAME
+    return list(json.loads(path.read_text())["drafts"].values()) if path.exists() else []
+
+
+@pytest.fixture
+def gui_json_writes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The gui.json files written (jsonstore.write calls), by path."""
+    written: list[str] = []
+    original = jsonstore.write
+
+    def counted(path, text, frozen=None):
+        if str(path).endswith(store.FILE_NAME):
+            written.append(str(path))
+        return original(path, text, frozen)
+
+    monkeypatch.setattr(jsonstore, "write", counted)
+    return written
+
+
+def test_steps_write_no_gui_json_and_closing_writes_it_once(tmp_path: Path, gui_json_writes: list[str]) -> None:
+    device = sim_device(tmp_path / "phone")
+    try:
+        device.check(COMPOSE)
+        for word in ("running", "late"):
+            device.check(f"input text {word}")
+            assert "running" in " ".join(texts(device))  # the next command reads what the last one left
+        device.check("input keyevent KEYCODE_HOME")
+        device.check("am start -n com.simplemobiletools.smsmessenger/.activities.ThreadActivity")
+        assert "runninglate" in texts(device)
+        assert gui_json_writes == [] and _drafts(tmp_path / "phone") == []
+    finally:
+        device.close()
+    assert len(gui_json_writes) == 1 and _drafts(tmp_path / "phone") == ["runninglate"]
+    again = sim_device(tmp_path / "phone")  # another view of the device reads it back
+    try:
+        assert "runninglate" in texts(again)
+    finally:
+        again.close()
+
+
+def test_a_write_by_another_process_wins_over_what_is_held(tmp_path: Path) -> None:
+    device = sim_device(tmp_path / "phone")
+    try:
+        device.check(COMPOSE)
+        device.check("input text mine")
+        writeback.write_back(device.state.root)
+        path = tmp_path / "phone" / store.FILE_NAME
+        device.check("input text more")  # held, not written
+        data = json.loads(path.read_text())
+        data["drafts"] = {key: "theirs" for key in data["drafts"]}
+        path.write_text(json.dumps(data))  # another process rewrites the file meanwhile
+        assert "theirs" in texts(device) and "minemore" not in texts(device)
+    finally:
+        device.close()
+    assert _drafts(tmp_path / "phone") == ["theirs"]
+
+
+def test_a_new_device_in_a_reused_folder_starts_afresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store, "_folder", lambda root: (0, 0))  # the folder made again with its inode number
+    gone = sim_device(tmp_path / "phone")
+    gone.check(COMPOSE)
+    gone.check("input text stale")  # held, never written: its folder goes without a close
+    shutil.rmtree(tmp_path / "phone")
+    fresh = sim_device(tmp_path / "phone")
+    try:
+        assert "stale" not in json.dumps(store.Store(fresh.state).data)
+        fresh.check(COMPOSE)
+        assert "stale" not in " ".join(texts(fresh))
+    finally:
+        fresh.close()
+    assert "stale" not in json.dumps(_drafts(tmp_path / "phone"))
+
+
+def test_a_process_that_exits_without_closing_leaves_its_gui_state_behind(tmp_path: Path) -> None:
+    script = textwrap.dedent(f"""
+        from taskkit.connect import sim_device
+        device = sim_device({str(tmp_path / "phone")!r})
+        device.check({COMPOSE!r})
+        device.check("input text bye")
+    """)  # no close: the exit writes it back
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=300)
+    assert _drafts(tmp_path / "phone") == ["bye"]
+
+
+def test_held_devices_are_bounded_and_the_oldest_is_written_back(tmp_path: Path) -> None:
+    roots = [tmp_path / f"d{i}" for i in range(store.MAX_HELD + 1)]
+    for index, root in enumerate(roots):
+        root.mkdir()
+        held = store.Store(SimState(root))
+        held.data["drafts"]["1:text"] = f"draft {index}"
+        held.save()
+    assert sum(writeback.key(root) in store._HELD for root in roots) == store.MAX_HELD
+    assert _drafts(roots[0]) == ["draft 0"] and _drafts(roots[1]) == []  # let go: written first
+    for root in roots:
+        writeback.close(root)
+    assert _drafts(roots[1]) == ["draft 1"] and not any(writeback.key(root) in store._HELD for root in roots)
+
+
+@requires_adb
+def test_a_served_device_writes_its_gui_state_at_the_end_of_every_command(tmp_path: Path) -> None:
+    with served_adb_device(tmp_path / "served") as device:
+        device.check(COMPOSE)
+        device.check("input text served")
+        assert _drafts(tmp_path / "served") == ["served"]  # read from the directory, as another process would
