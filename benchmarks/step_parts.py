@@ -43,7 +43,7 @@ PARTS: dict[str, tuple[Any, str]] = {
     "the GUI state read (Session)": (session.Session, "__init__"),
     "the GUI state saved (Session.save)": (session.Session, "save"),
     "device.json saved": (sim_state.SimState, "save"),
-    "log lines appended to the file": (logbuffer, "_append"),
+    "log lines appended to the file": (logbuffer, "_write"),
     "kept screens checked (cache._holds)": (cache, "_holds"),
     "the dump parsed on the host": (ui, "parse_window_dump"),
     "the elements described": (taskkit.gym.PhoneEnv, "_elements_text"),

@@ -3,8 +3,11 @@ with the device clock, and read back (the `logcat` and `log` commands, and the s
 log as Android's do: taskkit/sim/commands/activity.py).
 
 Inside `batched()` (each shell command runs in one: taskkit/sim/commands/__init__.py) a
-thread's entries are kept and appended together when the outermost block ends, so a command
-that logs three lines opens the buffer once; reading or clearing the buffer appends them first.
+thread's entries are kept until the outermost block ends. Then they join the lines this process
+holds for the device's buffer (as logd holds a phone's log in memory): the file is appended to
+when the buffer is read or cleared (`logcat`, `read_log`), when the held lines pass
+`MAX_HELD_BYTES`, and at the device's write-back points (taskkit.sim.writeback: it closes, a
+served command ends, the process exits). A step that logs a line no longer opens the file.
 """
 from __future__ import annotations
 
@@ -13,10 +16,12 @@ import os
 import re
 import threading
 
+from taskkit.sim import writeback
 from taskkit.sim.devicetime import format_epoch, zone_name
 from taskkit.sim.state import SimState
 
 SYSTEM_SERVER_PID = 512
+LOG_NAME = "logcat.txt"  # in the state directory (SimState.logcat_path)
 
 PRIORITIES = "VDIWEF"
 _THREADTIME = re.compile(
@@ -46,12 +51,12 @@ def append_log(state: SimState, priority: str, tag: str, message: str,
         format_entry(LogEntry(stamp, pid, tid, level, tag, line), "threadtime")
         for line in message.split("\n")
     )
+    path = _log_path(state)
     if _BATCH.depth:
-        path = os.fspath(state.logcat_path)
         _BATCH.pending.setdefault(path, []).append(text)
         _BATCH.stamps[path] = state.clock_epoch  # the file's time stamp: its last entry's
     else:
-        _append(os.fspath(state.logcat_path), text, state.clock_epoch)
+        _hold(path, [text], state.clock_epoch)
 
 
 class _Batch(threading.local):
@@ -91,31 +96,89 @@ def batched() -> _Batched:
 
 
 def flush() -> None:
-    """Append the entries this thread kept."""
+    """Hand the entries this thread kept to the lines the process holds."""
     pending, stamps = _BATCH.pending, _BATCH.stamps
     if not pending:
         return
     _BATCH.pending, _BATCH.stamps = {}, {}
     for path, texts in pending.items():
-        _append(path, "".join(texts), stamps[path])
+        _hold(path, texts, stamps[path])
 
 
-def _append(path: str, text: str, epoch: int) -> None:
-    with open(path, "a", encoding="utf-8", newline="") as log:
-        log.write(text)
-    os.utime(path, (epoch, epoch))
+MAX_HELD_BYTES = 65536  # characters of log lines held per device before they are appended
+
+
+class _Held:
+    """A device's log lines not yet in its file, and the device clock of the last one."""
+
+    __slots__ = ("texts", "size", "stamp")
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.size = 0
+        self.stamp = 0
+
+
+_HELD: dict[str, _Held] = {}  # by log file (the state directory's absolute path + logcat.txt)
+_HELD_LOCK = threading.Lock()
+
+
+def _log_path(state: SimState) -> str:
+    return os.path.join(writeback.key(state.root), LOG_NAME)
+
+
+def _hold(path: str, texts: list[str], epoch: int) -> None:
+    with _HELD_LOCK:
+        held = _HELD.setdefault(path, _Held())
+        held.texts += texts
+        held.size += sum(map(len, texts))
+        held.stamp = epoch
+        if held.size > MAX_HELD_BYTES:
+            _write(path)
+
+
+def _write(path: str) -> None:
+    """Append what is held for the log file `path` (with _HELD_LOCK held)."""
+    held = _HELD.pop(path, None)
+    if held is None or not held.texts:
+        return
+    try:
+        with open(path, "a", encoding="utf-8", newline="") as log:
+            log.write("".join(held.texts))
+        os.utime(path, (held.stamp, held.stamp))
+    except (FileNotFoundError, NotADirectoryError):  # the state directory went: so did its log
+        pass
+
+
+def _keep(root: str | None, write: bool, forget: bool) -> None:
+    """The keeper of taskkit.sim.writeback: append the held lines of `root` (None: every device)."""
+    with _HELD_LOCK:
+        for path in list(_HELD) if root is None else [os.path.join(root, LOG_NAME)]:
+            if write:
+                _write(path)
+            elif forget:
+                _HELD.pop(path, None)
+
+
+def _written(state: SimState) -> str:
+    """This thread's and this process's lines of the device appended to its file; the file's path."""
+    flush()
+    path = _log_path(state)
+    with _HELD_LOCK:
+        _write(path)
+    return path
 
 
 def clear_log(state: SimState) -> None:
     """Empty the buffer (`logcat -c`), what was logged before included."""
-    flush()
+    _written(state)
     state.logcat_path.write_text("")
     os.utime(state.logcat_path, (state.clock_epoch, state.clock_epoch))
 
 
 def read_log(state: SimState) -> list[LogEntry]:
     """Every entry of the buffer, oldest first."""
-    flush()
+    _written(state)
     if not state.logcat_path.exists():
         return []
     entries = []
@@ -144,3 +207,4 @@ def format_entry(entry: LogEntry, style: str) -> str:
     return LAYOUTS[style].format_map(vars(entry))  # (its fields are plain values: no dataclasses.asdict copy)
 
 
+writeback.register(_keep)

@@ -1,6 +1,7 @@
 """State a simulated device keeps in this process's memory between commands and writes to its
 state directory later (issue #37): the GUI's window stacks, focus and drafts (gui.json,
-taskkit/sim/gui/store.py), which every tap and dump reads and most taps change.
+taskkit/sim/gui/store.py), which every tap and dump reads and most taps change, and the log lines
+not yet in logcat.txt (taskkit/sim/logbuffer.py, which also appends them when the log is read).
 
 What keeps such state registers a `Keeper` here. It is written to the state directory:
 
@@ -11,9 +12,10 @@ What keeps such state registers a `Keeper` here. It is written to the state dire
   (`python -m taskkit.sim shell DIR ...`) leave their change behind;
 * whenever someone asks (`write_back(root)`), e.g. before copying a state directory.
 
-A process killed outright (SIGKILL) loses what it had not written: the screens its device showed,
-as a phone that reboots loses its activities; app data, settings and files are written by every
-command as before. A keeper lets a write by another process win over what it holds.
+A process killed outright (SIGKILL) loses what it had not written: the screens its device showed
+and its latest log lines, as a phone that reboots loses its activities and its log; app data,
+settings and files are written by every command as before. The GUI's keeper lets a write by
+another process win over what it holds.
 """
 from __future__ import annotations
 

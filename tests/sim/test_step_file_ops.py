@@ -165,15 +165,17 @@ def test_the_cache_keeps_a_bounded_number_of_files(tmp_path: Path) -> None:
     assert not [key for key in jsonstore._ENTRIES if key.startswith(f"{tmp_path}/")]
 
 
-def test_a_command_appends_its_log_lines_in_one_write(tmp_path: Path, counter: Counter) -> None:
+def test_log_lines_are_held_and_appended_in_one_write_when_the_log_is_read(tmp_path: Path, counter: Counter) -> None:
     device = SimDevice(tmp_path / "device")
     try:
         before = logbuffer.read_log(device.state)
         counter.counts.clear()
         with counter:
             device.shell("am start -n com.android.settings/.Settings")  # START, then Start proc
-        added = logbuffer.read_log(device.state)[len(before):]
-        assert [entry.tag for entry in added] == ["ActivityTaskManager", "ActivityManager"], added
+            device.shell("input tap 10 10")  # its Input line
+            assert counter.counts["write logcat.txt"] == 0, counter.counts  # held, as logd holds a phone's
+            added = logbuffer.read_log(device.state)[len(before):]
+        assert [entry.tag for entry in added] == ["ActivityTaskManager", "ActivityManager", "Input"], added
         assert counter.counts["write logcat.txt"] == 1, counter.counts
         assert os.stat(device.state.logcat_path).st_mtime == device.state.clock_epoch
     finally:

@@ -12,7 +12,7 @@ from hypothesis import given, settings as hyp_settings, strategies as st
 
 from taskkit.sim import image
 from taskkit.sim.commands import Invocation
-from taskkit.sim import devicetime, logbuffer
+from taskkit.sim import devicetime, logbuffer, writeback
 from taskkit.sim.commands import system
 from taskkit.sim.commands.settings import get_setting
 from taskkit.device.reference import DEVICE_EPOCH
@@ -191,10 +191,16 @@ def test_setprop_as_shell_only_debug_properties(state: SimState) -> None:
 
 
 # --- logcat / log -----------------------------------------------------------------------------
+def _log_text(state: SimState) -> str:
+    """logcat.txt once the lines this process holds are written (taskkit.sim.writeback)."""
+    writeback.write_back(state.root)
+    return state.logcat_path.read_text()
+
+
 def test_append_log_writes_threadtime_lines(state: SimState) -> None:
     logbuffer.append_log(state, "I", "MyTag", "hello", pid=1234, tid=1250)
     logbuffer.append_log(state, "w", "LongerTagName", "two\nlines", pid=7)
-    assert state.logcat_path.read_text() == (
+    assert _log_text(state) == (
         "10-15 15:34:00.000  1234  1250 I MyTag   : hello\n"
         "10-15 15:34:00.000     7     7 W LongerTagName: two\n"
         "10-15 15:34:00.000     7     7 W LongerTagName: lines\n"
@@ -263,7 +269,7 @@ def test_log_command(state: SimState) -> None:
 def test_log_stamps_follow_the_clock(state: SimState) -> None:
     state.set_clock(DEVICE_EPOCH + 3600 * 24 * 31 + 61)
     logbuffer.append_log(state, "I", "T", "m")
-    assert state.logcat_path.read_text().startswith("11-15 15:35:01.000 ")
+    assert _log_text(state).startswith("11-15 15:35:01.000 ")
     assert int(state.logcat_path.stat().st_mtime) == state.clock_epoch
 
 
@@ -275,13 +281,13 @@ def test_log_stamps_follow_the_clock(state: SimState) -> None:
 ])
 def test_input_is_silent_and_logged(state: SimState, args: list[str]) -> None:
     assert run(state, "input", *args) == (0, "", "")
-    last = state.logcat_path.read_text().splitlines()[-1]
+    last = _log_text(state).splitlines()[-1]
     assert " I Input   : " in last
 
 
 def test_input_text_logs_spaces(state: SimState) -> None:
     run(state, "input", "text", "a%sb")
-    assert state.logcat_path.read_text().endswith(": text a b\n")
+    assert _log_text(state).endswith(": text a b\n")
 
 
 @pytest.mark.parametrize("args, code", [
@@ -289,7 +295,7 @@ def test_input_text_logs_spaces(state: SimState) -> None:
 ])
 def test_input_errors(state: SimState, args: list[str], code: int) -> None:
     assert run(state, "input", *args)[0] == code
-    assert state.logcat_path.read_text() == ""
+    assert _log_text(state) == ""
 
 
 # --- svc / cmd / wm -------------------------------------------------------------------------

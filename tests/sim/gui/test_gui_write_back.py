@@ -1,6 +1,7 @@
-"""gui.json is held in memory between commands and written back (taskkit.sim.writeback): never
-during a step, always when the device closes, when a served command ends and when the process
-exits; a write by another process wins; a new device in a reused folder starts afresh."""
+"""gui.json and the log lines are held in memory between commands and written back
+(taskkit.sim.writeback): never during a step, always when the device closes, when a served command
+ends and when the process exits (the log also when it is read, and past a size); a write by
+another process wins; a new device in a reused folder starts afresh."""
 from __future__ import annotations
 
 import json
@@ -13,13 +14,18 @@ from pathlib import Path
 import pytest
 
 from taskkit.connect import sim_device
-from taskkit.sim import jsonstore, writeback
+from taskkit.sim import jsonstore, logbuffer, writeback
 from taskkit.sim.gui import store
 from taskkit.sim.state import SimState
 from tests.device.test_adb_device import requires_adb, served_adb_device
 from tests.sim.gui.helpers import texts
 
 COMPOSE = "am start -a android.intent.action.SENDTO -d smsto:+12125550134"
+
+
+def _inputs(root: Path) -> list[str]:
+    """The `Input` lines logcat.txt holds on disk."""
+    return [line.split(": ", 1)[1] for line in (root / "logcat.txt").read_text().splitlines() if " I Input   : " in line]
 
 
 def _drafts(root: Path) -> list[str]:
@@ -105,7 +111,7 @@ def test_a_process_that_exits_without_closing_leaves_its_gui_state_behind(tmp_pa
         device.check("input text bye")
     """)  # no close: the exit writes it back
     subprocess.run([sys.executable, "-c", script], check=True, timeout=300)
-    assert _drafts(tmp_path / "phone") == ["bye"]
+    assert _drafts(tmp_path / "phone") == ["bye"] and _inputs(tmp_path / "phone") == ["text bye"]
 
 
 def test_held_devices_are_bounded_and_the_oldest_is_written_back(tmp_path: Path) -> None:
@@ -128,3 +134,26 @@ def test_a_served_device_writes_its_gui_state_at_the_end_of_every_command(tmp_pa
         device.check(COMPOSE)
         device.check("input text served")
         assert _drafts(tmp_path / "served") == ["served"]  # read from the directory, as another process would
+        assert _inputs(tmp_path / "served") == ["text served"]
+
+
+def test_log_lines_are_appended_when_read_or_past_a_size_and_not_into_a_new_device(tmp_path: Path) -> None:
+    device = sim_device(tmp_path / "phone")
+    try:
+        device.check("input tap 1 1")
+        assert _inputs(tmp_path / "phone") == []  # held
+        assert device.check("logcat -d -s Input -v raw").splitlines()[-1] == "tap 1 1"  # read: written first
+        assert _inputs(tmp_path / "phone") == ["tap 1 1"]
+        line = len(" I Input   : tap 1 1\n") + 18
+        for _ in range(logbuffer.MAX_HELD_BYTES // line + 1):
+            device.check("input tap 1 1")
+        assert len(_inputs(tmp_path / "phone")) > 1  # held lines past the bound went to the file
+        device.check("input tap 2 2")  # held, never written: its folder goes without a close
+    finally:
+        shutil.rmtree(tmp_path / "phone")
+    fresh = sim_device(tmp_path / "phone")
+    try:
+        writeback.write_back(fresh.state.root)
+        assert _inputs(tmp_path / "phone") == []
+    finally:
+        fresh.close()
