@@ -160,25 +160,23 @@ def _keep(root: str | None, write: bool, forget: bool) -> None:
                 _HELD.pop(path, None)
 
 
-def _written(state: SimState) -> str:
-    """This thread's and this process's lines of the device appended to its file; the file's path."""
+def _write_held(state: SimState) -> None:
+    """Append the device's lines this thread and this process hold to its file."""
     flush()
-    path = _log_path(state)
     with _HELD_LOCK:
-        _write(path)
-    return path
+        _write(_log_path(state))
 
 
 def clear_log(state: SimState) -> None:
     """Empty the buffer (`logcat -c`), what was logged before included."""
-    _written(state)
+    _write_held(state)
     state.logcat_path.write_text("")
     os.utime(state.logcat_path, (state.clock_epoch, state.clock_epoch))
 
 
 def read_log(state: SimState) -> list[LogEntry]:
     """Every entry of the buffer, oldest first."""
-    _written(state)
+    _write_held(state)
     if not state.logcat_path.exists():
         return []
     entries = []

@@ -66,16 +66,15 @@ def _prepared(entry: jsonstore.Entry | None) -> tuple[bytes, bytes, str]:
 
 class _Held:
     """A device's gui.json as this process holds it: the data (marshalled in the current format,
-    and in format 0: `_frozen`), the file as last read or written here (its identity, None: no
-    file, and its text), the state directory's identity then, and whether the data changed since."""
+    and in format 0: `_frozen`) and its text; the file as last read or written here (its identity,
+    None: no file, and its text: `written`), and the state directory's identity then."""
 
-    __slots__ = ("source", "frozen", "identity", "text", "folder", "dirty", "written")
+    __slots__ = ("source", "frozen", "text", "identity", "written", "folder")
 
-    def __init__(self, source: bytes, frozen: bytes, identity: tuple[int, ...] | None, text: str,
-                 folder: tuple[int, int] | None, dirty: bool = False, written: str | None = None):
-        self.source, self.frozen, self.identity, self.text = source, frozen, identity, text
-        self.folder, self.dirty = folder, dirty
-        self.written = text if written is None else written  # the file's text (what a write-back need not write again)
+    def __init__(self, source: bytes, frozen: bytes, text: str, identity: tuple[int, ...] | None,
+                 written: str, folder: tuple[int, int] | None):
+        self.source, self.frozen, self.text = source, frozen, text
+        self.identity, self.written, self.folder = identity, written, folder
 
 
 MAX_HELD = 64  # devices whose gui.json is held per process (the least recently used one is written back and let go)
@@ -127,8 +126,7 @@ class Store:
             held = _HELD.get(self.root) or _load(self.root, _identity(self.root))
             if text != held.text:
                 read = _checked(json.loads(text))
-                _hold(self.root, _Held(marshal.dumps(read), _frozen(read), held.identity, text, held.folder,
-                                       dirty=True, written=held.written))
+                _hold(self.root, _Held(marshal.dumps(read), _frozen(read), text, held.identity, held.written, held.folder))
         self._frozen = frozen
 
 
@@ -166,9 +164,8 @@ def _load(root: str, identity: tuple[int, ...] | None) -> _Held:
         if _MEMO not in entry.memo:  # the first read of this version in this process
             entry.memo[_MEMO] = _prepared(entry)
         source, frozen, text = entry.memo[_MEMO]
-    held = _Held(source, frozen, entry.identity if entry is not None else identity, text, _folder(root))
-    with _LOCK:
-        _hold(root, held)
+    held = _Held(source, frozen, text, entry.identity if entry is not None else identity, text, _folder(root))
+    _hold(root, held)
     return held
 
 
@@ -189,25 +186,23 @@ def _keep(root: str | None, write: bool, forget: bool) -> None:
             held = _HELD.get(name)
             if held is None:
                 continue
-            if write and held.dirty:
+            if write and held.text != held.written:
                 _write(name, held)
             if forget:
                 _HELD.pop(name, None)
 
 
 def _write(root: str, held: _Held) -> None:
+    """Write `held` to the device's gui.json, unless another process wrote the file since or the
+    folder went (theirs stands: the next command reads it)."""
     identity = _identity(root)
     if identity != held.identity or (identity is None and held.folder != _folder(root)):
-        held.dirty = False  # another process wrote it since, or the folder went: theirs stands
         return
-    if held.text != held.written:
-        try:
-            entry = jsonstore.write(_path(root), held.text)
-        except (FileNotFoundError, NotADirectoryError):  # the state directory went meanwhile
-            held.dirty = False
-            return
-        held.identity, held.written = entry.identity, held.text
-    held.dirty = False
+    try:
+        entry = jsonstore.write(_path(root), held.text)
+    except (FileNotFoundError, NotADirectoryError):  # the state directory went meanwhile
+        return
+    held.identity, held.written = entry.identity, held.text
 
 
 writeback.register(_keep)
