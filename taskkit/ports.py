@@ -30,10 +30,11 @@ def free_port() -> int:
 def on_free_port(start: Callable[[int], T], tries: int = TRIES) -> T:
     """`start(port)` on a free port; on another one while it raises PortTaken, `tries` ports in
     all (the last PortTaken is raised)."""
-    for attempt in range(tries):
+    if tries < 1:
+        raise ValueError(f"tries must be at least 1, not {tries}")
+    for _ in range(tries - 1):
         try:
             return start(free_port())
         except PortTaken:
-            if attempt == tries - 1:
-                raise
-    raise ValueError(f"tries must be at least 1, not {tries}")
+            pass
+    return start(free_port())

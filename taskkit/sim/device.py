@@ -127,4 +127,4 @@ class SimDevice(Device):
             writeback.discard(self.state.root)
             shutil.rmtree(self.state.root, ignore_errors=True)
         else:
-            writeback.close(self.state.root)  # what the GUI kept in memory goes to the directory
+            writeback.close(self.state.root)  # what it kept in memory (the GUI's state, log lines) goes to the directory

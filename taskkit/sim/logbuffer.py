@@ -18,10 +18,9 @@ import threading
 
 from taskkit.sim import writeback
 from taskkit.sim.devicetime import format_epoch, zone_name
-from taskkit.sim.state import SimState
+from taskkit.sim.state import LOG_NAME, SimState
 
 SYSTEM_SERVER_PID = 512
-LOG_NAME = "logcat.txt"  # in the state directory (SimState.logcat_path)
 
 PRIORITIES = "VDIWEF"
 _THREADTIME = re.compile(

@@ -34,6 +34,7 @@ SDCARD_BACKING = "/data/media/0"
 STORAGE_ALIASES = ("/sdcard", "/storage/self/primary", "/mnt/sdcard", SDCARD)
 SETTINGS_DB = "/data/system/users/0/settings.db"
 MAX_SYMLINK_HOPS = 40  # Linux's MAXSYMLINKS: more links in one lookup is ELOOP
+LOG_NAME = "logcat.txt"  # the log buffer's file in the state directory
 
 
 def is_inside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
@@ -218,7 +219,7 @@ class SimState:
     # --- log buffer ------------------------------------------------------------------------
     @property
     def logcat_path(self) -> Path:
-        return self.root / "logcat.txt"
+        return self.root / LOG_NAME
 
 
 _PATHS: dict[str, Path] = {}  # host path objects by their text (immutable, so shared)

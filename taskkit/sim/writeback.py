@@ -8,8 +8,8 @@ What keeps such state registers a `Keeper` here. It is written to the state dire
 * when the device closes (`close`: `SimDevice.close`), and then forgotten;
 * when a served device's command ends (taskkit/sim/adbd.py), so that a served device's
   directory always holds what its clients did;
-* at the exit of the process (`write_back` runs at exit), so that one-command processes
-  (`python -m taskkit.sim shell DIR ...`) leave their change behind;
+* at the exit of the process (`write_back` runs at exit), so that a process that opens a
+  `sim:DIR` device and exits without closing it leaves its change behind;
 * whenever someone asks (`write_back(root)`), e.g. before copying a state directory.
 
 A process killed outright (SIGKILL) loses what it had not written: the screens its device showed

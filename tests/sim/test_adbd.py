@@ -572,11 +572,14 @@ def test_start_stop_and_context_manager(tmp_path):
 class Adb:
     """Run `adb` against a private server port."""
 
-    ENV = {**{k: v for k, v in os.environ.items() if k != "ANDROID_SERIAL"}, "TERM": "xterm"}
+    @staticmethod
+    def base_env() -> dict[str, str]:
+        """This process's environment for adb, without a serial, with a terminal."""
+        return {**{k: v for k, v in os.environ.items() if k != "ANDROID_SERIAL"}, "TERM": "xterm"}
 
     def __init__(self, server_port: int):
         self.port = server_port
-        self.env = {**self.ENV, "ANDROID_ADB_SERVER_PORT": str(server_port)}
+        self.env = {**self.base_env(), "ANDROID_ADB_SERVER_PORT": str(server_port)}
 
     def __call__(self, *args: str, input: bytes | None = None, timeout: float = 20,
                  serial: str | None = None) -> subprocess.CompletedProcess:
@@ -600,7 +603,7 @@ class Adb:
 def adb():
     if not os.path.exists(ADB):
         pytest.skip(f"{ADB} is absent (install Debian's adb to run the end-to-end adb tests)")
-    with private_adb_server(Adb.ENV) as port:
+    with private_adb_server(Adb.base_env()) as port:
         yield Adb(port)
 
 
