@@ -78,11 +78,17 @@ class Word:
 
 def _make_word(parts: list) -> Word:
     merged: list = []
-    for part in parts:
-        if merged and part[0] in "LQ" and merged[-1][0] == part[0]:
-            merged[-1] = (part[0], merged[-1][1] + part[1])
-        else:
-            merged.append(part)
+    run: list[str] = []  # the texts of the last run of literal parts of one kind, joined once:
+    for part in parts:   # a long quoted SQL argument comes in thousands of parts
+        if run and part[0] == merged[-1][0]:
+            run.append(part[1])
+            continue
+        if len(run) > 1:
+            merged[-1] = (merged[-1][0], "".join(run))
+        run = [part[1]] if part[0] in "LQ" else []
+        merged.append(part)
+    if len(run) > 1:
+        merged[-1] = (merged[-1][0], "".join(run))
     plain = merged[0][1] if len(merged) == 1 and merged[0][0] == "L" else None
     static = None
     if all(p[0] in "LQ" for p in merged) and merged:
@@ -178,6 +184,10 @@ class ShellSyntaxError(TaskkitError):
 
 _WORD, _OP, _IO, _NL, _EOF = range(5)
 _RE_PLAIN = re.compile(r"[^ \t\n;&|<>()\\'\"$`]+")
+# Single-quoted text, and any more of it joined by '\'' (close, an escaped quote, open again): the
+# form shell_quote gives a quote; one match instead of three parts per quote in a long SQL argument.
+_RE_QUOTED_RUN = re.compile(r"'[^']*(?:'\\''[^']*)*'")
+_QUOTE_IN_QUOTES = "'\\''"
 _RE_DQ_PLAIN = re.compile(r'[^"\\$`]+')
 _RE_HD_PLAIN = re.compile(r"[^\\$`]+")
 _RE_BRACE_PLAIN = re.compile(r"[^}\\'\"$`]+")
@@ -317,11 +327,11 @@ class _Parser:
                     parts.append(("Q", s[i + 1]))
                     i += 2
             elif c == "'":
-                j = s.find("'", i + 1)
-                if j < 0:
+                m = _RE_QUOTED_RUN.match(s, i)  # quoted text with quotes written '\'' (shell_quote's form)
+                if m is None:
                     raise ShellSyntaxError("no closing quote")
-                parts.append(("Q", s[i + 1:j]))
-                i = j + 1
+                parts.append(("Q", m.group()[1:-1].replace(_QUOTE_IN_QUOTES, "'")))
+                i = m.end()
             elif c == '"':
                 self.i = i + 1
                 self._lex_quoted(parts, _RE_DQ_PLAIN, '"')

@@ -322,6 +322,21 @@ def test_quoted_text_round_trips_through_echo(tmp_path_factory, text):
     assert sh(state, f"echo {shell_quote(text)}").stdout == text + "\n"
 
 
+_quote_piece = st.one_of(
+    st.text(st.sampled_from("ab'\\\n $\"`"), max_size=6).map(lambda t: ("'" + t.replace("'", "") + "'", t.replace("'", ""))),
+    st.sampled_from("'\\ab$\"`;").map(lambda c: ("\\" + c, c)),
+)
+
+
+@settings(max_examples=200)
+@given(st.lists(_quote_piece, min_size=1, max_size=12))
+def test_any_run_of_single_quotes_and_escapes_is_one_word(tmp_path_factory, pieces) -> None:
+    # the lexer reads a run of '...' and \' in one match: any mix of them, not only shell_quote's
+    state = make_bare_state(tmp_path_factory.mktemp("dev"))
+    result = sh(state, "printf %s " + "".join(code for code, _ in pieces))
+    assert result.stdout == "".join(text for _, text in pieces) and result.exit_code == 0
+
+
 def test_long_text_round_trips(bare_state):
     text = ("line 'q' \"d\" $(x) `y` ; && \u202e\U0001F600\n" * 4000)
     assert out(bare_state, f"printf %s {shell_quote(text)} | cat") == text
