@@ -113,18 +113,40 @@ def build_existing(paths: Sequence[str]) -> str:
     return "; ".join(f"[ -e {shell_quote(p)} ] && echo {shell_quote(p)}" for p in paths) + "; true"
 
 
+MAX_ROWS_PER_INSERT = 100  # rows one INSERT statement carries (one VALUES list)
+MAX_INSERT_CHARS = 64 * 1024  # and at most about this much SQL (SQLite's default limit is 1,000,000 bytes)
+
+
 def build_insert_statements(table: str, rows: Sequence[Mapping[str, SqlValue]]) -> list[str]:
-    """One INSERT statement per row (each a column -> value mapping; {} inserts the defaults)."""
+    """The INSERT statements adding `rows` in order (each a column -> value mapping; {} inserts
+    the defaults): consecutive rows naming the same columns share one statement, a multi-row
+    VALUES list (SQLite 3.7.11 and later), as SQLite prepares a statement once for all its rows."""
     target = sql_identifier(table)
-    lines = []
+    statements: list[str] = []
+    names: tuple[str, ...] | None = None  # the columns of the statement being built
+    values: list[str] = []
+    size = 0
+
+    def flush() -> None:
+        if values:
+            columns = ", ".join(sql_identifier(name) for name in names or ())
+            statements.append(f"INSERT INTO {target} ({columns}) VALUES {', '.join(values)};")
+            values.clear()
+
     for row in rows:
         if not row:
-            lines.append(f"INSERT INTO {target} DEFAULT VALUES;")
+            flush()
+            statements.append(f"INSERT INTO {target} DEFAULT VALUES;")
             continue
-        columns = ", ".join(sql_identifier(name) for name in row)
-        values = ", ".join(sql_literal(value) for value in row.values())
-        lines.append(f"INSERT INTO {target} ({columns}) VALUES ({values});")
-    return lines
+        row_names = tuple(row)
+        tuple_text = "(" + ", ".join(sql_literal(value) for value in row.values()) + ")"
+        if row_names != names or len(values) >= MAX_ROWS_PER_INSERT or size + len(tuple_text) > MAX_INSERT_CHARS:
+            flush()
+            names, size = row_names, 0
+        values.append(tuple_text)
+        size += len(tuple_text) + 2
+    flush()
+    return statements
 
 
 def build_insert_script(table: str, rows: Sequence[Mapping[str, SqlValue]]) -> str:
