@@ -50,6 +50,11 @@ class Entry:
         """A private copy of the decoded data (the caller may change it)."""
         return marshal.loads(self._frozen)
 
+    @property
+    def frozen(self) -> bytes:
+        """`marshal.dumps` of the decoded data."""
+        return self._frozen
+
 
 MAX_ENTRIES = 64  # files kept per process (the least recently read go first)
 _ENTRIES: collections.OrderedDict[str, Entry] = collections.OrderedDict()

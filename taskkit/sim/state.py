@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from taskkit.device.reference import DEVICE_EPOCH
-from taskkit.sim import jsonstore
+from taskkit.sim import heldjson, jsonstore, writeback
 from taskkit.sim.realpaths import real_path
 
 
@@ -62,44 +62,43 @@ class SimState:
     def __init__(self, root: str | os.PathLike[str]):
         self.root = Path(root)
         self.fs_root = self.root / "fs"
-        self._config_path = self.root / "device.json"
-        self.config: dict[str, Any] = self._read_config() or {}
+        self._key = writeback.key(self.root)
+        self._version = _CONFIG.current(self._key)  # the version `config` was read from
+        self.config: dict[str, Any] = _data(self._version) or {}
         self.config.setdefault("clock_epoch", DEVICE_EPOCH)
         self.config.setdefault("props", {})
         self.config.setdefault("foreground", None)  # "pkg/.Activity" or None
         self.config.setdefault("is_root", True)
         self.config.setdefault("log_seq", 0)
         self._loaded = jsonstore.copy(self.config)  # what this view read: the base of `save`'s merge
-        self._entry: jsonstore.Entry | None = None  # the file's version `config` equals, if known
-
-    def _read_config(self) -> dict[str, Any] | None:
-        """device.json as it is now (a private copy; read through taskkit.sim.jsonstore's cache),
-        None when there is none yet."""
-        entry = jsonstore.read(self._config_path)
-        return entry.data() if entry is not None else None
 
     # --- persistence -----------------------------------------------------------------------
     def save(self) -> None:
-        """Write device.json (call after changing `config`).
+        """Keep device.json as `config` now has it (call after changing `config`).
 
-        Several views of one device (concurrent adb streams) may save: each writes only what it
-        changed since it read the file, merged into what is there now, so none undoes another.
+        What only the running system holds on a phone (`HELD_KEYS`: the activity manager's
+        tasks and foreground, the clipboard) is held in this process (taskkit.sim.heldjson) and
+        written back later (taskkit.sim.writeback), like gui.json; any other change (the clock,
+        properties, the app databases, the quota...) is written at once. Several views of one
+        device (concurrent adb streams) may save: each keeps only what it changed since it read,
+        merged into the current version, so none undoes another.
         """
         with _SAVE_LOCK:
-            entry = jsonstore.read(self._config_path)
-            if entry is not None and entry is self._entry and self.config == self._loaded:
-                return  # the file is the version `config` was read from, and neither has changed
-            current = entry.data() if entry is not None else None
+            version = _CONFIG.current(self._key)
+            if version is self._version and version.derived is not None and self.config == self._loaded:
+                return  # the file `config` was read from is current, and neither has changed
+            current = _data(version)
             merged = _merge(current or {}, self._loaded, self.config)
-            written = merged != current  # nothing new (and a file already there): no write
-            if written:
-                if entry is None:  # no file yet (a mkdir is an event the change hooks follow)
+            if merged != current:  # nothing new (and a file already there): nothing to keep
+                lasting = current is None or any(
+                    current.get(key) != merged.get(key) for key in set(current) | set(merged) if key not in HELD_KEYS)
+                if current is None:  # no file yet (a mkdir is an event the change hooks follow)
                     self.root.mkdir(parents=True, exist_ok=True)
-                jsonstore.write(self._config_path, *config_text(merged))
+                version = _CONFIG.hold(self._key, *config_text(merged), write=lasting)
             self.config.clear()
             self.config.update(merged)
             self._loaded = jsonstore.copy(self.config)
-            self._entry = None if written else entry  # (what was written is known once read back)
+            self._version = version
 
     # --- paths -----------------------------------------------------------------------------
     @staticmethod
@@ -237,6 +236,20 @@ def _path(text: str) -> Path:
 
 
 _SAVE_LOCK = threading.Lock()
+#: device.json's keys a phone keeps only in memory (held between commands, not written at once)
+HELD_KEYS = frozenset({"foreground", "tasks", "next_task_id", "clipboard"})
+
+
+def _frozen_of(entry: jsonstore.Entry | None) -> bytes | None:
+    return entry.frozen if entry is not None else None
+
+
+_CONFIG = heldjson.HeldFiles("device.json", _frozen_of, lambda frozen: "")
+
+
+def _data(version: heldjson.Version) -> dict[str, Any] | None:
+    """A private copy of the config `version` holds (None: no device.json yet)."""
+    return marshal.loads(version.derived) if version.derived is not None else None
 MAX_ENCODED = 64  # device.json entries (key and value) kept encoded per process
 
 

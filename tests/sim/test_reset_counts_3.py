@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from taskkit.sim import jsonstore, shell
+from taskkit.sim import shell, state as sim_state
 from taskkit.sim.commands import toybox
 from taskkit.sim.device import SimDevice
 from taskkit.sim.state import SimState
@@ -219,8 +219,8 @@ def test_a_save_with_nothing_new_decodes_nothing_and_sees_other_views(tmp_path: 
     mine.save()
     mine.save()  # (the first save after a write reads its version back)
     decoded: list[object] = []
-    data = jsonstore.Entry.data
-    monkeypatch.setattr(jsonstore.Entry, "data", lambda entry: decoded.append(entry) or data(entry))
+    data = sim_state._data
+    monkeypatch.setattr(sim_state, "_data", lambda version: decoded.append(version) or data(version))
     for _ in range(3):
         mine.save()
     assert decoded == []  # was one decoding (and a copy) each time

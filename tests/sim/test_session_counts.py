@@ -77,6 +77,7 @@ def test_a_save_encodes_only_the_entries_that_changed_and_parses_nothing(tmp_pat
     assert not any("app_databases" in obj for obj in dumped)  # the unchanged entries are joined as they were
     assert len(dumped) == len(parsed) == 2 * 3  # the foreground and the tasks, each encoded and read once
     monkeypatch.undo()
+    writeback.write_back(tmp_path / "d")  # (the foreground and the tasks are held until now)
     text = (tmp_path / "d" / "device.json").read_text()
     assert text == json.dumps(state.config, sort_keys=True, separators=(",", ":"))
     assert SimState(tmp_path / "d").config == json.loads(text) == state.config

@@ -24,7 +24,8 @@ from taskkit.sim.state import SimState
 
 BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "random_policy.py"
 STEPS = 60  # random steps counted (about 1 s of CPU)
-MAX_WRITES_PER_STEP = 2.2  # opens for writing per random step, on average (2.34 before #37 item 2)
+MAX_WRITES_PER_STEP = 0.5  # opens for writing per random step, on average (2.34 before #37 item 2, 0.17 with
+# device.json held: the app databases' own writes)
 STORES = ("device.json", "gui.json")
 
 
@@ -114,7 +115,8 @@ def test_a_random_step_opens_few_files_for_writing_and_replaces_none(env: Any, c
                                                                      replaces: list[str]) -> None:
     counts = _steps(env, counter, _random_policy(), STEPS)
     assert counts["writes"] / STEPS <= MAX_WRITES_PER_STEP, counts
-    assert counts["os.rename"] > 0 and replaces == [], counts  # the stores changed, swapped in
+    # device.json and gui.json changed in most steps but are held (taskkit.sim.heldjson): no swap
+    assert counts["os.rename"] == 0 and replaces == [], counts
 
 
 def test_an_unchanged_device_json_is_neither_read_nor_written_by_save(tmp_path: Path, counter: Counter) -> None:

@@ -1,7 +1,8 @@
-"""gui.json and the log lines are held in memory between commands and written back
-(taskkit.sim.writeback): never during a step, always when the device closes, when a served command
-ends and when the process exits (the log also when it is read, and past a size); a write by
-another process wins; a new device in a reused folder starts afresh."""
+"""gui.json, device.json's foreground, tasks and clipboard, and the log lines are held in memory
+between commands and written back (taskkit.sim.writeback): never during a step, always when the
+device closes, when a served command ends and when the process exits (the log also when it is
+read, and past a size; device.json at once when anything else in it changes); a write by another
+process wins; a new device in a reused folder starts afresh."""
 from __future__ import annotations
 
 import json
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from taskkit.connect import sim_device
-from taskkit.sim import jsonstore, logbuffer, writeback
+from taskkit.sim import heldjson, jsonstore, logbuffer, writeback
 from taskkit.sim.gui import store
 from taskkit.sim.state import SimState
 from tests.device.test_adb_device import requires_adb, served_adb_device
@@ -26,6 +27,11 @@ COMPOSE = "am start -a android.intent.action.SENDTO -d smsto:+12125550134"
 def _inputs(root: Path) -> list[str]:
     """The `Input` lines logcat.txt holds on disk."""
     return [line.split(": ", 1)[1] for line in (root / "logcat.txt").read_text().splitlines() if " I Input   : " in line]
+
+
+def _config(root: Path) -> dict:
+    """device.json as it is on disk."""
+    return json.loads((root / "device.json").read_text())
 
 
 def _drafts(root: Path) -> list[str]:
@@ -88,7 +94,7 @@ def test_a_write_by_another_process_wins_over_what_is_held(tmp_path: Path) -> No
 
 
 def test_a_new_device_in_a_reused_folder_starts_afresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store, "_folder", lambda root: (0, 0))  # the folder made again with its inode number
+    monkeypatch.setattr(heldjson, "_folder", lambda root: (0, 0))  # the folder made again with its inode number
     gone = sim_device(tmp_path / "phone")
     gone.check(COMPOSE)
     gone.check("input text stale")  # held, never written: its folder goes without a close
@@ -112,20 +118,21 @@ def test_a_process_that_exits_without_closing_leaves_its_gui_state_behind(tmp_pa
     """)  # no close: the exit writes it back
     subprocess.run([sys.executable, "-c", script], check=True, timeout=300)
     assert _drafts(tmp_path / "phone") == ["bye"] and _inputs(tmp_path / "phone") == ["text bye"]
+    assert _config(tmp_path / "phone")["foreground"].startswith("com.simplemobiletools.smsmessenger/")
 
 
 def test_held_devices_are_bounded_and_the_oldest_is_written_back(tmp_path: Path) -> None:
-    roots = [tmp_path / f"d{i}" for i in range(store.MAX_HELD + 1)]
+    roots = [tmp_path / f"d{i}" for i in range(heldjson.MAX_HELD + 1)]
     for index, root in enumerate(roots):
         root.mkdir()
         held = store.Store(SimState(root))
         held.data["drafts"]["1:text"] = f"draft {index}"
         held.save()
-    assert sum(writeback.key(root) in store._HELD for root in roots) == store.MAX_HELD
+    assert sum(store._HELD.held(writeback.key(root)) is not None for root in roots) == heldjson.MAX_HELD
     assert _drafts(roots[0]) == ["draft 0"] and _drafts(roots[1]) == []  # let go: written first
     for root in roots:
         writeback.close(root)
-    assert _drafts(roots[1]) == ["draft 1"] and not any(writeback.key(root) in store._HELD for root in roots)
+    assert _drafts(roots[1]) == ["draft 1"] and not any(store._HELD.held(writeback.key(root)) for root in roots)
 
 
 @requires_adb
@@ -135,6 +142,7 @@ def test_a_served_device_writes_its_gui_state_at_the_end_of_every_command(tmp_pa
         device.check("input text served")
         assert _drafts(tmp_path / "served") == ["served"]  # read from the directory, as another process would
         assert _inputs(tmp_path / "served") == ["text served"]
+        assert _config(tmp_path / "served")["foreground"].startswith("com.simplemobiletools.smsmessenger/")
 
 
 def test_log_lines_are_appended_when_read_or_past_a_size_and_not_into_a_new_device(tmp_path: Path) -> None:
@@ -157,3 +165,40 @@ def test_log_lines_are_appended_when_read_or_past_a_size_and_not_into_a_new_devi
         assert _inputs(tmp_path / "phone") == []
     finally:
         fresh.close()
+
+
+SMS = "com.simplemobiletools.smsmessenger"
+
+
+def test_the_foreground_and_tasks_are_held_and_the_clock_is_written_at_once(tmp_path: Path) -> None:
+    device = sim_device(tmp_path / "phone")
+    try:
+        home = _config(tmp_path / "phone")
+        device.check(COMPOSE)
+        device.check("input keyevent KEYCODE_HOME")
+        device.check(COMPOSE)
+        assert device.check("dumpsys activity activities").count(SMS) > 0  # the next command sees the task
+        assert _config(tmp_path / "phone") == home  # held: the file is as the image left it
+        device.check("date 010203042024.00")  # the clock (as a phone's RTC) is written at once...
+        on_disk = _config(tmp_path / "phone")
+        assert on_disk["clock_epoch"] != home["clock_epoch"] and on_disk["foreground"].startswith(f"{SMS}/")
+        device.check("input keyevent KEYCODE_HOME")  # ... with what was held; then holding goes on
+        assert _config(tmp_path / "phone")["foreground"].startswith(f"{SMS}/")
+    finally:
+        device.close()
+    assert not _config(tmp_path / "phone")["foreground"].startswith(f"{SMS}/")  # written at close
+    assert SimState(tmp_path / "phone").config == _config(tmp_path / "phone")
+
+
+def test_a_device_json_write_by_another_process_wins_over_what_is_held(tmp_path: Path) -> None:
+    device = sim_device(tmp_path / "phone")
+    try:
+        device.check(COMPOSE)  # held: the messenger in front
+        data = _config(tmp_path / "phone")
+        data["clipboard"] = "theirs"
+        (tmp_path / "phone" / "device.json").write_text(json.dumps(data))  # another process, meanwhile
+        assert SimState(tmp_path / "phone").config["clipboard"] == "theirs"
+        assert not SimState(tmp_path / "phone").config["foreground"].startswith(f"{SMS}/")
+    finally:
+        device.close()
+    assert _config(tmp_path / "phone")["clipboard"] == "theirs"
