@@ -7,11 +7,13 @@ that no parameter can ever run a command or change a statement.
 from __future__ import annotations
 
 import math
+import re
 from typing import Union
 
 SqlValue = Union[None, bool, int, float, str, bytes]
 
 _SAFE_SHELL = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
+_SAFE_WORD = re.compile("[" + re.escape("".join(sorted(_SAFE_SHELL))) + "]+")  # a word of those only
 
 
 def shell_quote(value: object) -> str:
@@ -23,7 +25,7 @@ def shell_quote(value: object) -> str:
     text = value if isinstance(value, str) else str(value)
     if "\x00" in text:
         raise ValueError("a shell argument cannot contain a NUL character")
-    if text and all(ch in _SAFE_SHELL for ch in text):
+    if _SAFE_WORD.fullmatch(text):
         return text
     return "'" + text.replace("'", "'\\''") + "'"
 

@@ -250,6 +250,8 @@ _CONFIG = heldjson.HeldFiles("device.json", _frozen_of, lambda frozen: "")
 def _data(version: heldjson.Version) -> dict[str, Any] | None:
     """A private copy of the config `version` holds (None: no device.json yet)."""
     return marshal.loads(version.derived) if version.derived is not None else None
+
+
 MAX_ENCODED = 64  # device.json entries (key and value) kept encoded per process
 
 

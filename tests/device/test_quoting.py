@@ -22,6 +22,18 @@ def test_a_posix_shell_reads_back_exactly_the_quoted_words(words):
     assert out.split(b"\0")[:-1] == [w.encode("utf-8") for w in words]
 
 
+SAFE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_"  # the characters left bare
+
+
+@given(st.text(st.sampled_from(SAFE) | st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)),
+               max_size=30))
+def test_a_word_is_left_bare_exactly_when_every_character_is_safe(text):
+    bare = bool(text) and all(ch in SAFE for ch in text)
+    assert (shell_quote(text) == text) == bare
+    if not bare:
+        assert shell_quote(text).startswith("'") and shell_quote(text).endswith("'")
+
+
 def test_safe_words_stay_bare_and_nul_is_refused():
     assert shell_quote("com.android.settings/.Settings") == "com.android.settings/.Settings"
     assert shell_quote("") == "''"
