@@ -1,7 +1,9 @@
 """State a simulated device keeps in this process's memory between commands and writes to its
 state directory later (issue #37): the GUI's window stacks, focus and drafts (gui.json,
-taskkit/sim/gui/store.py), which every tap and dump reads and most taps change, and the log lines
-not yet in logcat.txt (taskkit/sim/logbuffer.py, which also appends them when the log is read).
+taskkit/sim/gui/store.py), which every tap and dump reads and most taps change, the activity
+manager's tasks, foreground and the clipboard in device.json (taskkit/sim/state.py; both files
+through taskkit/sim/heldjson.py), and the log lines not yet in logcat.txt
+(taskkit/sim/logbuffer.py, which also appends them when the log is read).
 
 What keeps such state registers a `Keeper` here. It is written to the state directory:
 
@@ -12,10 +14,10 @@ What keeps such state registers a `Keeper` here. It is written to the state dire
   `sim:DIR` device and exits without closing it leaves its change behind;
 * whenever someone asks (`write_back(root)`), e.g. before copying a state directory.
 
-A process killed outright (SIGKILL) loses what it had not written: the screens its device showed
-and its latest log lines, as a phone that reboots loses its activities and its log; app data,
-settings and files are written by every command as before. The GUI's keeper lets a write by
-another process win over what it holds.
+A process killed outright (SIGKILL) loses what it had not written: the screens its device showed,
+its task stack and its latest log lines, as a phone that reboots loses its activities and its
+log; app data, settings, files, the clock and properties are written by every command as before.
+The held files' keeper lets a write by another process win over what it holds.
 """
 from __future__ import annotations
 
