@@ -88,8 +88,34 @@ def _text(place: Place) -> str:
     return place + "".join(reversed(parts))
 
 
+_LEAVES = frozenset({str, int, bool, type(None)})
+
+
+def _plainly(value: Any) -> bool:
+    """Whether `value` is plain data of the exact built-in types (no subclass): the common case,
+    told without a call per node; anything else goes to `check_plain`'s full walk."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            if not all(type(key) is str for key in item):
+                return False
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind is float:
+            if not math.isfinite(item):
+                return False
+        elif kind not in _LEAVES:
+            return False
+    return True
+
+
 def check_plain(value: Any, path: Place = "params") -> None:
     """Raise ParamError unless `value` is plain JSON data (str/int/float/bool/None, lists, dicts)."""
+    if path == "params" and _plainly(value):
+        return
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):

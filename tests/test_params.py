@@ -140,3 +140,27 @@ def test_a_tasks_params_are_its_own_deep_copy_with_every_type_kept(params):
     class Level(enum.IntEnum):
         LOW = 1
     assert type(_copied({"level": Level.LOW})["level"]) is Level  # marshal refuses it: deepcopy keeps it
+
+
+class _Text(str):
+    pass
+
+
+_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5),
+                  st.text(max_size=3).map(_Text), st.tuples(st.integers()), st.binary(max_size=2))
+_value = st.recursive(_leaf, lambda inner: st.one_of(
+    st.lists(inner, max_size=4),
+    st.dictionaries(st.one_of(st.text(max_size=3), st.integers()), inner, max_size=4)), max_leaves=12)
+
+
+@given(_value)
+def test_the_quick_check_and_the_full_walk_agree(value) -> None:
+    # check_plain answers plain data of the exact built-in types without its per-node walk
+    def refused(path: object) -> bool:
+        try:
+            check_plain(value, path)
+        except ParamError:
+            return True
+        return False
+
+    assert refused("params") == refused(("params", 0))
