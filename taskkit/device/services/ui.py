@@ -20,6 +20,7 @@ what was wrong, never an empty screen.
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import io
@@ -27,8 +28,9 @@ import itertools
 import json
 import re
 import struct
+import threading
 import xml.etree.ElementTree as ElementTree
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from taskkit.device.quoting import shell_join
 from taskkit.device.services.activity import build_foreground, parse_foreground
@@ -198,6 +200,39 @@ def _element_of(attributes: str) -> UIElement:
     )
 
 
+def _listed(attributes: dict[str, str], leaf: bool) -> bool:
+    """Whether a node is one of the dump's elements: a leaf, a node with a content description,
+    or a scrollable node."""
+    return leaf or bool(attributes.get("content-desc")) or attributes.get("scrollable") == "true"
+
+
+# Dumps written in this process (by the in-process simulated device) with their elements, by the
+# document's text (from `<?xml` through `</hierarchy>`), the newest last: their parse is known.
+_PRIMED: collections.OrderedDict[str, tuple[UIElement, ...]] = collections.OrderedDict()
+_PRIMED_LOCK = threading.Lock()
+
+
+def prime(document: str, nodes: Iterable[tuple[tuple[str, ...], bool]]) -> None:
+    """Hand over the parse of a window dump this process just wrote: `document` as written, and
+    each of its nodes in document order as (its attributes as the parser reads them, names and
+    values alternating; whether it has no child node). `parse_window_dump` of a text holding
+    that document answers from them instead of parsing it again (what it would answer: the
+    same attributes make the same elements)."""
+    with _PRIMED_LOCK:
+        if document in _PRIMED:  # the same screen again: its elements are known
+            _PRIMED.move_to_end(document)
+            return
+    try:
+        elements = tuple(_element_of("\0".join(flat)) for flat, leaf in nodes
+                         if _listed(dict(zip(flat[::2], flat[1::2])), leaf))
+    except ValueError:  # a malformed node: left to the parse, which names it
+        return
+    with _PRIMED_LOCK:
+        _PRIMED[document] = elements
+        while len(_PRIMED) > PARSED_DUMPS:
+            _PRIMED.popitem(last=False)
+
+
 def parse_window_dump(xml: str) -> list[UIElement]:
     """The actionable and readable elements of a `window_dump.xml`, in document order.
 
@@ -215,16 +250,22 @@ def _parsed(xml: str) -> tuple[UIElement, ...]:
     if start < 0:
         raise UIError(f"not a window dump (no <hierarchy>): {xml.strip()[:120]!r}")
     end = xml.rfind("</hierarchy>")  # (a phone's `dump /dev/tty` prints a line after it)
+    document = xml[start:end + len("</hierarchy>") if end > start else None]
+    primed = _PRIMED.get(document)
+    return primed if primed is not None else parse_document(document)
+
+
+def parse_document(document: str) -> tuple[UIElement, ...]:
+    """The elements of a window dump's XML document, parsed (see `parse_window_dump`)."""
     try:
-        root = ElementTree.fromstring(xml[start:end + len("</hierarchy>") if end > start else None].strip())
+        root = ElementTree.fromstring(document.strip())
     except ElementTree.ParseError as error:
         raise UIError(f"the window dump is not well-formed XML: {error}") from None
     if root.tag != "hierarchy":
         raise UIError(f"the window dump's root is <{root.tag}>, not <hierarchy>")
     elements: list[UIElement] = []
     for node in root.iter("node"):
-        is_leaf = node.find("node") is None
-        if is_leaf or node.get("content-desc") or node.get("scrollable") == "true":
+        if _listed(node.attrib, node.find("node") is None):
             try:
                 elements.append(_element(node))
             except ValueError as error:

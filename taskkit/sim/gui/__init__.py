@@ -16,7 +16,8 @@ from __future__ import annotations
 from taskkit.sim import display
 from taskkit.sim.gui import apps as _apps, cache, intents as _intents, launcher as _launcher  # noqa: F401 - they register
 from taskkit.sim.gui.input import handle
-from taskkit.sim.gui.node import to_xml
+from taskkit.device.services import ui
+from taskkit.sim.gui.node import dump
 from taskkit.sim.gui.screen import View, build
 from taskkit.sim.gui.session import Session
 from taskkit.sim.state import SimState
@@ -46,7 +47,11 @@ class Gui:
 
 
 def _xml(view: View) -> str:
-    return to_xml(view.window, view.package)
+    """The dump's text; its parse is handed to this process's host side (ui.prime), which then
+    need not parse the text the shell prints."""
+    xml, nodes = dump(view.window, view.package)
+    ui.prime(xml, nodes)
+    return xml
 
 
 def _drawn(state: SimState, form: str, width: int, height: int) -> bytes:

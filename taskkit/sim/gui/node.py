@@ -205,31 +205,49 @@ def _naf_unless_labelled(node: Node) -> bool:
 
 
 # Each flag's attribute as written when true and when false, in the dumper's order.
-_FLAG_ATTRIBUTES = tuple((f' {flag.replace("_", "-")}="true"', f' {flag.replace("_", "-")}="false"')
-                         for flag in _FLAGS)
+_FLAG_NAMES = tuple(flag.replace("_", "-") for flag in _FLAGS)
+_FLAG_ATTRIBUTES = tuple((f' {name}="true"', f' {name}="false"') for name in _FLAG_NAMES)
 _FLAG_VALUES = operator.attrgetter(*_FLAGS)
 
 
 def to_xml(root: Node, package_default: str) -> str:
     """Android's window_dump.xml for the tree under `root` (one line, as uiautomator writes it)."""
+    return dump(root, package_default)[0]
+
+
+def dump(root: Node, package_default: str) -> tuple[str, list[tuple[tuple[str, ...], bool]]]:
+    """`to_xml`'s text, and each node in document order as an XML parser reads it back: its
+    attributes (names and values alternating, values unescaped) and whether it has no child
+    (taskkit.device.services.ui.prime)."""
     parts = ["<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"]
+    nodes: list[tuple[tuple[str, ...], bool]] = []
 
     def emit(node: Node, index: int) -> bool:
         """Write `node` and its subtree; whether a node in it has a label (text or content-desc)."""
         opening = len(parts)
         parts.append("")  # the node's own tag, written once its subtree tells whether it is NAF
+        slot = len(nodes)
+        nodes.append(((), False))
         below = False
         for child_index, child in enumerate(node.children):
             below = emit(child, child_index) or below
         shown = node.shown_text
         x1, y1, x2, y2 = node.bounds
+        naf = not below and _naf_unless_labelled(node)
+        package = node.package or package_default
+        flags = _FLAG_VALUES(node)
+        bounds = f"[{x1},{y1}][{x2},{y2}]"
         text = "".join((
-            'NAF="true" ' if not below and _naf_unless_labelled(node) else "",
+            'NAF="true" ' if naf else "",
             f'index="{index}" text="{_attribute(shown)}"',
             f' resource-id="{_attribute(node.resource_id)}" class="{_attribute(node.class_name)}"',
-            f' package="{_attribute(node.package or package_default)}" content-desc="{_attribute(node.content_desc)}"',
-            _flag_attributes(_FLAG_VALUES(node)),
-            f' bounds="[{x1},{y1}][{x2},{y2}]"'))
+            f' package="{_attribute(package)}" content-desc="{_attribute(node.content_desc)}"',
+            _flag_attributes(flags),
+            f' bounds="{bounds}"'))
+        nodes[slot] = ((*(("NAF", "true") if naf else ()), "index", str(index), "text", _read_back(shown),
+                        "resource-id", _read_back(node.resource_id), "class", _read_back(node.class_name),
+                        "package", _read_back(package), "content-desc", _read_back(node.content_desc),
+                        *_flag_pairs(flags), "bounds", bounds), not node.children)
         if node.children:
             parts[opening] = f"<node {text}>"
             parts.append("</node>")
@@ -239,13 +257,24 @@ def to_xml(root: Node, package_default: str) -> str:
 
     emit(root, 0)
     parts.append("</hierarchy>")
-    return "".join(parts)
+    return "".join(parts), nodes
 
 
 @functools.lru_cache(maxsize=1024)
 def _flag_attributes(values: tuple[bool, ...]) -> str:
     """The ten flags' attributes for their values (a screen has few combinations)."""
     return "".join(on if value else off for value, (on, off) in zip(values, _FLAG_ATTRIBUTES))
+
+
+@functools.lru_cache(maxsize=1024)
+def _flag_pairs(values: tuple[bool, ...]) -> tuple[str, ...]:
+    """The ten flags' names and values as a parser reads them back."""
+    return tuple(item for name, value in zip(_FLAG_NAMES, values) for item in (name, "true" if value else "false"))
+
+
+def _read_back(value: str) -> str:
+    """An attribute's value as a parser reads back what `_attribute` wrote (its escapes undone)."""
+    return _xml_safe(value) if value else ""
 
 
 @functools.lru_cache(maxsize=8192)  # labels, ids, classes and packages repeat from dump to dump

@@ -7,8 +7,11 @@ import re
 import xml.etree.ElementTree as ElementTree
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
+from taskkit.device.services import ui
 from taskkit.device.services.ui import parse_window_dump
+from taskkit.sim.gui.node import Node, dump
 from tests.sim.gui.helpers import find, tap
 
 # AccessibilityNodeInfoDumper.dumpNodeRec, in order (NAF first, only on NAF nodes).
@@ -113,3 +116,31 @@ def test_attribute_values_are_escaped_as_androids_xml_serializer_writes_them(dev
     raw = to_xml(Node("android.widget.TextView", text='say "hi" <&>\n\t\'ok\'', bounds=(0, 0, 10, 10)), "p")
     assert ' text="say &quot;hi&quot; &lt;&amp;&gt;&#10;&#9;\'ok\'" ' in raw  # always double quotes
     assert ElementTree.fromstring(raw.encode())[0].get("text") == 'say "hi" <&>\n\t\'ok\''
+
+
+_hostile = st.text(st.sampled_from(['a', ' ', '"', "'", '<', '&', '>', '\n', '\t', '\r', '\x07', '\x85', '\x9f',
+                                    '\ufdd0', '\uffff', 'é', '😀']), max_size=6)
+
+
+@st.composite
+def _trees(draw, depth: int = 0):
+    """Nodes with hostile labels and every flag, nested up to three deep."""
+    flags = {name: draw(st.booleans()) for name in ("checkable", "checked", "clickable", "enabled", "focusable",
+                                                    "focused", "scrollable", "long_clickable", "password", "selected")}
+    children = draw(st.lists(_trees(depth + 1), max_size=3)) if depth < 3 else []
+    return Node(draw(st.sampled_from(["android.widget.TextView", "android.widget.ListView", "x<&\"y"])),
+                text=draw(_hostile), resource_id=draw(_hostile), package=draw(st.sampled_from(["", "p", 'q"&'])),
+                content_desc=draw(_hostile), bounds=draw(st.tuples(*[st.integers(-5, 2000)] * 4)),
+                children=children, **flags)
+
+
+@settings(max_examples=150)
+@given(_trees())
+def test_the_dump_hands_over_the_elements_a_parse_of_its_text_gives(tree) -> None:
+    # the in-process device primes the host's parse (ui.prime): it must be the parse, exactly
+    xml, nodes = dump(tree, "pkg")
+    assert len(nodes) == len(tree.walk())
+    ui._PRIMED.clear()
+    ui.prime(xml, nodes)
+    assert ui._PRIMED[xml] == ui.parse_document(xml)
+    assert parse_window_dump(xml + "\nUI hierchary dumped to: /dev/tty\n") == list(ui.parse_document(xml))

@@ -13,6 +13,7 @@ import pytest
 
 from taskkit import loading, registry
 from taskkit.composite import CompositeTask
+from taskkit.device.services import ui
 from taskkit.agents.gui_reference import GuiReferenceAgent, Variant
 from taskkit.env import Env
 from taskkit.runner import run_episode
@@ -22,6 +23,21 @@ from taskkit.testing.session import Session
 from tests.sim.gui.helpers import find, tap, texts
 
 loading.load_builtin()
+
+
+@pytest.fixture(autouse=True)
+def primed_dumps_are_their_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At every dump of every reference, the elements the simulated device hands the host
+    (ui.prime) are what parsing the dump's text gives."""
+    prime = ui.prime
+
+    def checked(document: str, nodes) -> None:  # type: ignore[no-untyped-def]
+        prime(document, list(nodes))
+        assert ui._PRIMED[document] == ui.parse_document(document)
+
+    monkeypatch.setattr(ui, "prime", checked)
+
+
 REFERENCED = sorted(cls.name for cls in registry.all_tasks() if cls.has_gui_reference() and not cls.real_device_only)
 
 
