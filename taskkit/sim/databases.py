@@ -2,8 +2,11 @@
 
 The system's own databases (the settings provider) are data here; the apps' first-run
 databases come from their app models (`taskkit.apps`, which own their schemas) and are recorded
-in device.json, so that `pm clear` can recreate them and a stored device can be given the
-databases of an app registered after it was built.
+in the state directory's `app_databases.json` (device path -> DDL), so that `pm clear` can
+recreate them and a stored device can be given the databases of an app registered after it was
+built. They lived in device.json until issue #37's ninth pass: 12 of its 13 KB, read, compared
+and copied with every save of the activity manager's state. A device stored before that keeps
+them there until its next `install_app_databases` moves them.
 
 A first-run database is its DDL executed into an empty file once per process (per DDL text); every
 later one is a copy of the bytes that left (`pm clear` recreates the same few databases on every
@@ -12,11 +15,12 @@ the DDL alone (https://www.sqlite.org/fileformat2.html, "The Database Header").
 """
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Mapping
 
-from taskkit.sim import sqlite_sandbox, storage
+from taskkit.sim import jsonstore, sqlite_sandbox, storage
 from taskkit.sim.commands.settings import SETTINGS_DDL
 from taskkit.sim.state import SETTINGS_DB, SimState
 
@@ -58,14 +62,36 @@ def create_database(state: SimState, path: str, ddl: str) -> Path:
     return host
 
 
+APP_DATABASES = "app_databases.json"  # in the state directory, beside device.json
+_LEGACY_KEY = "app_databases"  # where a device stored before recorded them (device.json)
+
+
+def recorded_app_databases(state: SimState) -> dict[str, str]:
+    """The apps' first-run databases recorded for the device (device path -> DDL; a copy)."""
+    entry = jsonstore.read(state.root / APP_DATABASES)
+    if entry is not None:
+        return entry.data()
+    return dict(state.config.get(_LEGACY_KEY, {}))
+
+
+def record_app_databases(state: SimState, recorded: Mapping[str, str]) -> None:
+    """Record the apps' first-run databases (all of them: `recorded` replaces what was there)."""
+    state.root.mkdir(parents=True, exist_ok=True)
+    jsonstore.write(state.root / APP_DATABASES, json.dumps(dict(recorded), sort_keys=True, separators=(",", ":")))
+    if _LEGACY_KEY in state.config:  # moved out of device.json
+        del state.config[_LEGACY_KEY]
+        state.save()
+
+
 def first_run_databases(state: SimState) -> dict[str, str]:
     """Device path -> DDL of every database the device creates on a first run (system and apps)."""
-    return {**DATABASES, **state.config.get("app_databases", {})}
+    return {**DATABASES, **recorded_app_databases(state)}
 
 
 def install_app_databases(state: SimState, databases: Mapping[str, str]) -> list[str]:
     """Record apps' first-run databases and create those that do not exist yet; their paths."""
-    recorded = state.config.setdefault("app_databases", {})
+    before = recorded_app_databases(state)
+    recorded = dict(before)
     created = []
     for path, ddl in databases.items():
         if recorded.get(path) == ddl and state.host_path(path).exists():
@@ -75,7 +101,8 @@ def install_app_databases(state: SimState, databases: Mapping[str, str]) -> list
             create_database(state, path, ddl)
             _stamp_database(state, path)
             created.append(path)
-    state.save()
+    if recorded != before or _LEGACY_KEY in state.config or not (state.root / APP_DATABASES).exists():
+        record_app_databases(state, recorded)
     return created
 
 

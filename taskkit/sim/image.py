@@ -14,7 +14,7 @@ import shutil
 from typing import Mapping
 
 from taskkit.sim.commands.settings import put_settings
-from taskkit.sim.databases import create_database, first_run_databases
+from taskkit.sim.databases import create_database, first_run_databases, record_app_databases
 from taskkit.device.reference import DEVICE_EPOCH
 from taskkit.sim.state import SDCARD_BACKING, SimState
 
@@ -152,8 +152,9 @@ def build(state: SimState, app_databases: Mapping[str, str] | None = None) -> No
     state.config["props"] = dict(DEFAULT_PROPS)
     state.config["foreground"] = None
     state.config["log_seq"] = 0
-    state.config["app_databases"] = dict(app_databases or {})
+    state.config.pop("app_databases", None)  # (recorded beside device.json: databases.APP_DATABASES)
     _layout(state)
+    record_app_databases(state, app_databases or {})
     for path, ddl in first_run_databases(state).items():
         create_database(state, path, ddl)
     for ns, values in DEFAULT_SETTINGS.items():

@@ -5,6 +5,7 @@ Layout of a state directory::
     STATE/fs/                      the Android filesystem (/data/data/<pkg>/..., /data/media/0 = /sdcard)
     STATE/fs/data/system/users/0/settings.db   settings provider (tables system, secure, global)
     STATE/device.json              clock, time zone, system properties, foreground activity
+    STATE/app_databases.json       the apps' first-run databases (device path -> DDL)
     STATE/logcat.txt               the log buffer, one `threadtime` line per entry
 
 Every app database is an ordinary SQLite file, so `sqlite3 STATE/fs/data/data/<pkg>/databases/x.db`
@@ -79,7 +80,7 @@ class SimState:
         What only the running system holds on a phone (`HELD_KEYS`: the activity manager's
         tasks and foreground, the clipboard) is held in this process (taskkit.sim.heldjson) and
         written back later (taskkit.sim.writeback), like gui.json; any other change (the clock,
-        properties, the app databases, the quota...) is written at once. Several views of one
+        properties, the quota...) is written at once. Several views of one
         device (concurrent adb streams) may save: each keeps only what it changed since it read,
         merged into the current version, so none undoes another.
         """

@@ -114,7 +114,8 @@ def test_app_databases_come_from_the_app_models(state: SimState) -> None:
     assert set(columns) == TOY_COLUMNS
     assert columns["item_id"][5] == 1  # the primary key
     assert _table(state, TOY_DB, "SELECT id, title FROM kinds") == [(1, "Regular")]  # seed rows
-    assert json.loads((state.root / "device.json").read_text())["app_databases"] == {TOY_DB: TOY_DDL}
+    assert json.loads((state.root / databases.APP_DATABASES).read_text()) == {TOY_DB: TOY_DDL}
+    assert "app_databases" not in json.loads((state.root / "device.json").read_text())  # (12 KB a save, before)
 
 
 def test_app_tables_assign_ids_and_enforce_not_null(state: SimState) -> None:
@@ -133,7 +134,20 @@ def test_an_existing_device_gets_a_new_apps_databases(state: SimState) -> None:
     assert databases.install_app_databases(state, {TOY_DB: TOY_DDL, other_db: other_ddl}) == [other_db]
     assert _table(state, other_db, "SELECT count(*) FROM o") == [(0,)]
     assert databases.install_app_databases(state, {other_db: other_ddl}) == []  # already there
-    assert set(SimState(state.root).config["app_databases"]) == {TOY_DB, other_db}
+    assert set(databases.recorded_app_databases(SimState(state.root))) == {TOY_DB, other_db}
+
+
+def test_a_device_stored_with_its_app_databases_in_device_json_keeps_them_and_moves_them(state: SimState) -> None:
+    (state.root / databases.APP_DATABASES).unlink()  # as a device built before app_databases.json
+    old = SimState(state.root)
+    old.config["app_databases"] = {TOY_DB: TOY_DDL}
+    old.save()
+    assert TOY_DB in databases.first_run_databases(SimState(state.root))  # read where it was
+    other_db, other_ddl = "/data/data/org.example.other/databases/o.db", "CREATE TABLE o (id INTEGER PRIMARY KEY);"
+    moved = SimState(state.root)
+    assert databases.install_app_databases(moved, {other_db: other_ddl}) == [other_db]
+    assert json.loads((state.root / databases.APP_DATABASES).read_text()) == {TOY_DB: TOY_DDL, other_db: other_ddl}
+    assert "app_databases" not in json.loads((state.root / "device.json").read_text())
 
 
 def test_every_path_has_the_clock_as_mtime(tmp_path: Path) -> None:
