@@ -93,7 +93,7 @@ _LEAVES = frozenset({str, int, bool, type(None)})
 
 def _plainly(value: Any) -> bool:
     """Whether `value` is plain data of the exact built-in types (no subclass): the common case,
-    told without a call per node; anything else goes to `check_plain`'s full walk."""
+    told without a call per node; anything else goes to `_walk`."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -114,16 +114,20 @@ def _plainly(value: Any) -> bool:
 
 def check_plain(value: Any, path: Place = "params") -> None:
     """Raise ParamError unless `value` is plain JSON data (str/int/float/bool/None, lists, dicts)."""
-    if path == "params" and _plainly(value):
-        return
+    if not _plainly(value):
+        _walk(value, path)
+
+
+def _walk(value: Any, path: Place) -> None:
+    """`check_plain` node by node (subclasses of the built-in types accepted), naming the first fault."""
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
                 raise ParamError(f"{_text(path)}: keys must be strings, got {key!r}")
-            check_plain(item, (path, key))
+            _walk(item, (path, key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            check_plain(item, (path, index))
+            _walk(item, (path, index))
     elif isinstance(value, float) and not math.isfinite(value):
         raise ParamError(f"{_text(path)}: {value!r} is not valid JSON")
     elif not (value is None or isinstance(value, (str, int, float, bool))):
