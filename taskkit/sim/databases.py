@@ -75,12 +75,12 @@ def recorded_app_databases(state: SimState) -> dict[str, str]:
 
 
 def record_app_databases(state: SimState, recorded: Mapping[str, str]) -> None:
-    """Record the apps' first-run databases (all of them: `recorded` replaces what was there)."""
+    """Record the apps' first-run databases (all of them: `recorded` replaces what was there),
+    dropping them from `state.config` if a device stored before kept them there (the caller
+    saves it)."""
     state.root.mkdir(parents=True, exist_ok=True)
     jsonstore.write(state.root / APP_DATABASES, json.dumps(dict(recorded), sort_keys=True, separators=(",", ":")))
-    if _LEGACY_KEY in state.config:  # moved out of device.json
-        del state.config[_LEGACY_KEY]
-        state.save()
+    state.config.pop(_LEGACY_KEY, None)
 
 
 def first_run_databases(state: SimState) -> dict[str, str]:
@@ -103,6 +103,7 @@ def install_app_databases(state: SimState, databases: Mapping[str, str]) -> list
             created.append(path)
     if recorded != before or _LEGACY_KEY in state.config or not (state.root / APP_DATABASES).exists():
         record_app_databases(state, recorded)
+        state.save()
     return created
 
 

@@ -152,9 +152,8 @@ def build(state: SimState, app_databases: Mapping[str, str] | None = None) -> No
     state.config["props"] = dict(DEFAULT_PROPS)
     state.config["foreground"] = None
     state.config["log_seq"] = 0
-    state.config.pop("app_databases", None)  # (recorded beside device.json: databases.APP_DATABASES)
     _layout(state)
-    record_app_databases(state, app_databases or {})
+    record_app_databases(state, app_databases or {})  # beside device.json (databases.APP_DATABASES)
     for path, ddl in first_run_databases(state).items():
         create_database(state, path, ddl)
     for ns, values in DEFAULT_SETTINGS.items():
