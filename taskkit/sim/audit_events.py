@@ -4,6 +4,8 @@ taskkit.sim.gui.cache (when a kept screen no longer holds), taskkit.sim.jsonstor
 and taskkit.sim.sqlite_sandbox (kept SQLite readers). One audit hook serves them all (`on_write`,
 `on_events`): each hook more would cost every audit event of the process a Python call. Each
 changed path is resolved to its real path once per event, for every listener (`real_path`).
+The hook also tells taskkit.sim.realpaths when a link, move or removal may change where a path
+leads (`kept_real_paths`).
 
 The positions follow CPython's audit events table (docs.python.org/3/library/audit_events.html):
 `open(path, mode, flags)`, `os.remove(path, dir_fd)`, `os.rename(src, dst, src_dir_fd,
@@ -12,6 +14,7 @@ dst_dir_fd)` and so on.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import threading
 from typing import Any, Callable
@@ -21,6 +24,8 @@ from taskkit.sim import realpaths
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 METADATA_EVENTS = frozenset({"os.utime", "os.chmod", "os.chown"})  # change a file's metadata only
 FOLDER_GOES = frozenset({"os.rename", "os.rmdir", "shutil.rmtree"})  # can take a folder's files away
+# may change where a path leads (taskkit.sim.realpaths keeps answers until one does: `_redirects`)
+REDIRECTING = frozenset({"os.rename", "os.remove", "os.symlink", "os.link", "os.chdir"})
 
 # event -> for each path it changes, the positions of that path and of its dir_fd (None: none)
 _CHANGED: dict[str, tuple[tuple[int, int | None], ...]] = {
@@ -139,8 +144,17 @@ def on_events(events: frozenset[str], listener: EventListener) -> None:
         _watch(events)
 
 
+def kept_real_paths() -> realpaths.KeptAnswers:
+    """A block that keeps taskkit.sim.realpaths' answers (`with kept_real_paths(): ...`), the hook
+    that tells it when the tree changes installed."""
+    if not REDIRECTING <= _WATCHED:
+        with _LISTENERS_LOCK:
+            _watch(REDIRECTING)
+    return realpaths.KeptAnswers()
+
+
 def _watch(events: frozenset[str]) -> None:
-    """Look at `events` too (with _LISTENERS_LOCK held); the hook is added with the first listener."""
+    """Look at `events` too (with _LISTENERS_LOCK held); the hook is added with the first ones."""
     global _WATCHED
     if not _WATCHED:
         sys.addaudithook(_dispatch)
@@ -152,6 +166,40 @@ def _dispatch(event: str, args: tuple) -> None:
     that must not see its own keeps a flag per thread."""
     if event not in _WATCHED:
         return
+    if event in REDIRECTING and _redirects(event, args):  # before the listeners and after them
+        realpaths.tree_changing()
+        try:
+            _listen(event, args)
+        finally:
+            realpaths.tree_changing()
+    else:
+        _listen(event, args)
+
+
+def _redirects(event: str, args: tuple) -> bool:
+    """Whether `event` may change where some path leads. Where a path leads depends on the links
+    on its way alone (a missing file or folder is taken as written): a link made, removed or
+    moved changes it, and so may a folder moved (the links inside it, relative ones included) or
+    a chdir. A file or an empty folder removed, or a file moved, does not. (A tree removed goes
+    entry by entry, each an `os.remove` or `os.rmdir` event.)"""
+    if event == "os.remove":
+        return _kind_of(args[0], args[1]) != stat.S_IFREG
+    if event == "os.rename":
+        return _kind_of(args[0], args[2]) != stat.S_IFREG or _kind_of(args[1], args[3]) == stat.S_IFLNK
+    return True
+
+
+def _kind_of(path: Any, dir_fd: Any) -> int | None:
+    """The file type bits of `path` (not followed), None if it is missing; S_IFLNK when unsure."""
+    try:
+        return stat.S_IFMT(os.lstat(path, dir_fd=dir_fd if isinstance(dir_fd, int) and dir_fd >= 0 else None).st_mode)
+    except FileNotFoundError:
+        return None
+    except (OSError, TypeError, ValueError):
+        return stat.S_IFLNK
+
+
+def _listen(event: str, args: tuple) -> None:
     for listener in _EVENT_LISTENERS.get(event, ()):
         listener(event, args)
     if event not in EVENTS or not _WRITE_LISTENERS:

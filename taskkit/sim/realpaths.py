@@ -6,19 +6,97 @@ every one), under a state directory a dozen folders deep.
 A missing last component is kept as written after its folder's real path, as `realpath` (not
 strict) does, and a dangling link gets its target's path; a path the kernel cannot open for another reason (a loop, a folder taken away
 meanwhile) gets `os.path.realpath`'s answer.
+
+Inside a `KeptAnswers()` block (one shell command line of the simulated device, taskkit/sim/shell.py)
+an answer is kept until this process may change where a path leads: taskkit.sim.audit_events calls
+`tree_changing()` around every event that may (a link made, removed or moved, a folder moved, a
+chdir; `audit_events._redirects`). A file or folder made, a file or empty folder removed, a file
+moved leads no path elsewhere: an answer depends on the links on the path's way alone.
+A command resolves the same paths over and over (its sandbox checks, the listeners of its
+writes). Another process changing the same state directory during one command is seen at its
+next command, as a change between a command's check and its own use of a path always was.
 """
 from __future__ import annotations
 
+import itertools
 import os
+import threading
 
 _OPEN_FLAGS = os.O_PATH | os.O_CLOEXEC
 _FD_LINKS = "/proc/self/fd/"
 
 
+_CHANGES = itertools.count(1)  # (next() is atomic: two threads never take the same number)
+_changed = 0  # the number of the last change to where paths lead that this process announced
+
+
+class _Kept(threading.local):
+    """Per thread, inside a KeptAnswers block: the answers {(path, follow): real path}, the paths that
+    are their own real path (and so are their folders), and the change they were found after."""
+
+    answers: dict[tuple[str, bool], str] | None = None
+    plain: set[str] = set()
+    since = 0
+
+
+_LOCAL = _Kept()
+
+
+def tree_changing() -> None:
+    """A link, move, removal or chdir is about to happen, or just happened: no kept answer holds."""
+    global _changed
+    _changed = next(_CHANGES)
+
+
+class KeptAnswers:
+    """A block inside which this thread's answers are kept (see the module doc); a block inside
+    another is part of it. (A class: the shell enters one per command line.)"""
+
+    __slots__ = ("_outermost",)
+
+    def __enter__(self) -> None:
+        self._outermost = _LOCAL.answers is None
+        if self._outermost:
+            _LOCAL.answers, _LOCAL.plain, _LOCAL.since = {}, set(), _changed
+
+    def __exit__(self, *exc: object) -> None:
+        if self._outermost:
+            _LOCAL.answers = None
+
+
 def real_path(path: str | os.PathLike[str], follow: bool = True) -> str:
     """The real path of absolute `path`: every link in its folders resolved, and its last
     component too when `follow` (else kept, as lstat, unlink and rename see it)."""
-    text = os.fspath(path)
+    answers = _LOCAL.answers
+    if answers is None:
+        return _resolved(os.fspath(path), follow)
+    plain = _LOCAL.plain
+    if _LOCAL.since != _changed:
+        answers.clear()
+        plain.clear()
+        _LOCAL.since = _changed
+    key = (os.fspath(path), follow)
+    found = answers.get(key)
+    if found is not None:
+        return found
+    text = key[0]
+    if text in plain:
+        return text
+    folder, name = os.path.split(text)
+    if not follow and folder in plain and name not in ("", ".", ".."):
+        return os.path.join(folder, name)
+    since = _changed
+    found = _resolved(text, follow)
+    if since == _changed:  # (not an answer found while the tree changed)
+        answers[key] = found
+        if follow and found == text:  # no link on its way: nor on its folders'
+            while text not in plain and text != folder:
+                plain.add(text)
+                text, folder = folder, os.path.dirname(folder)
+    return found
+
+
+def _resolved(text: str, follow: bool) -> str:
     if not follow:
         folder, name = os.path.split(text)
         if name in ("", ".", ".."):

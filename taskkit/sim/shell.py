@@ -42,7 +42,7 @@ from taskkit.device.base import ShellResult
 from taskkit.device.quoting import shell_quote
 from taskkit.errors import TaskkitError
 from taskkit.sim import commands as registry
-from taskkit.sim import limits, storage
+from taskkit.sim import audit_events, limits, storage
 from taskkit.sim.commands import Invocation, command
 from taskkit.sim.commands.toybox import (check_writable_parent, echo_output, evaluate_test_command,
                                          glob_regex)
@@ -1862,7 +1862,8 @@ def run_into(state: SimState, command: str, stdin: bytes, out: bytearray, err: b
     stopped by a limit (see `taskkit.sim.limits`) ends with its message and status."""
     ctx = _Ctx(state, env=env) if env is not None else _Ctx(state)
     try:
-        return _execute(command, ctx, _Input(stdin), out, err) & 0xFF
+        with audit_events.kept_real_paths():  # (a command line resolves the same paths again and again)
+            return _execute(command, ctx, _Input(stdin), out, err) & 0xFF
     except limits.LimitExceeded as exc:
         err += _enc(f"{SH}: {exc}\n")
         return exc.status

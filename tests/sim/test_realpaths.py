@@ -1,12 +1,15 @@
 """taskkit.sim.realpaths answers what `os.path.realpath` answers, on generated trees of folders,
-files and links (relative, absolute, dangling, looping, through `..`), for paths through them."""
+files and links (relative, absolute, dangling, looping, through `..`), for paths through them,
+and still does with its answers kept through a command while the tree changes."""
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 
 from hypothesis import given, settings, strategies as st
 
+from taskkit.sim import audit_events
 from taskkit.sim.realpaths import real_path
 
 NAMES = ("a", "b", "c", "f", "l1", "l2", "l3", "x")
@@ -59,3 +62,62 @@ def test_a_dangling_link_resolves_to_where_a_create_would_land(tmp_path) -> None
     (tmp_path / "inside" / "link").symlink_to(outside)
     assert real_path(str(tmp_path / "inside" / "link")) == os.path.realpath(outside)
     assert real_path(str(tmp_path / "inside" / "link"), follow=False) == os.path.realpath(tmp_path / "inside") + "/link"
+
+
+_OPS = st.sampled_from(("mkdir", "file", "symlink", "remove", "rmdir", "rmtree", "rename"))
+_KEPT_NAMES = ("a", "b", "l1", "f")
+_WHERE = st.lists(st.sampled_from(_KEPT_NAMES), min_size=1, max_size=2)
+_KEPT_TARGETS = ("a", "b", "../a", "..", "nowhere", "l1", "f", "a/b", "/", "ROOT/b", "ROOT/a/l1")
+# every path of one or two components from the names the changes use (and ..): each is asked again
+# after each change, so an answer kept too long is found
+_ASKED = [(first,) for first in (*_KEPT_NAMES, "..")] + \
+    [(first, second) for first in (*_KEPT_NAMES, "..") for second in (*_KEPT_NAMES, "..")]
+
+
+def _expected(path: str, follow: bool) -> str:
+    folder, name = os.path.split(path)
+    if follow or name in ("", ".", ".."):
+        return os.path.realpath(path)
+    return os.path.join(os.path.realpath(folder), name)
+
+
+def _apply(root: str, op: str, where: list[str], other: list[str], target: str) -> None:
+    """One change to the tree, through the os and shutil calls (and so the audit events) the
+    simulated device's commands use; one that fails changes nothing."""
+    path, second = os.path.join(root, *where), os.path.join(root, *other)
+    try:
+        if op == "mkdir":
+            os.mkdir(path)
+        elif op == "file":
+            open(path, "w").close()
+        elif op == "symlink":
+            os.symlink(target.replace("ROOT", root), path)
+        elif op == "remove":
+            os.remove(path)
+        elif op == "rmdir":
+            os.rmdir(path)
+        elif op == "rmtree":
+            shutil.rmtree(path)
+        elif op == "rename":
+            os.rename(path, second)
+    except OSError:
+        pass
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_OPS, _WHERE, _WHERE, st.sampled_from(_KEPT_TARGETS)), max_size=14),
+       st.sampled_from([(True, False), (False, True)]))
+def test_answers_kept_within_a_command_are_the_kernels_after_any_change(program, order) -> None:
+    """Inside one command, real_path keeps its answers (taskkit.sim.realpaths.KeptAnswers): after
+    each folder, file or link made, removed or moved (a tree too), every answer is still what
+    realpath says at that moment, followed or not."""
+    with tempfile.TemporaryDirectory() as root:
+        root = os.path.realpath(root)
+        _build(root, [["a", "b"], ["b"]], {"l1": "b", "a/l1": "../f", "b/l1": "ROOT/a", "a/b/l1": ".."}, ["f", "a/f"])
+        paths = [os.path.join(root, *parts) for parts in _ASKED]
+        with audit_events.kept_real_paths():
+            for step in program:
+                _apply(root, *step)
+                for path in paths:
+                    for follow in order:
+                        assert real_path(path, follow) == _expected(path, follow), (step, path, follow)

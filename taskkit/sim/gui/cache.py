@@ -35,6 +35,7 @@ as before; `clear()` forgets every result.
 """
 from __future__ import annotations
 
+import bisect
 import collections
 import dataclasses
 import itertools
@@ -60,11 +61,46 @@ CONTENT, STRUCTURE, METADATA = "content", "structure", "metadata"
 Write = tuple[int, str, str, int]  # (sequence number, real host path, kind, thread id)
 
 
+class _Reads:
+    """The real paths a computation read, indexed to tell in a few set lookups whether a write
+    touches one of them (a step's writes are checked against results that read dozens of
+    paths). A content or structure write touches a read path it is on or below; a structure
+    write (a folder made, moved or removed) also one below it; a metadata write one it is on,
+    or the folder it is in (a listing shows its entries' metadata)."""
+
+    __slots__ = ("paths", "_sorted")
+
+    def __init__(self, paths: frozenset[str]):
+        self.paths = paths  # normalized absolute paths (no final /, no . or ..)
+        self._sorted: tuple[str, ...] | None = None
+
+    def touched_by(self, written: str, kind: str) -> bool:
+        """Whether a write of `kind` on `written` (a normalized absolute path) may change a read."""
+        paths = self.paths
+        if kind == METADATA:
+            return written in paths or os.path.dirname(written) in paths
+        path = written
+        while True:  # the write itself or a folder above it was read
+            if path in paths:
+                return True
+            parent = os.path.dirname(path)
+            if parent == path:
+                break
+            path = parent
+        if kind != STRUCTURE:
+            return False
+        if self._sorted is None:
+            self._sorted = tuple(sorted(paths))
+        inside = written.rstrip("/") + "/"  # a read below a folder moved or removed
+        at = bisect.bisect_left(self._sorted, inside)
+        return at < len(self._sorted) and self._sorted[at].startswith(inside)
+
+
 @dataclasses.dataclass
 class _Result:
     value: Any
     key: Any  # a copy of the key
-    reads: frozenset[str]
+    reads: _Reads
     marks: dict[str, Any]  # read path -> its stat or SQLite header (`_Database`) when the result was made
     start: int  # the device's write count when the computation began,
     end: int  # and when it ended
@@ -98,7 +134,7 @@ class _Device:
         goes through, follows the device's links itself."""
         for prefix in (self.named, self.root):
             if under(read, prefix):
-                return self.root + read[len(prefix):]
+                return os.path.normpath(self.root + read[len(prefix):])  # (link-free below the root)
         return None
 
 
@@ -123,7 +159,7 @@ def remember(state: SimState, name: Any, compute: Callable[[], T], key: Callable
         kept = device.results.get(name)
     current = key()
     if kept is not None and kept.key == current and _holds(device, kept):
-        _note_reads(kept.reads)
+        _note_reads(kept.reads.paths)
         return kept.value
     before = _key_copy(current)
     outer = getattr(_LOCAL, "reads", None)
@@ -140,11 +176,11 @@ def remember(state: SimState, name: Any, compute: Callable[[], T], key: Callable
     real = frozenset(path for path in (device.real(read) for read in reads) if path is not None)
     marks = {path: _mark(path) for path in real}
     with _LOCK:
-        result = _Result(value, before, real, marks, start, device.count, threading.get_ident())
+        result = _Result(value, before, _Reads(real), marks, start, device.count, threading.get_ident())
         own = [w for w in itertools.takewhile(lambda w: w[0] > start, reversed(device.writes)) if w[3] == result.thread]
         device.results.pop(name, None)
         if (_UNKEPT not in marks.values() and key() == before
-                and not any(_touches(path, kind, read) for _, path, kind, _ in own for read in real)):
+                and not any(result.reads.touched_by(path, kind) for _, path, kind, _ in own)):
             device.results[name] = result
     return value
 
@@ -218,9 +254,8 @@ def _holds(device: _Device, result: _Result) -> bool:
         writes, upto = device.since(result), device.count
     if writes is None:
         return False
-    for _, path, kind, _ in writes:
-        if any(_touches(path, kind, read) for read in result.reads):
-            return False
+    if any(result.reads.touched_by(path, kind) for _, path, kind, _ in writes):
+        return False
     for path, mark in result.marks.items():
         now = _unchanged(path, mark)
         if now is _CHANGED:
@@ -231,13 +266,6 @@ def _holds(device: _Device, result: _Result) -> bool:
         if upto > result.end:
             result.start = result.end = upto
     return True
-
-
-def _touches(written: str, kind: str, read: str) -> bool:
-    """Can a write of `kind` on `written` change what reading `read` gives?"""
-    if kind == METADATA:
-        return written == read or os.path.dirname(written) == read
-    return under(written, read) or (kind == STRUCTURE and under(read, written))
 
 
 _UNKEPT = object()  # the mark of a database whose changes its header does not show (WAL)

@@ -6,10 +6,13 @@ a screen reads, in process or not."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import sqlite3
 from typing import Any
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from taskkit import loading, registry
 import taskkit.sim.gui as gui
@@ -225,3 +228,23 @@ def test_a_database_changed_within_the_racy_time_is_read_at_every_check(device: 
     assert any(path.endswith(settings_db.rsplit("/", 1)[-1]) for path in heads)
     _night_mode_by_sql(device)
     assert dump(device) == fresh_dump(device, monkeypatch) != before
+
+
+def _touches_one(written: str, kind: str, read: str) -> bool:
+    """The rule for one read path, as the module doc states it."""
+    if kind == cache.METADATA:
+        return written == read or os.path.dirname(written) == read
+    return audit_events.under(written, read) or (kind == cache.STRUCTURE and audit_events.under(read, written))
+
+
+_NAMES = st.sampled_from(["a", "b", "ab", "a-journal", "b.db"])
+_PATHS = st.lists(_NAMES, max_size=4).map(lambda parts: "/" + "/".join(parts))  # ("/" too: a read of the root)
+
+
+@hypothesis.settings(max_examples=400, deadline=None)
+@hypothesis.given(reads=st.frozensets(_PATHS, max_size=6), written=_PATHS,
+                  kind=st.sampled_from([cache.CONTENT, cache.STRUCTURE, cache.METADATA]))
+def test_the_indexed_reads_answer_as_each_read_would(reads: frozenset[str], written: str, kind: str) -> None:
+    """A kept result's reads are looked up, not scanned; the answer is the one-read rule's for
+    any of them (paths on, above, below and beside each other, names that share a prefix)."""
+    assert cache._Reads(reads).touched_by(written, kind) == any(_touches_one(written, kind, read) for read in reads)
