@@ -127,8 +127,9 @@ def _remember(key: str, entry: Entry) -> None:
 
 def _forget(event: str, args: tuple, paths: list[str] | None) -> None:
     """Forget the cached version of a file this process writes by any way (and of every file in
-    a folder it removes or renames); every version when the paths are not known."""
-    if not _ENTRIES:
+    a folder it removes or renames); every version when the paths are not known. (A change of
+    metadata alone changes no text, and a version whose stat changed is read again anyway.)"""
+    if not _ENTRIES or event in audit_events.METADATA_EVENTS:
         return
     if paths is None:
         _ENTRIES.clear()

@@ -411,8 +411,9 @@ def _stat(path: str) -> tuple[int, ...]:
 
 def _forget(event: str, args: tuple, paths: list[str] | None) -> None:
     """A write: every kept connection whose file, journal, WAL or folder it may change is stale
-    (its thread closes it); every one when the paths are not known."""
-    if not _ROOTS:
+    (its thread closes it); every one when the paths are not known. (A change of metadata alone
+    changes no page; a connection whose file's stat changed is not used again anyway.)"""
+    if not _ROOTS or event in audit_events.METADATA_EVENTS:
         return
     if paths is None:
         _all_stale()

@@ -122,6 +122,8 @@ class _Device:
     def __init__(self, root: str, named: str):
         self.root = root  # real path of the state directory
         self.named = named  # and the path its SimState names it by
+        self.names = (root, named)
+        self.inside = (root + "/", named + "/")
         self.results: dict[Any, _Result] = {}
         self.writes: collections.deque[Write] = collections.deque(maxlen=MAX_WRITES)
         self.count = 0
@@ -149,7 +151,19 @@ class _Device:
 
 _DEVICES: collections.OrderedDict[str, _Device] = collections.OrderedDict()
 _LOCK = threading.RLock()
-_LOCAL = threading.local()  # .reads: the set the running computation records into (or None); .key: _key_copy's
+
+
+class _Thread(threading.local):
+    """Per thread: the set the running computation records its reads into (None: none runs), the
+    last key copy (`_key_copy`), and whether a listener of this module is running (its own
+    calls raise events too)."""
+
+    reads: set[str] | None = None
+    key: Any = None
+    busy = False
+
+
+_LOCAL = _Thread()
 _HOOKED = False
 
 
@@ -171,7 +185,7 @@ def remember(state: SimState, name: Any, compute: Callable[[], T], key: Callable
         _note_reads(kept.reads.paths)
         return kept.value
     before = _key_copy(current)
-    outer = getattr(_LOCAL, "reads", None)
+    outer = _LOCAL.reads
     reads: set[str] = set()
     with _LOCK:
         start = device.count
@@ -238,7 +252,7 @@ def _key_copy(key: Any) -> Any:
     """A copy of `key` to keep: the last one made in this thread while it still equals `key`
     (the dump, its screen and the settings of one command share their key), else a new one that
     shares with it the parts that did not change. Kept copies are only ever compared, never changed."""
-    last = getattr(_LOCAL, "key", None)
+    last = _LOCAL.key
     if last is None or last != key:
         last = _LOCAL.key = _snapshot(key, last)
     return last
@@ -252,7 +266,7 @@ def clear() -> None:
 
 def _note_reads(reads: frozenset[str]) -> None:
     """A kept result used inside another computation: that one read what this one read."""
-    outer = getattr(_LOCAL, "reads", None)
+    outer = _LOCAL.reads
     if outer is not None:
         outer.update(reads)
 
@@ -388,8 +402,8 @@ _READ_EVENTS: dict[str, Callable[[tuple], str | None]] = {
 
 def _read(event: str, args: tuple) -> None:
     """Record what a running computation of this thread reads."""
-    reads = getattr(_LOCAL, "reads", None)
-    if reads is None or getattr(_LOCAL, "busy", False):
+    reads = _LOCAL.reads
+    if reads is None or _LOCAL.busy:
         return
     _LOCAL.busy = True  # (the listener's own calls raise events too)
     try:
@@ -404,7 +418,7 @@ def _read(event: str, args: tuple) -> None:
 
 def _written(event: str, args: tuple, paths: list[str] | None) -> None:
     """Note a write to a device with kept results (forget them all if its paths are not known)."""
-    if not _DEVICES or getattr(_LOCAL, "busy", False):
+    if not _DEVICES or _LOCAL.busy:
         return
     _LOCAL.busy = True
     try:
@@ -424,11 +438,11 @@ def _note_writes(args: tuple, targets: list[tuple[str, str | None]]) -> None:
         if kind is None:
             continue
         text = os.path.abspath(path)
-        devices = [d for d in list(_DEVICES.values()) if under(text, d.named) or under(text, d.root)]
+        devices = [d for d in list(_DEVICES.values()) if text.startswith(d.inside) or text in d.names]
         if not devices:
             continue
         folder = os.path.dirname(text)  # a state directory's own files (device.json, gui.json, logcat.txt):
-        known = next((d.root for d in devices if folder in (d.named, d.root)), None)  # resolved already
+        known = next((d.root for d in devices if folder in d.names), None)  # resolved already
         real = real_path(args, text, follow=kind == CONTENT, known=known)
         with _LOCK:
             for device in devices:
