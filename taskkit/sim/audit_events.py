@@ -164,14 +164,16 @@ def _watch(events: frozenset[str]) -> None:
 def _dispatch(event: str, args: tuple) -> None:
     """The one hook. A listener's own calls raise events too, which come here again: each listener
     that must not see its own keeps a flag per thread."""
+    if realpaths.kept.changing == realpaths.DISPATCHED:  # this thread's last change is done
+        realpaths.tree_changed()
     if event not in _WATCHED:
         return
-    if event in REDIRECTING and _redirects(event, args):  # before the listeners and after them
+    if event in REDIRECTING and _redirects(event, args):  # no real path kept until the change is done
         realpaths.tree_changing()
         try:
             _listen(event, args)
         finally:
-            realpaths.tree_changing()
+            realpaths.tree_announced()
     else:
         _listen(event, args)
 

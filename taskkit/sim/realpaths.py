@@ -8,10 +8,14 @@ strict) does, and a dangling link gets its target's path; a path the kernel cann
 meanwhile) gets `os.path.realpath`'s answer.
 
 Inside a `KeptAnswers()` block (one shell command line of the simulated device, taskkit/sim/shell.py)
-an answer is kept until this process may change where a path leads: taskkit.sim.audit_events calls
-`tree_changing()` around every event that may (a link made, removed or moved, a folder moved, a
-chdir; `audit_events._redirects`). A file or folder made, a file or empty folder removed, a file
-moved leads no path elsewhere: an answer depends on the links on the path's way alone.
+an answer is kept until this process may change where a path leads: taskkit.sim.audit_events tells
+of every event that may (a link made, removed or moved, a folder moved, a chdir;
+`audit_events._redirects`). A file or folder made, a file or empty folder removed, a file moved
+leads no path elsewhere: an answer depends on the links on the path's way alone. An audit event
+comes before its system call, and nothing follows the call; so from the event until the same
+thread's next audit event (or the end of its command), when the call has surely returned, no
+thread keeps an answer (`tree_changing`, `tree_announced`, `tree_changed`). A thread that ends
+right after such a call leaves answers unkept for the rest of the process: slower, never wrong.
 A command resolves the same paths over and over (its sandbox checks, the listeners of its
 writes). Another process changing the same state directory during one command is seen at its
 next command, as a change between a command's check and its own use of a path always was.
@@ -28,24 +32,58 @@ _FD_LINKS = "/proc/self/fd/"
 
 _CHANGES = itertools.count(1)  # (next() is atomic: two threads never take the same number)
 _changed = 0  # the number of the last change to where paths lead that this process announced
+_in_flight = 0  # announced changes whose system call may not have returned yet (any thread)
+_FLIGHT_LOCK = threading.Lock()
+ANNOUNCED, DISPATCHED = 1, 2  # a thread's change: being announced to the listeners; announced, not yet seen done
 
 
 class _Kept(threading.local):
     """Per thread, inside a KeptAnswers block: the answers {(path, follow): real path}, the paths that
-    are their own real path (and so are their folders), and the change they were found after."""
+    are their own real path (and so are their folders), and the change they were found after;
+    and in any thread, where its own change announced last stands (0: done)."""
 
     answers: dict[tuple[str, bool], str] | None = None
     plain: set[str] = set()
     since = 0
+    changing = 0
+    depth = 0  # announcements under way in this thread (a listener's own change inside one)
 
 
-_LOCAL = _Kept()
+_LOCAL = kept = _Kept()  # (`kept`: what audit_events reads at every event)
 
 
 def tree_changing() -> None:
-    """A link, move, removal or chdir is about to happen, or just happened: no kept answer holds."""
+    """This thread is about to link, move, remove or chdir (audit_events calls it before the
+    event's listeners): no kept answer holds, and none is kept by any thread until the change is
+    done (`tree_changed`)."""
+    global _changed, _in_flight
+    with _FLIGHT_LOCK:
+        if not _LOCAL.changing:
+            _in_flight += 1
+        _LOCAL.changing = ANNOUNCED
+        _LOCAL.depth += 1
+        _changed = next(_CHANGES)
+
+
+def tree_announced() -> None:
+    """The listeners of this thread's change have run; its system call comes next."""
     global _changed
-    _changed = next(_CHANGES)
+    _LOCAL.depth -= 1
+    if not _LOCAL.depth:
+        _LOCAL.changing = DISPATCHED
+    _changed = next(_CHANGES)  # (what the listeners found came before the change)
+
+
+def tree_changed() -> None:
+    """This thread raised an audit event after announcing a change (audit_events calls it): the
+    change's system call has returned, so answers may be kept again."""
+    global _changed, _in_flight
+    if _LOCAL.changing != DISPATCHED:
+        return
+    with _FLIGHT_LOCK:
+        _LOCAL.changing = 0
+        _in_flight -= 1
+        _changed = next(_CHANGES)
 
 
 class KeptAnswers:
@@ -62,13 +100,14 @@ class KeptAnswers:
     def __exit__(self, *exc: object) -> None:
         if self._outermost:
             _LOCAL.answers = None
+            tree_changed()  # (the command's last change is done)
 
 
 def real_path(path: str | os.PathLike[str], follow: bool = True) -> str:
     """The real path of absolute `path`: every link in its folders resolved, and its last
     component too when `follow` (else kept, as lstat, unlink and rename see it)."""
     answers = _LOCAL.answers
-    if answers is None:
+    if answers is None or _in_flight:
         return _resolved(os.fspath(path), follow)
     plain = _LOCAL.plain
     if _LOCAL.since != _changed:

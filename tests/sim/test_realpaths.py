@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
 
@@ -121,3 +124,47 @@ def test_answers_kept_within_a_command_are_the_kernels_after_any_change(program,
                 for path in paths:
                     for follow in order:
                         assert real_path(path, follow) == _expected(path, follow), (step, path, follow)
+
+
+_RACE = r'''
+import os, sys, tempfile, threading
+from taskkit.sim import audit_events, realpaths
+root = os.path.realpath(tempfile.mkdtemp())
+os.mkdir(os.path.join(root, "elsewhere"))
+path = os.path.join(root, "link", "x")
+window, asked = threading.Event(), threading.Event()
+answers = []
+
+def between_hook_and_call(event, args):  # added after taskkit's hook: runs once its listeners are done
+    if event == "os.symlink" and not window.is_set():
+        window.set()
+        asked.wait(10)
+
+def other_thread():
+    with audit_events.kept_real_paths():
+        window.wait(10)
+        answers.append(realpaths.real_path(path))  # asked while the link is being made
+        asked.set()
+        made.wait(10)
+        answers.append(realpaths.real_path(path))  # asked after it was made, in the same command
+
+made = threading.Event()
+audit_events.kept_real_paths()  # the hook, installed
+sys.addaudithook(between_hook_and_call)
+thread = threading.Thread(target=other_thread)
+thread.start()
+os.symlink("elsewhere", os.path.join(root, "link"))
+made.set()
+thread.join(10)
+print(answers[0] == os.path.join(root, "link", "x"), answers[1] == os.path.join(root, "elsewhere", "x"))
+'''
+
+
+def test_an_answer_found_while_another_thread_makes_a_link_is_not_kept() -> None:
+    """A link's audit event comes before its system call: an answer another thread finds in
+    between is the old one, and must not be kept for the rest of that thread's command (run in a
+    process of its own: an audit hook cannot be removed)."""
+    done = subprocess.run([sys.executable, "-c", _RACE], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]
