@@ -427,6 +427,12 @@ def recorder(state: SimState) -> Recorder:
         return _RECORDERS.setdefault(real, Recorder(real))
 
 
+def forget(state: SimState) -> None:
+    """Drop the recorder of `state`'s device (it is going: its removal keeps no pre-image)."""
+    with _LOCK:
+        _RECORDERS.pop(state.real_fs_root, None)
+
+
 def _host(args: tuple, path: str, follow: bool = False) -> str:
     """The real host path of an event's path; the last link followed if `follow`."""
     return real_path(args, os.path.abspath(path), follow)

@@ -4,12 +4,13 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import weakref
 from pathlib import Path
 from typing import Collection, Mapping
 
 from taskkit.device.base import Device, ShellResult
 from taskkit.errors import TaskkitError
-from taskkit.sim import databases, image, limits, scratch, shell, storage, writeback
+from taskkit.sim import changes, databases, image, limits, scratch, shell, storage, writeback
 from taskkit.sim.state import SimState
 
 
@@ -51,10 +52,20 @@ def check_state_dir(path: str | os.PathLike[str], marker: str = MARKER, own_file
     return root
 
 
+def _remove(state: SimState) -> None:
+    """Remove a device's temporary directory, and forget what this process held for it (its
+    change recorder first: an episode's watch would keep pre-images of what the removal takes)."""
+    changes.forget(state)
+    storage.forget(state)
+    writeback.discard(state.root)
+    shutil.rmtree(state.root, ignore_errors=True)
+
+
 class SimDevice(Device):
     """An Android-13-like device whose whole state lives in one directory.
 
-    `SimDevice()` makes a fresh device in a temporary directory (removed by `close()`);
+    `SimDevice()` makes a fresh device in a temporary directory (removed by `close()`, or when the
+    device is dropped or the process exits);
     `SimDevice(path)` opens the device stored at `path`, building a fresh image there first if
     the directory is empty (a directory that holds anything else is refused: `StateDirError`).
     `app_databases` (device path -> DDL, from the app models:
@@ -70,17 +81,20 @@ class SimDevice(Device):
     dumps_to_terminal = True
     #: Its raw `screencap` is drawn in process and moved as bytes: `ui.pixels()` encodes no PNG.
     raw_screenshots = True
+    _removal: weakref.finalize | None = None  # removes the temporary directory it made (none given)
 
     def __init__(self, state_dir: str | Path | None = None, app_databases: Mapping[str, str] | None = None):
         super().__init__()
-        self._owns_dir = state_dir is None
         root = Path(tempfile.mkdtemp(prefix="taskkit-sim-", dir=scratch.parent())) if state_dir is None else check_state_dir(state_dir)
         self.state = SimState(root)
+        if state_dir is None:  # a temporary directory goes with the device: at close(), when the
+            # device is dropped, or at exit (it is often in /dev/shm, memory that outlives the process)
+            self._removal = weakref.finalize(self, _remove, self.state)
         try:
             storage.quota_of(self.state)  # a bad quota (device.json, the environment) stops here
         except storage.QuotaError as error:
-            if self._owns_dir:
-                shutil.rmtree(root, ignore_errors=True)
+            if self._removal is not None:
+                self._removal()
             raise StateDirError(str(error)) from None
         if not (root / MARKER).exists():
             writeback.discard(root)  # a new device: what this process held for an earlier one there is not its
@@ -122,9 +136,8 @@ class SimDevice(Device):
         return source.read_bytes()
 
     def close(self) -> None:
-        storage.forget(self.state)
-        if self._owns_dir:
-            writeback.discard(self.state.root)
-            shutil.rmtree(self.state.root, ignore_errors=True)
+        if self._removal is not None:
+            self._removal()
         else:
+            storage.forget(self.state)
             writeback.close(self.state.root)  # what it kept in memory (the GUI's state, log lines) goes to the directory

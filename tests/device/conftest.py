@@ -13,7 +13,6 @@ class BareSimDevice(SimDevice):
 
     def __init__(self, root):
         Device.__init__(self)
-        self._owns_dir = False
         self.state = make_bare_state(root)
         self.serial = f"bare-sim:{root}"
 
