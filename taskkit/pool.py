@@ -15,7 +15,8 @@ worker at a time, so a run of millions of episodes never queues them all. A stop
 run's SIGINT/SIGTERM handler sets `runner.STOP`) ends the pool within `POLL_S` at any moment,
 start-up included: the workers are sent SIGTERM (each closes its device), and any still alive
 after `STOP_GRACE_S` is killed. A worker ignores SIGINT (a terminal's Ctrl-C is the parent's to
-handle, once) and is sent SIGTERM by the kernel when its parent dies (Linux's PR_SET_PDEATHSIG).
+handle, once) and is sent SIGTERM by the kernel when its parent dies (Linux's PR_SET_PDEATHSIG);
+one that finds its parent gone while it waits for a job ends too.
 """
 from __future__ import annotations
 
@@ -170,8 +171,9 @@ class _Jobs:
     while a job is read takes effect once the whole message is read, so that no other worker finds
     the queue's pipe (theirs too) mid-message; any other time it ends the worker at once."""
 
-    def __init__(self, jobs: Any, results: Any) -> None:
+    def __init__(self, jobs: Any, results: Any, parent: int | None = None) -> None:
         self.jobs, self.results = jobs, results
+        self.parent = parent  # the parent's pid: gone, no job comes any more
         self._reading: int | None = None  # None: not reading; 0: reading; a signal: asked to stop meanwhile
 
     def stop(self, signum: int, frame: Any = None) -> None:
@@ -183,12 +185,17 @@ class _Jobs:
         raise SystemExit(128 + signum)
 
     def next(self) -> Any:
-        """The next job (None: the end mark)."""
+        """The next job (None: the end mark). A worker whose parent is gone ends at its next wait
+        for a job, should the kernel's SIGTERM have been lost (Python drops an exception that a
+        signal handler raises inside a `__del__` or a finalizer)."""
         while True:
             self._reading = 0
             try:
                 job = self.jobs.get(timeout=POLL_S)
             except queue_module.Empty:
+                if self.parent is not None and os.getppid() != self.parent:
+                    self.results.cancel_join_thread()
+                    raise SystemExit(128 + signal.SIGTERM) from None
                 continue
             finally:
                 signum, self._reading = self._reading, None
@@ -199,7 +206,7 @@ class _Jobs:
 
 def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: Any, results: Any, parent: int) -> None:
     """A worker process: play the jobs of `jobs` until its end mark, putting each row on `results`."""
-    queue = _Jobs(jobs, results)
+    queue = _Jobs(jobs, results, parent)
     signal.signal(signal.SIGTERM, queue.stop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's; one held since spawn is dropped
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

@@ -264,3 +264,27 @@ def test_a_stop_between_jobs_ends_the_worker_at_once() -> None:
     with pytest.raises(SystemExit) as ended:
         worker.stop(signal.SIGTERM)
     assert ended.value.code == 128 + signal.SIGTERM
+
+
+class _Silent:
+    """A jobs queue on which no job comes for `empty` waits, then one does."""
+
+    def __init__(self, empty: int) -> None:
+        self.empty = empty
+
+    def get(self, timeout: float) -> str:
+        if self.empty:
+            self.empty -= 1
+            raise pool.queue_module.Empty
+        return "job"
+
+
+def test_a_worker_whose_parent_is_gone_ends_at_its_next_wait_for_a_job() -> None:
+    """Should the kernel's SIGTERM be lost (raised inside a `__del__`, Python drops it), the worker
+    does not wait for jobs forever: no parent, no job."""
+    results = _Results()
+    worker = pool._Jobs(_Silent(empty=3), results, parent=os.getppid() + 1_000_000)
+    with pytest.raises(SystemExit) as ended:
+        worker.next()
+    assert ended.value.code == 128 + signal.SIGTERM and results.cancelled
+    assert pool._Jobs(_Silent(empty=3), _Results(), parent=os.getppid()).next() == "job"

@@ -43,7 +43,7 @@ class _Kept(threading.local):
     and in any thread, where its own change announced last stands (0: done)."""
 
     answers: dict[tuple[str, bool], str] | None = None
-    plain: set[str] = set()
+    plain: set[str] | None = None
     since = 0
     changing = 0
     depth = 0  # announcements under way in this thread (a listener's own change inside one)
@@ -99,17 +99,16 @@ class KeptAnswers:
 
     def __exit__(self, *exc: object) -> None:
         if self._outermost:
-            _LOCAL.answers = None
+            _LOCAL.answers = _LOCAL.plain = None
             tree_changed()  # (the command's last change is done)
 
 
 def real_path(path: str | os.PathLike[str], follow: bool = True) -> str:
     """The real path of absolute `path`: every link in its folders resolved, and its last
     component too when `follow` (else kept, as lstat, unlink and rename see it)."""
-    answers = _LOCAL.answers
-    if answers is None or _in_flight:
+    answers, plain = _LOCAL.answers, _LOCAL.plain
+    if answers is None or plain is None or _in_flight:
         return _resolved(os.fspath(path), follow)
-    plain = _LOCAL.plain
     if _LOCAL.since != _changed:
         answers.clear()
         plain.clear()
