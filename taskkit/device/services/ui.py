@@ -223,8 +223,8 @@ def prime(document: str, nodes: Iterable[tuple[tuple[str, ...], bool]]) -> None:
             _PRIMED.move_to_end(document)
             return
     try:
-        elements = tuple(_element_of("\0".join(flat)) for flat, leaf in nodes
-                         if _listed(dict(zip(flat[::2], flat[1::2])), leaf))
+        elements = tuple(_element_of("\0".join(flat)) for flat, leaf in nodes  # (a leaf is listed: no dict)
+                         if leaf or _listed(dict(zip(flat[::2], flat[1::2])), leaf))
     except ValueError:  # a malformed node: left to the parse, which names it
         return
     with _PRIMED_LOCK:
