@@ -293,12 +293,20 @@ class Session:
 
     # --- persistence ----------------------------------------------------------------------------
     def save(self) -> None:
-        """Forget the stacks of apps that no longer have a task, then write what changed."""
-        packages = {t.get("package") for t in self.state.config.get("tasks", [])}
-        for package in [p for p in self.store.data["apps"] if p not in packages]:
-            old = self.store.data["apps"].pop(package)
+        """Forget the stacks of apps that no longer have a task and the intents delivered to a
+        task that is gone (a task's id is never used again: no later task takes them), then
+        write what changed."""
+        tasks = {t.get("package"): t.get("id") for t in self.state.config.get("tasks", [])}
+        data = self.store.data
+        for package in [p for p in data["apps"] if p not in tasks]:
+            old = data["apps"].pop(package)
             app = APPS.get(package)
             self.store.forget_frames({f.id for f in (_stored_frames(old, app) if app else None) or []})
+        intents = data["intents"]
+        gone = [p for p, intent in intents.items()
+                if p not in tasks or not isinstance(intent, dict) or str(intent.get("task")) != str(tasks[p])]
+        for package in gone:
+            del intents[package]
         self.store.save()
 
 

@@ -133,6 +133,23 @@ def test_a_force_stopped_app_starts_over(device) -> None:
     assert "draft" not in json.dumps(stored["drafts"])  # its drafts went with its frames
 
 
+def test_an_intent_is_kept_while_its_task_lives_and_goes_with_it(device) -> None:
+    sms = "com.simplemobiletools.smsmessenger"
+    device.check("am start -a android.intent.action.SENDTO -d smsto:+12125550134")
+    device.check("am start -n com.android.settings/.Settings")
+
+    def intents() -> dict:
+        writeback.write_back(device.state.root)
+        return json.loads((device.state.root / "gui.json").read_text())["intents"]
+
+    assert intents()[sms]["data"] == "smsto:+12125550134"  # its task is in the back, the intent stays
+    device.check(f"am force-stop {sms}")
+    device.check("input keyevent KEYCODE_HOME")
+    assert sms not in intents()  # the task went: no later task can take its intent
+    device.check(f"am start -n {sms}/.activities.MainActivity")
+    assert "+12125550134" not in texts(device)  # a new task starts at the app's first screen
+
+
 def test_a_bare_device_has_no_screen() -> None:
     bare = SimDevice()
     try:
