@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import stat
 import threading
 
 _OPEN_FLAGS = os.O_PATH | os.O_CLOEXEC
@@ -121,8 +122,8 @@ def real_path(path: str | os.PathLike[str], follow: bool = True) -> str:
     if text in plain:
         return text
     folder, name = os.path.split(text)
-    if not follow and folder in plain and name not in ("", ".", ".."):
-        return os.path.join(folder, name)
+    if folder in plain and name not in ("", ".", "..") and (not follow or _not_a_link(text)):
+        return os.path.join(folder, name)  # (a file about to be made: one lstat, no failed open)
     since = _changed
     found = _resolved(text, follow)
     if since == _changed:  # (not an answer found while the tree changed)
@@ -132,6 +133,16 @@ def real_path(path: str | os.PathLike[str], follow: bool = True) -> str:
                 plain.add(text)
                 text, folder = folder, os.path.dirname(folder)
     return found
+
+
+def _not_a_link(path: str) -> bool:
+    """Whether `path` is no symbolic link: missing (below a file or a missing folder too), or another kind."""
+    try:
+        return not stat.S_ISLNK(os.lstat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except OSError:
+        return False  # (unsure: resolved the long way)
 
 
 def _resolved(text: str, follow: bool) -> str:
