@@ -171,28 +171,32 @@ def find_field(root: Node, key: str) -> Node | None:
     return next((n for n in root.walk() if n.field == key and n.enabled), None)
 
 
-def clip(node: Node, box: Box) -> Node | None:
-    """`node` with its bounds (and its children's) cut to `box`; None where nothing is left.
+def clip(node: Node, box: Box, sliver: int = 0) -> Node | None:
+    """`node` with its bounds (and its children's) cut to `box`; None where nothing is left, and
+    (with `sliver`) where the cut leaves a view thinner than `sliver` px, with what it holds.
 
     The dumper reports visible bounds, and a list row scrolled half out of view is cut at the
     list's edge; a row scrolled out entirely is not on the screen at all.
     """
-    x1, y1, x2, y2 = node.bounds
+    x1, y1, x2, y2 = bounds = node.bounds
     left, top, right, bottom = box
     cut = (x1 if x1 > left else left, y1 if y1 > top else top, x2 if x2 < right else right,
            y2 if y2 < bottom else bottom)  # (max and min calls cost more than the clip itself)
     if cut[0] >= cut[2] or cut[1] >= cut[3]:
         return None
+    laid_out = node.laid_out or bounds
+    if sliver and cut != laid_out and (cut[2] - cut[0] < sliver or cut[3] - cut[1] < sliver):
+        return None
     kept = []
     for child in node.children:
-        cut_child = clip(child, cut)
+        cut_child = clip(child, cut, sliver)
         if cut_child is not None:
             kept.append(cut_child)
     # A copy with three fields changed: its attributes copied as one dict (dataclasses.replace would
     # run __init__ again, and updating an empty __dict__ grows it a key at a time: 5x the cost).
     cut_node = object.__new__(type(node))
     attributes = cut_node.__dict__ = node.__dict__.copy()
-    attributes["bounds"], attributes["children"], attributes["laid_out"] = cut, kept, node.laid_out or node.bounds
+    attributes["bounds"], attributes["children"], attributes["laid_out"] = cut, kept, laid_out
     return cut_node
 
 

@@ -18,7 +18,10 @@ from taskkit.sim.gui.session import Session
 TEXT_VIEW = "android.widget.TextView"
 RECYCLER_VIEW = "androidx.recyclerview.widget.RecyclerView"
 ACCENT = (26, 115, 232)
-SLIVER_PX = 4  # a view a list cuts thinner than this is left out (`scroll_list`)
+# A view a list cuts thinner than this is left out (`scroll_list`): a title cut to 2 px shows nothing
+# to read or to tap. Android's dumper would list it (its visible rectangle is not empty); left out on
+# purpose, so that the dump names only what the screenshot shows (taskkit.sim.gui.audit).
+SLIVER_PX = 4
 
 
 def text(ui: Session, box: Box, value: str, rid: str = "", *, desc: str = "", size_dp: float = 0,
@@ -181,7 +184,7 @@ def scroll_list(ui: Session, frame: Frame, name: str, box: Box, rows: list[Row],
         y = bottom - total  # stacked from the end: a short thread sits at the bottom
     for row in rows:
         if y + row.height > top and y < bottom:
-            shown = _without_slivers(clip(row.build((x1, y, x2, y + row.height)), box))
+            shown = clip(row.build((x1, y, x2, y + row.height)), box, SLIVER_PX)
             if shown is not None:
                 children.append(shown)
         y += row.height
@@ -197,22 +200,6 @@ def wrapper(rid: str, child: Node, class_name: str = "android.view.ViewGroup") -
     """A view that only holds `child`, at its bounds, taking no touch and drawing nothing of its
     own: a SwipeRefreshLayout, a RecyclerViewFastScroller around its list."""
     return Node(class_name, resource_id=rid, bounds=child.bounds, children=[child])
-
-
-def _without_slivers(node: Node | None) -> Node | None:
-    """`node` (cut to its list's box) without the views the cut left thinner than `SLIVER_PX`:
-    a title cut to 2 px shows nothing to read or to tap, so it is left out of the dump rather
-    than listed where nothing of it is drawn (Android's dumper would list it: its visible
-    rectangle is not empty; a difference kept on purpose, so that the dump names only what the
-    screenshot shows — taskkit.sim.gui.audit)."""
-    if node is None:
-        return None
-    x1, y1, x2, y2 = node.bounds
-    if node.bounds != node.laid_out and (x2 - x1 < SLIVER_PX or y2 - y1 < SLIVER_PX):
-        return None
-    kept = [c for c in (_without_slivers(child) for child in node.children) if c is not None]
-    same = len(kept) == len(node.children) and all(a is b for a, b in zip(kept, node.children))
-    return node if same else dataclasses.replace(node, children=kept)
 
 
 @dataclasses.dataclass(frozen=True)
