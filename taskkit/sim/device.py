@@ -10,7 +10,7 @@ from typing import Collection, Mapping
 
 from taskkit.device.base import Device, ShellResult
 from taskkit.errors import TaskkitError
-from taskkit.sim import changes, databases, image, limits, scratch, shell, storage, writeback
+from taskkit.sim import audit_events, changes, databases, image, limits, scratch, shell, storage, writeback
 from taskkit.sim.state import SimState
 
 
@@ -113,21 +113,22 @@ class SimDevice(Device):
         return stdout, stderr.decode("utf-8", "replace"), exit_code  # (a new buffer per command: the caller's alone)
 
     def _push(self, data: bytes, path: str) -> None:
-        target = self.state.host_path(path)
-        if target.is_dir():
-            raise IsADirectoryError(f"remote object '{path}' is a directory")
-        created = []  # new directories, then the existing ancestor whose listing changed
-        ancestor = target.parent
-        while not ancestor.exists():
-            created.append(ancestor)
-            ancestor = ancestor.parent
-        if created or not target.exists():
-            created.append(ancestor)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        storage.write_file(self.state, target, data)
-        t = self.state.clock_epoch  # every write carries the device clock as its mtime
-        for path in [target, *created]:
-            os.utime(path, (t, t))
+        with audit_events.kept_real_paths():  # (its writes' listeners resolve the same folders, as a command's do)
+            target = self.state.host_path(path)
+            if target.is_dir():
+                raise IsADirectoryError(f"remote object '{path}' is a directory")
+            created = []  # new directories, then the existing ancestor whose listing changed
+            ancestor = target.parent
+            while not ancestor.exists():
+                created.append(ancestor)
+                ancestor = ancestor.parent
+            if created or not target.exists():
+                created.append(ancestor)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            storage.write_file(self.state, target, data)
+            t = self.state.clock_epoch  # every write carries the device clock as its mtime
+            for path in [target, *created]:
+                os.utime(path, (t, t))
 
     def _pull(self, path: str) -> bytes:
         source = self.state.host_path(path)
