@@ -76,6 +76,22 @@ class Word:
     static: str | None = None   # the final text when no expansion can change it
 
 
+def _globs(pieces: list[tuple[str, bool]]) -> bool:
+    """Whether a field of (text, unquoted) pieces is a pattern that may expand to something other
+    than its own text: an unquoted `*` or `?`, or an unquoted `[` that a `]` may close, or one in
+    a path (matched folder by folder, and joined again). A lone `[` (the test command's name)
+    matches only a file of its own name, which globs to the same text: no folder is listed."""
+    text, bracket = "", -1
+    for piece, unquoted in pieces:
+        if unquoted:
+            if "*" in piece or "?" in piece:
+                return True
+            if bracket < 0 and "[" in piece:
+                bracket = len(text) + piece.index("[")
+        text += piece
+    return bracket >= 0 and ("]" in text[bracket + 1:] or "/" in text)
+
+
 def _make_word(parts: list) -> Word:
     merged: list = []
     run: list[str] = []  # the texts of the last run of literal parts of one kind, joined once:
@@ -92,7 +108,7 @@ def _make_word(parts: list) -> Word:
     plain = merged[0][1] if len(merged) == 1 and merged[0][0] == "L" else None
     static = None
     if all(p[0] in "LQ" for p in merged) and merged:
-        if not any(p[0] == "L" and (_GLOB_CHARS & set(p[1])) for p in merged) and not (
+        if not _globs([(p[1], p[0] == "L") for p in merged]) and not (
             merged[0][0] == "L" and merged[0][1].startswith("~")
         ):
             static = "".join(p[1] for p in merged)
@@ -1323,7 +1339,7 @@ def _expand_fields(word: Word, ctx: _Ctx, err: bytearray, split: bool) -> list[s
         fields.append(cur)
     result: list[str] = []
     for field in fields:
-        if split and any(active and (_GLOB_CHARS & set(text)) for text, active in field):
+        if split and _globs(field):
             result.extend(_glob(field, ctx))
         else:
             result.append("".join(text for text, _ in field))

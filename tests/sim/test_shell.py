@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from taskkit.device.quoting import shell_quote
@@ -212,6 +212,39 @@ def test_globbing_is_sorted_and_quoted_patterns_are_literal(bare_state):
     assert out(bare_state, "echo /sdcard/*.txt") == "/sdcard/a.txt /sdcard/b.txt\n"
     assert out(bare_state, "echo '/sdcard/*.txt' /sdcard/*.none") == "/sdcard/*.txt /sdcard/*.none\n"
     assert out(bare_state, "echo /sdcard/[ab].txt /sdcard/?.log") == "/sdcard/a.txt /sdcard/b.txt /sdcard/c.log\n"
+
+
+_NAMES = ("[", "a[", "[a]", "a", "b", "[[", "a]", ".[", "[.")  # the files of the folder globbed in
+
+
+@pytest.fixture(scope="module")
+def globbing_folder(tmp_path_factory) -> shell._Ctx:
+    state = make_bare_state(tmp_path_factory.mktemp("glob") / "dev")
+    sh(state, "mkdir -p /sdcard/g/a && cd /sdcard/g && touch 'a/[' " + " ".join(shell_quote(n) for n in _NAMES[:-1]))
+    ctx = shell._Ctx(state)
+    ctx.cwd = "/sdcard/g"
+    return ctx
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.text("a[]*?/.", min_size=1, max_size=4), st.booleans()), min_size=1, max_size=4))
+@example([("a//[", True)])  # a path globs to its folders joined again: a/[
+@example([("[", True), ("a]", False)])  # a quoted `]` still closes the bracket
+def test_a_field_that_is_no_pattern_globs_to_its_own_text(globbing_folder, field):
+    # a field with an unquoted glob character that `_globs` lets through without listing a folder:
+    # what listing it would give
+    if any(unquoted and set(text) & set("*?[") for text, unquoted in field) and not shell._globs(field):
+        assert shell._glob(field, globbing_folder) == ["".join(text for text, _ in field)]
+
+
+def test_the_test_command_lists_no_folder(bare_state, monkeypatch):
+    sh(bare_state, "touch /sdcard/Download/[")
+    listed, listdir = [], os.listdir
+    monkeypatch.setattr(shell.os, "listdir", lambda path: listed.append(path) or listdir(path))
+    assert out(bare_state, "cd /sdcard/Download && [ -e x ] || echo [ a[ ") == "[ a[\n"
+    assert listed == []
+    assert out(bare_state, "cd /sdcard/Download && echo [[] *") == "[ [\n"  # a pattern still globs
+    assert listed
 
 
 # --- builtins -------------------------------------------------------------------------------
