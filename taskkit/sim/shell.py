@@ -227,29 +227,36 @@ class _Parser:
         self.i = pos
         self.tok: tuple | None = None
         self.pending_heredocs: list[tuple[Redir, str, bool, bool]] = []
-        self.queued: list[tuple[tuple, int]] = []  # a line's tokens and where each ends, next one last
+        # a line's tokens, each with where it ends from the line's start (`based`), and the next one's index
+        self.queued: tuple[tuple[tuple, int], ...] = ()
+        self.based = self.next_queued = 0
 
     # --- lexer ------------------------------------------------------------------------------
     def peek(self) -> tuple:
-        if self.tok is None:
-            self.tok = self._next_token()
-        return self.tok
+        tok = self.tok
+        if tok is None:
+            tok = self.tok = self._next_token()
+        return tok
 
     def _next_token(self) -> tuple:
         """The next token: lexed, or taken from the tokens of the line it starts (looked up, or
         lexed ahead, when the lexer stands at the start of a line)."""
-        if not self.queued:
+        queued, at = self.queued, self.next_queued
+        if at >= len(queued):
             i = self.i
-            if (i == 0 or self.s[i - 1] == "\n") and not self.pending_heredocs:
-                self.queued = self._line_tokens(i)
-            if not self.queued:
+            if not ((i == 0 or self.s[i - 1] == "\n") and not self.pending_heredocs):
                 return self._lex()
-        tok, self.i = self.queued.pop()
+            queued, at = self.queued, self.next_queued = self._line_tokens(i), 0
+            self.based = i
+            if not queued:
+                return self._lex()
+        tok, end = queued[at]
+        self.next_queued, self.i = at + 1, self.based + end
         return tok
 
-    def _line_tokens(self, i: int) -> list[tuple[tuple, int]]:
-        """The tokens from `i`, the start of a line, through its newline, and where each ends
-        (next one last); kept for the line's next time when they all lie within it.
+    def _line_tokens(self, i: int) -> tuple[tuple[tuple, int], ...]:
+        """The tokens from `i`, the start of a line, through its newline, and where each ends from
+        `i`; kept for the line's next time when they all lie within it.
 
         Lexing depends on nothing but the text from where it stands, so a line's tokens are
         the same wherever the line recurs, if none reaches past its newline (a quote, a `$(`
@@ -260,13 +267,13 @@ class _Parser:
         s = self.s
         j = s.find("\n", i)
         if j < 0 or j - i >= _LINE_MAX:
-            return []
+            return ()
         line = s[i:j + 1]
         kept = _LINE_TOKENS.get(line)
         if kept is not None:
-            return [(tok, i + end) for tok, end in reversed(kept)]
+            return kept
         if "<<" in line or "$((" in line:
-            return []
+            return ()
         lexed: list[tuple[tuple, int]] = []
         try:
             while not lexed or (lexed[-1][0][0] != _NL and lexed[-1][1] <= j):
@@ -274,18 +281,20 @@ class _Parser:
         except ShellSyntaxError:
             pass
         self.i = i
+        tokens = tuple((tok, end - i) for tok, end in lexed)
         if lexed and lexed[-1][0][0] == _NL and lexed[-1][1] == j + 1:
             if len(_LINE_TOKENS) >= _LINE_TOKENS_MAX:
                 try:  # (another thread may take the same oldest line meanwhile)
                     del _LINE_TOKENS[next(iter(_LINE_TOKENS))]
                 except (KeyError, RuntimeError, StopIteration):
                     pass
-            _LINE_TOKENS[line] = tuple((tok, end - i) for tok, end in lexed)
-        lexed.reverse()
-        return lexed
+            _LINE_TOKENS[line] = tokens
+        return tokens
 
     def advance(self) -> tuple:
-        tok = self.peek()
+        tok = self.tok
+        if tok is None:
+            return self._next_token()
         self.tok = None
         return tok
 
