@@ -92,6 +92,19 @@ def _globs(pieces: list[tuple[str, bool]]) -> bool:
     return bracket >= 0 and ("]" in text[bracket + 1:] or "/" in text)
 
 
+def _without_empty_quotes(parts: list) -> list:
+    """`parts` less its empty quoted texts (the lexer ends every `"..."` with one) where they
+    change nothing: no unquoted expansion splits the word into fields, and another quoted part
+    keeps its one field even when empty (and the word from reading as a bare keyword or name).
+    So `"$p"` is one expansion, and `"$@"` gives no field when there are no parameters."""
+    if any(p[0] not in "LQ" and not p[-1] for p in parts):
+        return parts
+    kept = [p for p in parts if p[0] != "Q" or p[1]]
+    if len(kept) == len(parts) or not any(p[0] == "Q" or (p[0] != "L" and p[-1]) for p in kept):
+        return parts
+    return kept
+
+
 def _make_word(parts: list) -> Word:
     merged: list = []
     run: list[str] = []  # the texts of the last run of literal parts of one kind, joined once:
@@ -105,6 +118,8 @@ def _make_word(parts: list) -> Word:
         merged.append(part)
     if len(run) > 1:
         merged[-1] = (merged[-1][0], "".join(run))
+    if len(merged) > 1:
+        merged = _without_empty_quotes(merged)
     plain = merged[0][1] if len(merged) == 1 and merged[0][0] == "L" else None
     static = None
     if all(p[0] in "LQ" for p in merged) and merged:

@@ -62,6 +62,19 @@ def test_double_quotes_expand_and_unescape(bare_state):
     assert result == '[v] [v] [0] [s] [b] $ " \\ ` \\n'
 
 
+@pytest.mark.parametrize("command, expected", [
+    ('set --; for a in "$@"; do printf "[%s]" "$a"; done; echo', "\n"),  # no parameters: no field
+    ('set -- ""; for a in "$@"; do printf "[%s]" "$a"; done; echo', "[]\n"),
+    ('set -- a "b c"; for a in "x$@"; do printf "[%s]" "$a"; done; echo', "[xa][b c]\n"),
+    ('p=; printf "[%s]" "$p" x; echo', "[][x]\n"),  # an empty quoted expansion is one empty field
+    ('x=""; printf "[%s]" $x"" "$x"$x y; echo', "[][][y]\n"),
+    ('x=" b"; set -- ""$x"c"; printf "[%s]" "$@"; echo', "[][bc]\n"),  # the "" keeps the first field
+    ('if"" 2>/dev/null; echo $?', "127\n"),  # a quoted keyword is a command name
+])
+def test_empty_quotes_make_a_field_only_where_nothing_else_does(bare_state, command, expected):
+    assert sh(bare_state, command).stdout == expected
+
+
 def test_backslash_outside_quotes_and_line_continuation(bare_state):
     assert out(bare_state, "printf %s a\\ b\\;c\\$X") == "a b;c$X"
     assert out(bare_state, "echo a\\\nb") == "ab\n"
