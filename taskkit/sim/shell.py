@@ -233,6 +233,9 @@ _PATTERN_OPS = frozenset({"#", "##", "%", "%%"})
 _LINE_TOKENS: dict[str, tuple[tuple[tuple, int], ...]] = {}
 _LINE_TOKENS_MAX = 1024  # lines kept (the oldest goes first)
 _LINE_MAX = 1024  # characters: longer lines are lexed each time
+# The and-or lists parsed from a kept line's tokens (see _Parser.parse_and_or), by (line, where it
+# starts): the line's tokens, the list and where its lookahead stands.
+_AND_ORS: dict[tuple[int, int], tuple[tuple, object, int]] = {}
 
 
 class _Parser:
@@ -245,6 +248,8 @@ class _Parser:
         # a line's tokens, each with where it ends from the line's start (`based`), and the next one's index
         self.queued: tuple[tuple[tuple, int], ...] = ()
         self.based = self.next_queued = 0
+        self.kept_line = False  # `queued` is a kept line's (the same object wherever the line recurs)
+        self.tok_at = -1  # where the last token read stands in `queued` (-1: lexed, not from it)
 
     # --- lexer ------------------------------------------------------------------------------
     def peek(self) -> tuple:
@@ -258,6 +263,7 @@ class _Parser:
         lexed ahead, when the lexer stands at the start of a line)."""
         queued, at = self.queued, self.next_queued
         if at >= len(queued):
+            self.tok_at = -1
             i = self.i
             if not ((i == 0 or self.s[i - 1] == "\n") and not self.pending_heredocs):
                 return self._lex()
@@ -266,7 +272,7 @@ class _Parser:
             if not queued:
                 return self._lex()
         tok, end = queued[at]
-        self.next_queued, self.i = at + 1, self.based + end
+        self.next_queued, self.i, self.tok_at = at + 1, self.based + end, at
         return tok
 
     def _line_tokens(self, i: int) -> tuple[tuple[tuple, int], ...]:
@@ -281,10 +287,12 @@ class _Parser:
         (lexed again when the parser gets there: it may meet another error first)."""
         s = self.s
         j = s.find("\n", i)
+        self.kept_line = False
         if j < 0 or j - i >= _LINE_MAX:
             return ()
         line = s[i:j + 1]
         kept = _LINE_TOKENS.get(line)
+        self.kept_line = kept is not None
         if kept is not None:
             return kept
         if "<<" in line or "$((" in line:
@@ -304,6 +312,7 @@ class _Parser:
                 except (KeyError, RuntimeError, StopIteration):
                     pass
             _LINE_TOKENS[line] = tokens
+            self.kept_line = True
         return tokens
 
     def advance(self) -> tuple:
@@ -672,6 +681,30 @@ class _Parser:
         return Seq(tuple(items))
 
     def parse_and_or(self) -> object:
+        """An and-or list. One that starts and ends (its lookahead too) within a kept line is
+        kept by the line and where it starts: its parse depends on nothing but those tokens, the
+        same objects wherever the line recurs (a batch's failure markers, the restore point's
+        commands, `am force-stop PKG`)."""
+        self.peek()
+        line, at, based = self.queued, self.tok_at, self.based
+        if at < 0 or not self.kept_line or self.pending_heredocs:
+            return self._parse_and_or()
+        found = _AND_ORS.get((id(line), at))
+        if found is not None and found[0] is line:
+            _, node, stop = found
+            self.tok, self.tok_at, self.next_queued, self.i = line[stop][0], stop, stop + 1, based + line[stop][1]
+            return node
+        node = self._parse_and_or()
+        if self.queued is line and self.based == based and self.tok_at >= 0 and not self.pending_heredocs:
+            if len(_AND_ORS) >= _LINE_TOKENS_MAX:
+                try:  # (another thread may take the same oldest one meanwhile)
+                    del _AND_ORS[next(iter(_AND_ORS))]
+                except (KeyError, RuntimeError, StopIteration):
+                    pass
+            _AND_ORS[(id(line), at)] = (line, node, self.tok_at)
+        return node
+
+    def _parse_and_or(self) -> object:
         first = self.parse_pipeline()
         rest = []
         while True:

@@ -30,38 +30,86 @@ _PIECES = (
     "esac\n", "for p in a b; do\n", "echo $p; done\n", "echo 'unclosed\n", ") oops\n", "echo ${X:-'a\n",
     "b'}\n", "# only a comment\n", "\n", "   \n", "a && \\\n", "b\n", "echo ok;;\n", "echo >\n", "2>&1 x\n",
     "echo a&\n", "echo a &&\n", "echo b\n", "echo $(cat <<X\n", "y\n", "X\n", ")\n", "echo end",
+    "echo b; echo a &&\n",  # twice running: a list that starts in a line ends in the same text's next line
 )
+
+
+class _Bounded(shell._Parser):
+    """A parser that fails a test, rather than hang it, if it reads tokens without end."""
+
+    taken = 0
+
+    def _next_token(self) -> tuple:
+        self.taken += 1
+        assert self.taken <= 2 * len(self.s) + 10, "the parser keeps reading tokens: it loops"
+        return super()._next_token()
 
 
 def _parsed(source: str) -> object:
     """The parse of `source` (or its error: message and the lines run before it), uncached."""
     try:
-        return shell._Parser(source).parse_program()
+        return _Bounded(source).parse_program()
     except shell.ShellSyntaxError as error:
         return ("error", str(error), error.done)
 
 
+class _Caches(dict):
+    """The kept lines' tokens (this dict) and the and-or lists parsed from them (`and_ors`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.and_ors: dict = {}
+
+    def clear(self) -> None:
+        super().clear()
+        self.and_ors.clear()
+
+
 @pytest.fixture
-def line_cache(monkeypatch: pytest.MonkeyPatch) -> dict:
-    cache: dict = {}
+def line_cache(monkeypatch: pytest.MonkeyPatch) -> _Caches:
+    cache = _Caches()
     monkeypatch.setattr(shell, "_LINE_TOKENS", cache)
+    monkeypatch.setattr(shell, "_AND_ORS", cache.and_ors)
     return cache
 
 
-def test_lines_lexed_from_the_cache_parse_as_fresh(line_cache: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lines_lexed_from_the_cache_parse_as_fresh(line_cache: _Caches, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(37)
     programs = ["".join(rng.choices(_PIECES, k=rng.randint(1, 8))) for _ in range(600)]
-    programs += list(_PIECES)
+    programs += list(_PIECES) + ["echo b; echo a &&\necho b; echo a &&\necho c\n" * 2]
     fresh = []
     for program in programs:
         line_cache.clear()
         fresh.append(_parsed(program))
     line_cache.clear()
-    for _ in range(2):  # the first time fills the cache as it goes, the second reads it
+    for _ in range(2):  # the first time fills the caches as it goes, the second reads them
         assert [_parsed(program) for program in programs] == fresh
-    assert len(line_cache) > 30  # (lines were kept)
-    monkeypatch.setattr(shell, "_LINE_TOKENS_MAX", 8)  # lines evicted as they come: still the same
+    assert len(line_cache) > 30 and len(line_cache.and_ors) > 30  # (lines and lists were kept)
+    monkeypatch.setattr(shell, "_LINE_TOKENS_MAX", 8)  # lines and lists evicted as they come: still the same
     assert [_parsed(program) for program in programs] == fresh
+
+
+def test_an_and_or_list_met_before_in_a_kept_line_is_not_parsed_again(line_cache: _Caches,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    pipelines: list[int] = []
+    parse_pipeline = shell._Parser.parse_pipeline
+
+    def counting(parser: shell._Parser) -> object:
+        pipelines.append(parser.i)
+        return parse_pipeline(parser)
+
+    monkeypatch.setattr(shell._Parser, "parse_pipeline", counting)
+    batch = ('{ tk_point=/restore/{label}\n[ ! -e "$tk_point/undo" ] || taskkit-changes check x >/dev/null 2>&1\n'
+             'am force-stop org.tasks; rm -rf "$tk_point"\n} || { echo "--taskkit-batch-failed 0 $?--"; exit 1; }\n')
+    first = _parsed(batch.replace("{label}", "Task.1"))
+    counted = len(pipelines)
+    del pipelines[:]
+    again = _parsed(batch.replace("{label}", "Task.2"))
+    # parsed again: the outer list (it begins on the new first line), that line's assignment, and
+    # the failure marker's group after `||` (inside the outer list); the middle lines' lists and the
+    # failure marker's own commands come from where they were kept
+    assert len(pipelines) == 3 < counted
+    assert repr(again) == repr(first).replace("Task.1", "Task.2")
 
 
 def test_a_line_met_before_is_not_lexed_again(line_cache: dict, monkeypatch: pytest.MonkeyPatch) -> None:
