@@ -36,7 +36,7 @@ import re
 import stat as stat_mod
 import threading
 from pathlib import Path
-from typing import Callable, Union
+from typing import Callable, Iterator, Mapping, Union
 
 from taskkit.device.base import ShellResult
 from taskkit.device.quoting import shell_quote
@@ -962,7 +962,7 @@ class _Ctx:
     __slots__ = ("state", "vars", "exported", "cwd", "status", "positional", "arg0",
                  "subst_status", "depth", "loops")
 
-    def __init__(self, state: SimState, env: dict[str, str] | None = None, cwd: str = "/",
+    def __init__(self, state: SimState, env: Mapping[str, str] | None = None, cwd: str = "/",
                  arg0: str = SH, positional: list[str] | None = None, depth: int = 0):
         self.state = state
         self.vars: dict[str, str] = dict(_initial_env(state) if env is None else env)
@@ -993,8 +993,35 @@ class _Ctx:
             raise _Fatal(f"{SH}: too deeply nested")
         return child
 
-    def environ(self) -> dict[str, str]:
-        return {k: self.vars[k] for k in self.exported if k in self.vars}
+
+
+class _Environ(Mapping[str, str]):
+    """A command's environment: the shell's exported variables and the command's own assignments
+    (`X=1 cmd`), as the shell holds them while the command runs. Taken when the command first
+    reads it: most never do, and nothing changes the shell's variables meanwhile (its commands run
+    one at a time, a background `&` too)."""
+
+    __slots__ = ("_ctx", "_assigns", "_taken")
+
+    def __init__(self, ctx: "_Ctx", assigns: list[tuple[str, str]]):
+        self._ctx, self._assigns = ctx, assigns
+        self._taken: dict[str, str] | None = None
+
+    def _env(self) -> dict[str, str]:
+        if self._taken is None:
+            names, values = self._ctx.exported, self._ctx.vars
+            self._taken = {name: values[name] for name in names if name in values}
+            self._taken.update(self._assigns)
+        return self._taken
+
+    def __getitem__(self, name: str) -> str:
+        return self._env()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._env())
+
+    def __len__(self) -> int:
+        return len(self._env())
 
 
 def _initial_env(state: SimState) -> dict[str, str]:
@@ -1184,9 +1211,7 @@ def _dispatch(ctx: _Ctx, argv: list[str], assigns: list, inp: _Input, out: bytea
                     ctx.vars.pop(name, None)
                 else:
                     ctx.vars[name] = value
-    env = ctx.environ()
-    env.update(assigns)
-    status = call_command(ctx.state, argv, inp, ctx.cwd, env, out, err)
+    status = call_command(ctx.state, argv, inp, ctx.cwd, _Environ(ctx, assigns), out, err)
     if status is None:
         err += f"{SH}: {argv[0]}: inaccessible or not found\n".encode("utf-8", "surrogateescape")
         return 127
@@ -1194,7 +1219,7 @@ def _dispatch(ctx: _Ctx, argv: list[str], assigns: list, inp: _Input, out: bytea
 
 
 def call_command(state: SimState, argv: list[str], stdin: "_Input | bytes", cwd: str,
-                 env: dict[str, str], out: bytearray, err: bytearray) -> int | None:
+                 env: Mapping[str, str], out: bytearray, err: bytearray) -> int | None:
     """Run a registry command, writing into `out`/`err`; None if there is no such command."""
     limits.check()
     return registry.call(state, argv, stdin.take_all if isinstance(stdin, _Input) else stdin, cwd, env, out, err)

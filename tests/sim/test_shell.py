@@ -203,6 +203,7 @@ def test_double_quotes_around_a_trim_leave_its_pattern_a_pattern(bare_state):
 def test_prefix_assignment_reaches_the_command_only(bare_state):
     assert out(bare_state, "X=1 sh -c 'echo $X'; echo [$X]") == "1\n[]\n"
     assert out(bare_state, "export Y=2; sh -c 'echo $Y'") == "2\n"
+    assert out(bare_state, "Z=3; sh -c 'echo [$Z]'; export Z; sh -c 'echo [$Z]'; Z=4 sh -c 'echo [$Z]'") == "[]\n[3]\n[4]\n"
 
 
 def test_field_splitting_and_empty_fields(bare_state):

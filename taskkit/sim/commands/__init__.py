@@ -11,7 +11,7 @@ import dataclasses
 import functools
 import importlib
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from taskkit.sim import limits, logbuffer
 from taskkit.sim.state import SimState
@@ -37,7 +37,7 @@ class Invocation:
     state: SimState
     stdin: bytes = b""
     cwd: str = "/"
-    env: dict[str, str] = dataclasses.field(default_factory=dict)
+    env: Mapping[str, str] = dataclasses.field(default_factory=dict)  # (read, never changed)
     stdout: bytearray = dataclasses.field(default_factory=bytearray)
     stderr: bytearray = dataclasses.field(default_factory=bytearray)
 
@@ -99,7 +99,7 @@ def find(name: str) -> Command | None:
 
 
 def call(state: SimState, argv: list[str], stdin: bytes | Callable[[], bytes], cwd: str,
-         env: dict[str, str], out: bytearray, err: bytearray) -> int | None:
+         env: Mapping[str, str], out: bytearray, err: bytearray) -> int | None:
     """Run a registry command, writing into `out`/`err`; None if there is no such command.
 
     `stdin` may be a function giving the input: it is called only when the command exists, so
