@@ -89,16 +89,22 @@ def test_lines_lexed_from_the_cache_parse_as_fresh(line_cache: _Caches, monkeypa
     assert [_parsed(program) for program in programs] == fresh
 
 
-def test_an_and_or_list_met_before_in_a_kept_line_is_not_parsed_again(line_cache: _Caches,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    pipelines: list[int] = []
-    parse_pipeline = shell._Parser.parse_pipeline
+def _where_called(monkeypatch: pytest.MonkeyPatch, method: str) -> list[int]:
+    """Where in its text the parser stood at each call of its `method` from now on."""
+    where: list[int] = []
+    original = getattr(shell._Parser, method)
 
     def counting(parser: shell._Parser) -> object:
-        pipelines.append(parser.i)
-        return parse_pipeline(parser)
+        where.append(parser.i)
+        return original(parser)
 
-    monkeypatch.setattr(shell._Parser, "parse_pipeline", counting)
+    monkeypatch.setattr(shell._Parser, method, counting)
+    return where
+
+
+def test_an_and_or_list_met_before_in_a_kept_line_is_not_parsed_again(line_cache: _Caches,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    pipelines = _where_called(monkeypatch, "parse_pipeline")
     batch = ('{ tk_point=/restore/{label}\n[ ! -e "$tk_point/undo" ] || taskkit-changes check x >/dev/null 2>&1\n'
              'am force-stop org.tasks; rm -rf "$tk_point"\n} || { echo "--taskkit-batch-failed 0 $?--"; exit 1; }\n')
     first = _parsed(batch.replace("{label}", "Task.1"))
@@ -113,14 +119,7 @@ def test_an_and_or_list_met_before_in_a_kept_line_is_not_parsed_again(line_cache
 
 
 def test_a_line_met_before_is_not_lexed_again(line_cache: dict, monkeypatch: pytest.MonkeyPatch) -> None:
-    lexed: list[int] = []
-    lex = shell._Parser._lex
-
-    def counting(parser: shell._Parser) -> tuple:
-        lexed.append(parser.i)
-        return lex(parser)
-
-    monkeypatch.setattr(shell._Parser, "_lex", counting)
+    lexed = _where_called(monkeypatch, "_lex")
     batch = ('{ for p in a b c; do if pidof "$p" >/dev/null; then am force-stop "$p"; fi; done\n'
              '} || { echo "--taskkit-batch-failed 0 $?--"; exit 1; }\n')
     _parsed("{ rm -rf /restore/Task.1\n" + batch)
