@@ -15,6 +15,7 @@ import math
 import re
 from typing import Any, Callable
 
+from taskkit import bounded
 from taskkit.errors import TaskkitError
 
 _ANNOTATIONS = {"title", "description", "default", "examples", "$schema", "$comment"}
@@ -158,17 +159,7 @@ def check(params: Any, schema: dict) -> None:
     check_plain(params)
     validate(params, schema)
     if key is not None:
-        _keep(_VALID, key, None)
-
-
-def _keep(kept: dict, key: Any, value: Any) -> None:
-    """Keep `value` under `key` in `kept`, its oldest entry dropped past `_VALID_MAX`."""
-    if len(kept) >= _VALID_MAX:
-        try:  # (another thread may take the same oldest entry meanwhile)
-            del kept[next(iter(kept))]
-        except (KeyError, RuntimeError, StopIteration):
-            pass
-    kept[key] = value
+        bounded.put(_VALID, key, None, _VALID_MAX)
 
 
 def validate(value: Any, schema: dict, path: Place = "params") -> None:
@@ -191,7 +182,7 @@ def _checker(schema: dict) -> Checker:
     found = _CHECKERS.get(key)
     if found is None:
         found = _compile(marshal.loads(key))
-        _keep(_CHECKERS, key, found)
+        bounded.put(_CHECKERS, key, found, _VALID_MAX)
     return found
 
 

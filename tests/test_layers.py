@@ -20,9 +20,9 @@ FOLDERS = {"taskkit": ROOT / "taskkit", "taskkit.apps": ROOT / "apps",
 
 # Bottom up. A module's layer is the one of its longest matching prefix.
 LAYERS: list[tuple[str, ...]] = [
-    ("taskkit.errors", "taskkit.lazy", "taskkit.rng", "taskkit.params", "taskkit.task_protos", "taskkit.device.quoting",
-     "taskkit.device.shell_protocol", "taskkit.device.errors", "taskkit.user_cache", "taskkit.compiled_templates",
-     "taskkit.ports"),
+    ("taskkit.errors", "taskkit.lazy", "taskkit.bounded", "taskkit.rng", "taskkit.params", "taskkit.task_protos",
+     "taskkit.device.quoting", "taskkit.device.shell_protocol", "taskkit.device.errors", "taskkit.user_cache",
+     "taskkit.compiled_templates", "taskkit.ports"),
     ("taskkit.device", "taskkit.env"),  # transport and device services
     ("taskkit.sim",),  # the simulated device: a transport implementation
     ("taskkit.apps", "taskkit.config"),  # app models, and device configs put on them

@@ -184,21 +184,12 @@ def _redirects(event: str, args: tuple) -> bool:
     moved changes it, and so may a folder moved (the links inside it, relative ones included) or
     a chdir. A file or an empty folder removed, or a file moved, does not. (A tree removed goes
     entry by entry, each an `os.remove` or `os.rmdir` event.)"""
+    kind = realpaths.file_kind
     if event == "os.remove":
-        return _kind_of(args[0], args[1]) != stat.S_IFREG
+        return kind(args[0], args[1]) != stat.S_IFREG
     if event == "os.rename":
-        return _kind_of(args[0], args[2]) != stat.S_IFREG or _kind_of(args[1], args[3]) == stat.S_IFLNK
+        return kind(args[0], args[2]) != stat.S_IFREG or kind(args[1], args[3]) == stat.S_IFLNK
     return True
-
-
-def _kind_of(path: Any, dir_fd: Any) -> int | None:
-    """The file type bits of `path` (not followed), None if it is missing; S_IFLNK when unsure."""
-    try:
-        return stat.S_IFMT(os.lstat(path, dir_fd=dir_fd if isinstance(dir_fd, int) and dir_fd >= 0 else None).st_mode)
-    except FileNotFoundError:
-        return None
-    except (OSError, TypeError, ValueError):
-        return stat.S_IFLNK
 
 
 def _listen(event: str, args: tuple) -> None:

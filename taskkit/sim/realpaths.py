@@ -26,6 +26,7 @@ import itertools
 import os
 import stat
 import threading
+from typing import Any
 
 _OPEN_FLAGS = os.O_PATH | os.O_CLOEXEC
 _FD_LINKS = "/proc/self/fd/"
@@ -122,7 +123,7 @@ def real_path(path: str | os.PathLike[str], follow: bool = True) -> str:
     if text in plain:
         return text
     folder, name = os.path.split(text)
-    if folder in plain and name not in ("", ".", "..") and (not follow or _not_a_link(text)):
+    if folder in plain and name not in ("", ".", "..") and (not follow or file_kind(text) != stat.S_IFLNK):
         return os.path.join(folder, name)  # (a file about to be made: one lstat, no failed open)
     since = _changed
     found = _resolved(text, follow)
@@ -135,14 +136,15 @@ def real_path(path: str | os.PathLike[str], follow: bool = True) -> str:
     return found
 
 
-def _not_a_link(path: str) -> bool:
-    """Whether `path` is no symbolic link: missing (below a file or a missing folder too), or another kind."""
+def file_kind(path: Any, dir_fd: Any = None) -> int | None:
+    """The file type bits of `path`, not followed (S_IFLNK for a link); None if it is missing (below
+    a file or a missing folder too); S_IFLNK when unsure (taken the long way by every caller)."""
     try:
-        return not stat.S_ISLNK(os.lstat(path).st_mode)
+        return stat.S_IFMT(os.lstat(path, dir_fd=dir_fd if isinstance(dir_fd, int) and dir_fd >= 0 else None).st_mode)
     except (FileNotFoundError, NotADirectoryError):
-        return True
-    except OSError:
-        return False  # (unsure: resolved the long way)
+        return None
+    except (OSError, TypeError, ValueError):
+        return stat.S_IFLNK
 
 
 def _resolved(text: str, follow: bool) -> str:

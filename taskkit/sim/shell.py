@@ -38,6 +38,7 @@ import threading
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Union
 
+from taskkit import bounded
 from taskkit.device.base import ShellResult
 from taskkit.device.quoting import shell_quote
 from taskkit.errors import TaskkitError
@@ -66,7 +67,6 @@ _PATH = ("/product/bin:/apex/com.android.runtime/bin:/apex/com.android.art/bin:/
 #                                    ":?" "?" "#" "##" "%" "%%"; arg is a Word or None
 #   ("C", program, quoted)           command substitution
 #   ("A", word, quoted)              arithmetic expansion
-_GLOB_CHARS = frozenset("*?[")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -306,12 +306,7 @@ class _Parser:
         self.i = i
         tokens = tuple((tok, end - i) for tok, end in lexed)
         if lexed and lexed[-1][0][0] == _NL and lexed[-1][1] == j + 1:
-            if len(_LINE_TOKENS) >= _LINE_TOKENS_MAX:
-                try:  # (another thread may take the same oldest line meanwhile)
-                    del _LINE_TOKENS[next(iter(_LINE_TOKENS))]
-                except (KeyError, RuntimeError, StopIteration):
-                    pass
-            _LINE_TOKENS[line] = tokens
+            bounded.put(_LINE_TOKENS, line, tokens, _LINE_TOKENS_MAX)
             self.kept_line = True
         return tokens
 
@@ -696,12 +691,7 @@ class _Parser:
             return node
         node = self._parse_and_or()
         if self.queued is line and self.based == based and self.tok_at >= 0 and not self.pending_heredocs:
-            if len(_AND_ORS) >= _LINE_TOKENS_MAX:
-                try:  # (another thread may take the same oldest one meanwhile)
-                    del _AND_ORS[next(iter(_AND_ORS))]
-                except (KeyError, RuntimeError, StopIteration):
-                    pass
-            _AND_ORS[(id(line), at)] = (line, node, self.tok_at)
+            bounded.put(_AND_ORS, (id(line), at), (line, node, self.tok_at), _LINE_TOKENS_MAX)
         return node
 
     def _parse_and_or(self) -> object:
@@ -992,7 +982,6 @@ class _Ctx:
         if child.depth > MAX_DEPTH:
             raise _Fatal(f"{SH}: too deeply nested")
         return child
-
 
 
 class _Environ(Mapping[str, str]):
@@ -1538,7 +1527,7 @@ def _glob(field: list[tuple[str, bool]], ctx: _Ctx) -> list[str]:
             matches = [m for m in matches if _host_test(ctx, m, os.path.isdir)]
             matches = [m if m.endswith("/") else m + "/" for m in matches] if last else matches
             continue
-        magic = any(active and (_GLOB_CHARS & set(text)) for text, active in comp)
+        magic = _globs(comp)
         if not magic:
             name = "".join(text for text, _ in comp)
             matches = [_join(m, name) for m in matches]
