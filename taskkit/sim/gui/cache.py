@@ -143,9 +143,9 @@ class _Device:
         """The real path of a path read inside the state directory (None for one outside).
         Only the directory's own path is resolved: `SimState.host_path`, which every device path
         goes through, follows the device's links itself."""
-        for prefix in (self.named, self.root):
-            if under(read, prefix):
-                return os.path.normpath(self.root + read[len(prefix):])  # (link-free below the root)
+        for name, inside in zip(self.names, self.inside):  # (the write listener's test, spelled the same)
+            if read == name or read.startswith(inside):
+                return os.path.normpath(self.root + read[len(name):])  # (link-free below the root)
         return None
 
 
