@@ -192,15 +192,33 @@ def _redirects(event: str, args: tuple) -> bool:
     return True
 
 
+class _Nesting(threading.local):
+    depth = 0  # listeners running in this thread (an event raised by their own work nests)
+
+
+_NESTING = _Nesting()
+
+
+def from_listener() -> bool:
+    """Whether the event a listener is handling was raised by another listener's own work (a
+    restore point's journal copying a file before its first write), not by the program."""
+    return _NESTING.depth > 1
+
+
 def _listen(event: str, args: tuple) -> None:
-    for listener in _EVENT_LISTENERS.get(event, ()):
-        listener(event, args)
-    if event not in EVENTS or not _WRITE_LISTENERS:
-        return
+    nesting = _NESTING
+    nesting.depth += 1
     try:
-        paths: list[str] | None = changed_paths(event, args)
-    except Exception:  # noqa: BLE001 - never break the write: the listeners forget instead
-        paths = None
-    if paths != []:  # (an `open` for reading changes nothing)
-        for listener in _WRITE_LISTENERS:
-            listener(event, args, paths)
+        for listener in _EVENT_LISTENERS.get(event, ()):
+            listener(event, args)
+        if event not in EVENTS or not _WRITE_LISTENERS:
+            return
+        try:
+            paths: list[str] | None = changed_paths(event, args)
+        except Exception:  # noqa: BLE001 - never break the write: the listeners forget instead
+            paths = None
+        if paths != []:  # (an `open` for reading changes nothing)
+            for listener in _WRITE_LISTENERS:
+                listener(event, args, paths)
+    finally:
+        nesting.depth -= 1

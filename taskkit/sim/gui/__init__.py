@@ -18,7 +18,7 @@ from taskkit.sim.gui import apps as _apps, cache, intents as _intents, launcher 
 from taskkit.sim.gui.input import handle
 from taskkit.device.services import ui
 from taskkit.sim.gui.node import dump
-from taskkit.sim.gui.screen import View, build
+from taskkit.sim.gui.screen import View, build, settle
 from taskkit.sim.gui.session import Session
 from taskkit.sim.state import SimState
 
@@ -30,6 +30,7 @@ class Gui:
 
     def dump(self, state: SimState) -> str:
         ui = Session(state)
+        settle(ui)
         xml = cache.remember(state, "dump", lambda: _xml(build(ui)), ui.inputs)
         ui.save()
         return xml
@@ -60,6 +61,7 @@ def _drawn(state: SimState, form: str, width: int, height: int) -> bytes:
 
     draw = render.render_png if form == "png" else render.render_rgba
     ui = Session(state)
+    settle(ui, drawn=True)
     drawn = cache.remember(state, (form, width, height), lambda: draw(build(ui, drawn=True), width, height), ui.inputs)
     ui.save()
     return drawn

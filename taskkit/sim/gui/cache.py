@@ -401,9 +401,10 @@ _READ_EVENTS: dict[str, Callable[[tuple], str | None]] = {
 
 
 def _read(event: str, args: tuple) -> None:
-    """Record what a running computation of this thread reads."""
+    """Record what a running computation of this thread reads (not what a listener's own work
+    opens: a restore point's journal is no input of a screen)."""
     reads = _LOCAL.reads
-    if reads is None or _LOCAL.busy:
+    if reads is None or _LOCAL.busy or audit_events.from_listener():
         return
     _LOCAL.busy = True  # (the listener's own calls raise events too)
     try:

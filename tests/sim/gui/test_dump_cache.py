@@ -20,6 +20,7 @@ from taskkit.agents.base import Action, Observation
 from taskkit.agents.builtin import RandomPolicyAgent
 from taskkit.agents.gui_reference import GuiReferenceAgent
 from taskkit.connect import sim_device
+from taskkit.device.state import build_recorder_start
 from taskkit.env import Env
 from taskkit.runner import run_episode
 from taskkit.sim import audit_events
@@ -138,6 +139,36 @@ def test_a_screen_is_kept_across_writes_it_never_read(device: Any, builds: list[
     device.check("uiautomator dump /sdcard/window_dump.xml && rm /sdcard/window_dump.xml")
     dump(device)
     assert len(builds) == built  # nothing the home screen read had changed
+
+
+def test_the_first_screen_of_an_app_just_started_is_kept(device: Any, builds: list[int],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new task's window stack is made when its screen is first looked at; it is made before the
+    lookup, so the build does not change what it is kept by and the next dump answers from it."""
+    device.check("input keyevent HOME")
+    home = dump(device)
+    device.check("input tap 135 870")  # the launcher's Simple SMS Messenger icon
+    first = dump(device)
+    assert first != home and "com.simplemobiletools.smsmessenger" in first
+    built = len(builds)
+    assert dump(device) == first == fresh_dump(device, monkeypatch)
+    assert len(builds) == built
+
+
+def test_a_restore_points_journal_is_no_input_of_a_screen(device: Any, builds: list[int],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first time a screen opens a database inside a restore point, the recorder copies it
+    into the journal (taskkit.sim.changes): that is the recorder's work, not a read of the
+    screen's, and its writes to the journal leave the screen kept."""
+    device.check(build_recorder_start(("/data",), undo="screen"))
+    journal = device.state.root / "undo" / "screen"
+    before = sorted(os.listdir(journal))
+    device.check("am start -n com.simplemobiletools.smsmessenger/.activities.MainActivity")
+    first = dump(device)
+    assert sorted(os.listdir(journal)) != before  # the messages' database was copied as the screen read it
+    built = len(builds)
+    assert dump(device) == first == fresh_dump(device, monkeypatch)
+    assert len(builds) == built
 
 
 def test_a_setting_changed_by_sql_from_outside_the_shell_is_shown(device: Any, monkeypatch: pytest.MonkeyPatch) -> None:
