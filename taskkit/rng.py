@@ -1,11 +1,13 @@
 """Seeded randomness for task parameters: a `random.Random` that carries a seeded Faker."""
 from __future__ import annotations
 
+import collections
 import functools
 import hashlib
+import itertools
 import random
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:  # pragma: no cover
     from faker import Faker
@@ -54,7 +56,37 @@ def _shared_faker(locale: str) -> "Faker":
     costs milliseconds: once per task instance before)."""
     from faker import Faker  # imported on first use: a run whose tasks never call it skips it
 
-    return Faker(locale)
+    faker = Faker(locale)
+    for provider in faker.get_providers():
+        provider.random_elements = _summed_once(provider)
+    return faker
+
+
+def _summed_once(provider: Any) -> Callable[..., Any]:
+    """`provider.random_elements`, drawing from the provider's own weighted tables (the
+    OrderedDicts of its classes: first names, last names, ... with their frequencies) by
+    `random.choices` on their cumulative weights summed once, where Faker sums the whole table
+    on every draw (thousands of names for one). `random.choices(a, weights=w)` sums `w` and
+    then draws exactly as `random.choices(a, cum_weights=sums)` does, so the draws are the same;
+    Faker itself keeps each table's keys from its first draw on (`_key_cache`): its tables never
+    change. Any other draw (unique, a length to draw, no weights, a table of the caller's) is
+    Faker's own."""
+    own = provider.random_elements
+    tables = {id(value): value for cls in type(provider).__mro__ for value in vars(cls).values()
+              if isinstance(value, collections.OrderedDict)}
+    sums: dict[int, tuple[tuple[Any, ...], list[float]]] = {}
+
+    def random_elements(elements: Any = ("a", "b", "c"), length: int | None = None, unique: bool = False,
+                        use_weighting: bool | None = None) -> Any:
+        weighted = provider.__use_weighting__ if use_weighting is None else use_weighting
+        if tables.get(id(elements)) is not elements or unique or length is None or not weighted:
+            return own(elements, length, unique, use_weighting)
+        found = sums.get(id(elements))
+        if found is None:
+            found = sums[id(elements)] = (tuple(elements), list(itertools.accumulate(elements.values())))
+        return provider.generator.random.choices(found[0], cum_weights=found[1], k=length)
+
+    return random_elements
 
 
 class SeededFaker:

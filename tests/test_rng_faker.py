@@ -2,8 +2,12 @@
 each instance's own, seeded alike, draws."""
 from __future__ import annotations
 
+import collections
+
 import faker
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from taskkit import families, loading, registry
 from taskkit.rng import SeededFaker, TaskRng, _shared_faker
@@ -103,3 +107,42 @@ def test_threads_drawing_at_once_each_draw_their_own() -> None:
     finally:
         sys.setswitchinterval(previous)
     assert together == alone
+
+
+# Faker methods the tasks call, drawing from weighted tables (names) and from plain ones.
+DRAWS = ("first_name", "last_name", "name", "first_name_female", "first_name_male", "company", "address",
+         "city", "street_name", "sentence", "word", "job", "email", "phone_number", "date_between")
+
+
+@hypothesis.given(seed=st.integers(0, 2**64 - 1), methods=st.lists(st.sampled_from(DRAWS), min_size=1, max_size=12))
+@hypothesis.settings(max_examples=60, deadline=None)
+def test_weighted_draws_are_fakers_own(seed: int, methods: list[str]) -> None:
+    """The shared Faker's weighted tables are summed once (taskkit.rng._summed_once): any run of
+    draws is what a plain Faker seeded alike draws."""
+    rng = TaskRng(0)
+    rng._faker_seed = seed
+    plain = faker.Faker("en_US")
+    plain.seed_instance(seed)
+    assert [str(getattr(rng.faker, m)()) for m in methods] == [str(getattr(plain, m)()) for m in methods]
+
+
+def test_a_weighted_name_is_drawn_without_summing_its_table_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first name is drawn from the sums made at its first draw, not by Faker's own
+    random_elements (which sums the table's thousands of weights on every draw); draws that are
+    not from the provider's own tables, or unique ones, still are."""
+    own = faker.providers.BaseProvider.random_elements
+    calls: list[object] = []
+    monkeypatch.setattr(faker.providers.BaseProvider, "random_elements",
+                        lambda self, *a, **k: calls.append(a) or own(self, *a, **k))
+    _shared_faker.cache_clear()
+    try:
+        rng = TaskRng(3)
+        names = [rng.faker.first_name() for _ in range(20)]
+        assert calls == []
+        mine = collections.OrderedDict([("a", 0.5), ("b", 0.5)])
+        assert rng.faker.random_element(mine) in mine and len(calls) == 1
+        table = next(p for p in _shared_faker("en_US").get_providers() if hasattr(p, "first_names")).first_names
+        assert len(rng.faker.random_elements(table, length=3, unique=True)) == 3 and len(calls) == 2
+    finally:
+        _shared_faker.cache_clear()
+    assert len(set(names)) > 5
