@@ -136,8 +136,10 @@ class PhoneEnv(gymnasium.Env):
         super().reset(seed=seed)
         self._end_episode()
         chosen = (options or {}).get("task")
-        own = {cls.name: cls for cls in self.tasks}
-        cls = (own.get(chosen) or registry.get(chosen)) if chosen else self.tasks[int(self.np_random.integers(len(self.tasks)))]
+        if chosen:
+            cls = next((cls for cls in self.tasks if cls.name == chosen), None) or registry.get(chosen)
+        else:
+            cls = self.tasks[int(self.np_random.integers(len(self.tasks)))]
         run_seed = 30 if seed is None else int(seed)
         self.instance = suite.instantiate(cls, run_seed, 0)
         self.task = self.instance.create()

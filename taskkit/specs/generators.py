@@ -307,8 +307,9 @@ class Rows:
                 raise SpecRuntimeError(self.field, f"drew only {len(rows)} of {target} rows in {limit} tries: "
                                                    "exclude_if or unique_by reject nearly every row")
             row: dict[str, Any] = {}
+            seen = dict(scope)  # what a field sees: the params, and the fields drawn before it in its row
             for param in self.fields:
-                row[param.name] = param.draw(rng, {**scope, **row})
+                row[param.name] = seen[param.name] = param.draw(rng, seen)
             if any(test(row) for test in excluded):
                 continue
             if any(all(same(row.get(f), other.get(f), ignore_case=True) for f in self.unique_by) for other in rows) \
