@@ -43,6 +43,7 @@ class Gui:
 
     def input(self, state: SimState, verb: str, args: list[str]) -> None:
         ui = Session(state)
+        settle(ui)
         handle(ui, verb, args)
         ui.save()
 

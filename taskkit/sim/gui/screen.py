@@ -57,16 +57,16 @@ def build(ui: Session, drawn: bool = False) -> View:
     """The screen now, in the device's locale, font scale and layout direction; `drawn` adds
     what only a screenshot needs (the bars, the app under the shade). Kept while nothing it was
     built from changes (taskkit/sim/gui/cache.py): never change the nodes of a built screen."""
-    settle(ui, drawn)
     return cache.remember(ui.state, ("view", drawn), lambda: _build(ui, drawn), ui.inputs)
 
 
 def settle(ui: Session, drawn: bool = False) -> None:
     """Reconcile the window stack of the app in front with the activity manager, as building
-    the screen would (a new task starts over, a delivered intent opens its screen). Done before
-    a kept screen is looked up, so that the build leaves the store it is keyed by as it found
-    it: a build that changed its own key could not be kept, and the next command would build
-    the same screen again."""
+    the screen would (a new task starts over, a delivered intent opens its screen). Done once
+    per GUI command, before its first kept screen is looked up, so that the build leaves the
+    store it is keyed by as it found it: a build that changed its own key could not be kept,
+    and the next command would build the same screen again. (A build later in the command,
+    after the command changed what is in front, reconciles as it goes and is not kept.)"""
     if drawn or not ui.shade_open:  # (the shade alone, dumped, shows no app)
         ui.top()
 
