@@ -11,6 +11,7 @@ front, so `dumpsys activity` and the screen agree.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Mapping
 
 from taskkit.sim.commands.activity import foreground_component, launcher_intent, log_start, set_foreground, start_home
@@ -32,9 +33,14 @@ class Session:
         self.state = state
         self.store = Store(state)
         self._settings: Mapping[str, Mapping[str, str | None]] = {}
+
+    @functools.cached_property
+    def m(self) -> Metrics:
+        """The display's metrics: its size and density (`wm density` forces one in the secure
+        settings), read when first needed (a key press going home measures nothing)."""
         forced = self.setting("secure", "display_density_forced")
         density = int(forced) if forced and forced.isdigit() and int(forced) > 0 else SCREEN_DENSITY
-        self.m = Metrics(*display_size(state), density)
+        return Metrics(*display_size(self.state), density)
 
     # --- settings (read once per command) ----------------------------------------------------
     def setting(self, namespace: str, key: str) -> str | None:
