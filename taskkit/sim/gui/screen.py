@@ -72,6 +72,7 @@ def settle(ui: Session, drawn: bool = False) -> None:
 
 
 def _build(ui: Session, drawn: bool) -> View:
+    ui.drawing = drawn
     local = lambda node, package: localize(node, package, ui.locale, ui.font_scale, ui.m.width)  # noqa: E731
     system = tuple(local(bar, bars.SYSTEMUI) for bar in (bars.status_bar(ui), bars.navigation_bar(ui))) if drawn else ()
     if ui.shade_open:

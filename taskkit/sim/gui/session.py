@@ -33,6 +33,9 @@ class Session:
         self.state = state
         self.store = Store(state)
         self._settings: Mapping[str, Mapping[str, str | None]] = {}
+        # whether the screen being built is to be drawn (a screenshot): what only a drawing
+        # shows, a custom view's paint, may be left out of one that is only dumped or touched
+        self.drawing = False
 
     @functools.cached_property
     def m(self) -> Metrics:

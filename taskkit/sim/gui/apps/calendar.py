@@ -444,7 +444,7 @@ def _month_view(ui: Session, frame: Frame, top: int) -> list[Node]:
     def swipe(s: Session, dx: int, dy: int) -> None:
         if abs(dx) > abs(dy):
             step(1 if dx < 0 else -1)(s)
-    paint = _month_paint(ui, (year, month), box, letters)
+    paint = _month_paint(ui, (year, month), box, letters) if ui.drawing else ()  # (its events' query: drawn only)
     wrapper = Node("android.widget.FrameLayout", resource_id=f"{ID}month_view_wrapper", bounds=box, swipe=swipe,
                    children=[Node("android.view.View", resource_id=f"{ID}month_view", bounds=box, paint=paint), *cells])
     return [Node("android.widget.RelativeLayout", resource_id=f"{ID}month_calendar_holder",
