@@ -112,6 +112,23 @@ def test_the_dump_has_no_node_for_what_the_canvas_paints(month) -> None:
     assert dump.count('resource-id="com.simplemobiletools.calendar.pro:id/month_view"') == 1
 
 
+def test_only_a_screenshot_lays_out_the_events(month, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The events' bars are the canvas's alone: a dump or a tap builds the month without reading
+    or laying them out (a calendar with dozens of events made every dump of it four times dearer)."""
+    from taskkit.sim.gui.apps import calendar as screens
+
+    device, _, _ = month
+    painted: list[object] = []
+    paint = screens._month_paint
+    monkeypatch.setattr(screens, "_month_paint", lambda *args: painted.append(args) or paint(*args))
+    device.check("input swipe 540 1200 100 1200")  # the next month, then back: two new screens
+    device.check("input swipe 100 1200 540 1200")
+    device.check("uiautomator dump /dev/tty")
+    assert painted == []
+    device.exec_out("screencap -p")
+    assert len(painted) == 1
+
+
 def test_the_pickers_paint_their_month_title_weekday_letters_and_clock_hand(device, tmp_path) -> None:
     device.check(MAIN)
     for rid in ("calendar_fab", "fab_event_label", "event_start_date"):
