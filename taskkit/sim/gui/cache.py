@@ -14,7 +14,8 @@ otherwise. A result holds while:
   connected (audit events, PEP 578). Writes are seen as taskkit.sim.changes sees them: one
   audit hook on the interpreter's events raised before every `open` for writing, `os.remove`,
   `rmdir`, `mkdir`, `rename`/`replace`, `symlink`, `link`, `truncate`, `shutil.rmtree`,
-  `utime`, `chmod` and `chown`, whichever code path makes it. A content or structure write
+  `utime`, `chmod` and `chown`, whichever code path makes it (but the listeners' own: a restore
+  point's journal, in the state directory, which no screen reads). A content or structure write
   counts when it is on a read path, below one (a listed folder's entries) or, for a folder,
   above one; a metadata write (`utime`, `chmod`, `chown`) when it is on a read path or on an
   entry of a read folder;
@@ -418,8 +419,10 @@ def _read(event: str, args: tuple) -> None:
 
 
 def _written(event: str, args: tuple, paths: list[str] | None) -> None:
-    """Note a write to a device with kept results (forget them all if its paths are not known)."""
-    if not _DEVICES or _LOCAL.busy:
+    """Note a write to a device with kept results (forget them all if its paths are not known).
+    What a listener writes for its own work is not noted: that is a restore point's journal
+    (STATE/undo, taskkit.sim.changes), which no screen reads."""
+    if not _DEVICES or _LOCAL.busy or audit_events.from_listener():
         return
     _LOCAL.busy = True
     try:

@@ -171,6 +171,19 @@ def test_a_restore_points_journal_is_no_input_of_a_screen(device: Any, builds: l
     assert len(builds) == built
 
 
+def test_a_restore_points_journal_writes_are_not_noted(device: Any) -> None:
+    """The journal's copies are the recorder's own work (outside the device's filesystem, read
+    by no screen): the GUI cache does not note them as writes it must check kept screens against."""
+    device.check(build_recorder_start(("/data", "/storage/emulated"), undo="noted"))
+    dump(device)
+    device.check("sqlite3 /data/data/com.android.providers.telephony/databases/mmssms.db 'DELETE FROM sms'"
+                 " && echo hi > /sdcard/Download/noted.txt")  # (the note's writes are noted)
+    journal = (device.state.root / "undo" / "noted").resolve()
+    assert len(os.listdir(journal)) > 1  # the index and the database's copy
+    writes = cache._DEVICES[str(device.state.root.resolve())].writes
+    assert writes and not any(path.startswith(f"{journal}/") for _, path, _, _ in writes)
+
+
 def test_a_setting_changed_by_sql_from_outside_the_shell_is_shown(device: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """SQLite writes raise no audit event: the database's header tells the change."""
     device.check("am start -a android.settings.DISPLAY_SETTINGS")
