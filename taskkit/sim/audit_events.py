@@ -162,8 +162,8 @@ def _watch(events: frozenset[str]) -> None:
 
 
 def _dispatch(event: str, args: tuple) -> None:
-    """The one hook. A listener's own calls raise events too, which come here again: each listener
-    that must not see its own keeps a flag per thread."""
+    """The one hook. A listener's own calls raise events too, which come here again: `_listen`
+    hands them to no listener."""
     if realpaths.kept.changing == realpaths.DISPATCHED:  # this thread's last change is done
         realpaths.tree_changed()
     if event not in _WATCHED:
@@ -192,22 +192,21 @@ def _redirects(event: str, args: tuple) -> bool:
     return True
 
 
-class _Nesting(threading.local):
-    depth = 0  # listeners running in this thread (an event raised by their own work nests)
+class _Listening(threading.local):
+    now = False  # a listener runs in this thread
 
 
-_NESTING = _Nesting()
-
-
-def from_listener() -> bool:
-    """Whether the event a listener is handling was raised by another listener's own work (a
-    restore point's journal copying a file before its first write), not by the program."""
-    return _NESTING.depth > 1
+_LISTENING = _Listening()
 
 
 def _listen(event: str, args: tuple) -> None:
-    nesting = _NESTING
-    nesting.depth += 1
+    """Hand `event` to its listeners; not one raised by a listener's own work (a restore point's
+    journal copying or hashing a file, a path resolved): that is no program's read or write, and
+    a listener calling itself again would never end."""
+    listening = _LISTENING
+    if listening.now:
+        return
+    listening.now = True
     try:
         for listener in _EVENT_LISTENERS.get(event, ()):
             listener(event, args)
@@ -221,4 +220,4 @@ def _listen(event: str, args: tuple) -> None:
             for listener in _WRITE_LISTENERS:
                 listener(event, args, paths)
     finally:
-        nesting.depth -= 1
+        listening.now = False

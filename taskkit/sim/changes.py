@@ -409,7 +409,6 @@ def _line(shown: str, image: Image) -> str | None:
 # --- the hook ------------------------------------------------------------------------------------
 _RECORDERS: dict[str, Recorder] = {}  # real fs root -> its recorder
 _LOCK = threading.RLock()
-_LOCAL = threading.local()
 _HOOKED = False
 
 
@@ -463,27 +462,23 @@ def _connected(event: str, args: tuple) -> None:
 def _note(event: str, targets: Callable[[], list[tuple[str, str]] | None]) -> None:
     """Keep the pre-images of `targets()`, (host path, how) pairs (None: they could not be read),
     in every active recorder."""
-    if not _RECORDERS or getattr(_LOCAL, "busy", False):
+    if not _RECORDERS:  # (what hashing and copying open is no event of the program's: audit_events)
         return
-    _LOCAL.busy = True  # hashing opens files too
-    try:
-        with _LOCK:
-            active = [r for r in _RECORDERS.values() if r.watches]
-            if not active:
-                return
-            try:
-                found = targets()
-                if found is None:
-                    raise ValueError("its paths could not be read")
-            except Exception as error:  # noqa: BLE001 - never break the write; fail the watches instead
-                for rec in active:
-                    for watch in rec.watches.values():
-                        watch.fail(f"could not read the {event} event: {error}")
-                return
-            for host, how in found:
-                for rec in active:
-                    canonical = rec.canonical(host) if host else None
-                    if canonical is not None:
-                        rec.note(canonical, how)
-    finally:
-        _LOCAL.busy = False
+    with _LOCK:
+        active = [r for r in _RECORDERS.values() if r.watches]
+        if not active:
+            return
+        try:
+            found = targets()
+            if found is None:
+                raise ValueError("its paths could not be read")
+        except Exception as error:  # noqa: BLE001 - never break the write; fail the watches instead
+            for rec in active:
+                for watch in rec.watches.values():
+                    watch.fail(f"could not read the {event} event: {error}")
+            return
+        for host, how in found:
+            for rec in active:
+                canonical = rec.canonical(host) if host else None
+                if canonical is not None:
+                    rec.note(canonical, how)

@@ -155,13 +155,11 @@ _LOCK = threading.RLock()
 
 
 class _Thread(threading.local):
-    """Per thread: the set the running computation records its reads into (None: none runs), the
-    last key copy (`_key_copy`), and whether a listener of this module is running (its own
-    calls raise events too)."""
+    """Per thread: the set the running computation records its reads into (None: none runs) and
+    the last key copy (`_key_copy`)."""
 
     reads: set[str] | None = None
     key: Any = None
-    busy = False
 
 
 _LOCAL = _Thread()
@@ -402,29 +400,25 @@ _READ_EVENTS: dict[str, Callable[[tuple], str | None]] = {
 
 
 def _read(event: str, args: tuple) -> None:
-    """Record what a running computation of this thread reads (not what a listener's own work
-    opens: a restore point's journal is no input of a screen)."""
+    """Record what a running computation of this thread reads (what a listener's own work opens,
+    a restore point's journal, reaches no listener: taskkit.sim.audit_events)."""
     reads = _LOCAL.reads
-    if reads is None or _LOCAL.busy or audit_events.from_listener():
+    if reads is None:
         return
-    _LOCAL.busy = True  # (the listener's own calls raise events too)
     try:
         path = _READ_EVENTS[event](args)
         if path is not None and not path.startswith(":") and not path.startswith("file:"):
             reads.add(path)
     except Exception:  # noqa: BLE001 - never break the read; forget what may no longer hold instead
         clear()
-    finally:
-        _LOCAL.busy = False
 
 
 def _written(event: str, args: tuple, paths: list[str] | None) -> None:
     """Note a write to a device with kept results (forget them all if its paths are not known).
-    What a listener writes for its own work is not noted: that is a restore point's journal
-    (STATE/undo, taskkit.sim.changes), which no screen reads."""
-    if not _DEVICES or _LOCAL.busy or audit_events.from_listener():
+    What a listener writes for its own work, a restore point's journal (STATE/undo,
+    taskkit.sim.changes) that no screen reads, reaches no listener (taskkit.sim.audit_events)."""
+    if not _DEVICES:
         return
-    _LOCAL.busy = True
     try:
         if paths is None:
             clear()
@@ -432,8 +426,6 @@ def _written(event: str, args: tuple, paths: list[str] | None) -> None:
             _note_writes(args, [(path, _kind(event, path)) for path in paths])
     except Exception:  # noqa: BLE001 - never break the write; forget what may no longer hold instead
         clear()
-    finally:
-        _LOCAL.busy = False
 
 
 def _note_writes(args: tuple, targets: list[tuple[str, str | None]]) -> None:
