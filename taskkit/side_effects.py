@@ -144,8 +144,8 @@ def start(env: TaskEnv, task: TaskEval) -> Watch:
     tables = tuple(table for app in task.apps() for table in app.tables)
     since: dict[str, int] = {}
     for db in dict.fromkeys(table.db for table in tables):
-        script = " ".join(table.change_log_sql() for table in tables if table.db == db)
-        rows = env.device.sqlite.query(db, f"{script} {change_log_position_sql()}")
+        script = " ".join(table.change_log_sql() for table in tables if table.db == db)  # (one commit)
+        rows = env.device.sqlite.query(db, f"BEGIN; {script} COMMIT; {change_log_position_sql()}")
         since[db] = int(rows[0]["since"] or 0)
     skip = tuple(since)
     files, settings = _files_and_settings(env, changes.build_start(DIGEST_ROOTS, skip))

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from taskkit.connect import sim_device
+from taskkit.device.base import CommandFailed
 from taskkit.device.quoting import sql_literal
 from taskkit.env import Env
 from taskkit.sim.device import SimDevice
@@ -82,3 +83,16 @@ def test_provider_source_diffs_on_the_host(env):
     env.device.content.insert("content://sms/sent", {"address": "+15550100", "body": "hi, there"})
     diff = sent.diff(env, snapshot)
     assert [row["body"] for row in diff.added.values()] == ["hi, there"]
+
+
+def test_a_snapshot_that_fails_starts_no_change_log(env):
+    """The copy and the change log start in one transaction: a copy that fails (here its unique
+    key index, over a table whose key repeats) leaves no trigger behind to log into a snapshot
+    that does not exist."""
+    env.device.sqlite.execute(DB, "DROP TABLE IF EXISTS d; DROP TABLE IF EXISTS taskkit_changes; CREATE TABLE d(k, v);"
+                                  " INSERT INTO d VALUES (1, 'a'), (1, 'b');")
+    with pytest.raises(CommandFailed, match="UNIQUE constraint failed"):
+        Table(DB, "d", "k").snapshot(env)
+        env.device.flush()
+    names = env.device.sqlite.query(DB, "SELECT name FROM sqlite_master WHERE name LIKE 'taskkit%' ORDER BY name")
+    assert names == []
