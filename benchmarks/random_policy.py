@@ -24,6 +24,7 @@ use (so no content they draw is made in advance), and that CPU is reported apart
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import random
 import re
@@ -31,17 +32,62 @@ import resource
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT)]
+
+
+def _measured_root(argv: list[str]) -> Path:
+    """`--root DIR` (another checkout whose taskkit this benchmark measures, as
+    benchmarks/pairs.py runs it), read before taskkit is imported; else this checkout."""
+    for index, arg in enumerate(argv):
+        if arg == "--root" and index + 1 < len(argv):
+            return Path(argv[index + 1]).resolve()
+        if arg.startswith("--root="):
+            return Path(arg.split("=", 1)[1]).resolve()
+    return ROOT
+
+
+def _found_elsewhere(root: Path) -> str | None:
+    """A package of taskkit this interpreter would import from outside checkout `root` (an
+    editable install maps `taskkit.apps` and `taskkit.validators` to its own checkout, whatever
+    comes first on sys.path), as `name from path`; None when all come from `root`."""
+    for name in ("taskkit", "taskkit.apps", "taskkit.validators"):
+        spec = importlib.util.find_spec(name)
+        where = spec.origin if spec is not None else None
+        if where is None and spec is not None and spec.submodule_search_locations:
+            where = next(iter(spec.submodule_search_locations), None)
+        if where is not None and not Path(where).resolve().is_relative_to(root):
+            return f"{name} from {Path(where).resolve().parent}"
+    return None
+
+
+MEASURED = _measured_root(sys.argv)
+sys.path[:0] = [str(MEASURED)]
+if (_elsewhere := _found_elsewhere(MEASURED)) is not None:
+    print(f"{Path(sys.argv[0]).name}: error: {MEASURED}: this interpreter imports {_elsewhere}; run the "
+          f"benchmark with an interpreter that has that checkout installed (pip install -e {MEASURED})", file=sys.stderr)
+    sys.exit(2)
 
 import gymnasium  # noqa: E402
 
 import taskkit.gym  # noqa: E402,F401 - registers taskkit/Task-v0
 from taskkit import registry  # noqa: E402
-from taskkit.agents.builtin import mixed_action  # noqa: E402
 from taskkit.report import table  # noqa: E402
+
+
+def _policy_mix() -> ModuleType:
+    """taskkit.agents.policy_mix, this checkout's: a leaf module (no taskkit imports), so an
+    older checkout measured with `--root` is driven by the same policy as this one."""
+    spec = importlib.util.spec_from_file_location("benchmark_policy_mix", ROOT / "taskkit" / "agents" / "policy_mix.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+mixed_step = _policy_mix().mixed_step
 
 FAMILY = "android_world"  # the headline's tasks
 _LINE = re.compile(r"^(\d+): .* \(([^()]*)\)$")  # Observation.describe_elements: `index: 'label' (Kind, flags)`
@@ -76,7 +122,7 @@ def random_policy(rng: random.Random, observation: dict[str, Any], info: dict[st
     """The mixed random step, as AndroidWorld JSON."""
     count, editable, scrollable = _indices(observation["elements"])
     apps = registry.get(info["task"]).app_names
-    return json.dumps(mixed_action(rng, count, editable, scrollable, apps).to_dict())
+    return json.dumps(mixed_step(rng, count, editable, scrollable, apps))
 
 
 def wait_policy(rng: random.Random, observation: dict[str, Any], info: dict[str, Any]) -> str:
@@ -145,6 +191,9 @@ def main() -> None:
     parser.add_argument("--warm", action="store_true",
                         help="reset every task once before measuring (a long run's steady state; its CPU is reported apart)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="the checkout whose taskkit to measure (default: this one), with this benchmark and "
+                             "its policy; the interpreter must have that checkout installed (benchmarks/pairs.py)")
     args = parser.parse_args()
     chosen = [name.strip() for name in args.setups.split(",") if name.strip()]
     unknown = [name for name in chosen if name not in SETUPS]

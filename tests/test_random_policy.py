@@ -19,8 +19,9 @@ from unittest import mock
 import pytest
 
 import taskkit.gym
-from taskkit.agents.base import Episode, Observation
-from taskkit.agents.builtin import POLICY_MIX, RandomPolicyAgent, mixed_action
+from taskkit.agents.base import Action, Episode, Observation
+from taskkit.agents.builtin import RandomPolicyAgent, mixed_action
+from taskkit.agents.policy_mix import POLICY_MIX, mixed_step
 from taskkit.device.services.ui import BoundingBox, UIElement
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -127,3 +128,42 @@ def test_random_policy_is_a_built_in_agent_name() -> None:
 
     assert isinstance(agents.load("random_policy"), RandomPolicyAgent)
     assert "random_policy" in agents.BUILTIN
+
+
+def test_a_step_of_the_policy_is_the_json_of_its_action() -> None:
+    """The benchmark sends `mixed_step`'s dicts, the agent acts on their Actions (`mixed_action`):
+    each dict is its Action's JSON form, the same for the same seed, whatever a screen offers."""
+    for seed in range(300):
+        screen = (seed % 7, [i for i in range(seed % 7) if i % 3 == 0], [1] if seed % 2 else [], ("markor",) * (seed % 3 > 0))
+        step = mixed_step(random.Random(seed), *screen)
+        assert Action.from_dict(step).to_dict() == step == mixed_step(random.Random(seed), *screen)
+
+
+def test_the_benchmark_measures_only_the_checkout_it_imports(tmp_path: Path) -> None:
+    """`--root` names the checkout measured; an interpreter that would import taskkit from
+    elsewhere is refused in one line before anything runs."""
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / "random_policy.py"), "--root", str(tmp_path), "--steps", "1"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert f"{tmp_path}: this interpreter imports taskkit from" in proc.stderr and "pip install -e" in proc.stderr
+    assert _benchmark("random_policy")._found_elsewhere(BENCHMARKS.parent) is None
+
+
+def test_pairs_run_both_trees_alternately_on_the_same_work(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / "pairs.py"), "--against", str(BENCHMARKS.parent),
+                           "--pairs", "2", "--steps", "4", "--task", "SystemWifiTurnOn", "--json"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert len(result["pairs"]) == 2 and set(result["ratios"]) == {"random policy", "a step", "a reset"}
+    for pair in result["pairs"]:
+        this, other = pair["this"], pair["against"]
+        assert (this["steps"], this["episodes"]) == (other["steps"], other["episodes"]) == (4, this["episodes"])
+        assert pair["ratios"]["random policy"] == round(this["steps_per_cpu_s"] / other["steps_per_cpu_s"], 2)
+
+
+def test_pairs_refuse_a_folder_that_is_no_checkout_in_one_line(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / "pairs.py"), "--against", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[-1].endswith("no taskkit/ there; give a checkout of taskkit")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from taskkit.agents.base import Action, Agent, Episode, Observation, ReplayMismatch
+from taskkit.agents.policy_mix import WORDS, mixed_step
 from taskkit.agents.recorded import DIRECTORY, RecordedStep, read_steps, screen_digest
 
 
@@ -65,7 +66,7 @@ class RandomAgent(Agent):
     """
 
     name = "random"
-    WORDS = ("hello", "42", "Meeting", "note", "2023-10-15", "test")
+    WORDS = WORDS
 
     def reset(self, episode: Episode) -> None:
         super().reset(episode)
@@ -92,35 +93,11 @@ class RandomAgent(Agent):
         return rng.choice(choices)
 
 
-#: The random policy's kinds of step and their weights in percent: the mix of a real agent's steps
-#: that issue #37 measured throughput on (back and home share their 13 % equally).
-POLICY_MIX = (("click", 55), ("input_text", 10), ("scroll", 10), ("back_or_home", 13), ("open_app", 7),
-              ("status", 5))
-
-
 def mixed_action(rng: random.Random, count: int, editable: Sequence[int], scrollable: Sequence[int],
                  app_names: Sequence[str]) -> Action:
-    """One step of the random policy on a screen of `count` elements (`editable` and `scrollable`:
-    the indices of its fields and scrollable views): a kind drawn by POLICY_MIX, then its target.
-
-    A kind the screen cannot take falls back: typing with no field clicks, scrolling with no
-    scrollable view scrolls the screen, clicking with no element (or opening an app when the task
-    names none) goes back or home.
-    """
-    kinds, weights = zip(*POLICY_MIX)
-    kind = rng.choices(kinds, weights)[0]
-    if kind == "input_text" and editable:
-        return Action("input_text", index=rng.choice(editable), text=rng.choice(RandomAgent.WORDS))
-    if kind == "scroll":
-        index = rng.choice(scrollable) if scrollable else None
-        return Action("scroll", index=index, direction=rng.choice(("up", "down")))
-    if kind == "open_app" and app_names:
-        return Action("open_app", app_name=rng.choice(app_names))
-    if kind == "status":
-        return Action("status", goal_status="complete")
-    if kind in ("click", "input_text") and count:
-        return Action("click", index=rng.randrange(count))
-    return Action(rng.choice(("navigate_back", "navigate_home")))
+    """One step of the random policy (taskkit.agents.policy_mix: its kinds drawn by POLICY_MIX,
+    a kind the screen cannot take falling back) as an Action."""
+    return Action.from_dict(mixed_step(rng, count, editable, scrollable, app_names))
 
 
 class RandomPolicyAgent(Agent):
