@@ -295,8 +295,8 @@ class Table:
 
     def snapshot(self, env: TaskEnv) -> str:
         """Save the table and start logging changed keys (run for effect: no round trip), in one
-        transaction: the copy and the log start together or not at all (and one commit, where
-        each statement was one, writing and deleting a journal: a quarter of the command)."""
+        transaction: the copy and the log start together or not at all, with one journal
+        written and deleted for all of it."""
         path = scratch_path(env, self.name)
         t, key = self._id(), sql_identifier(self.key)
         env.device.run(f"mkdir -p {shell_quote(path.rsplit('/', 1)[0])}")

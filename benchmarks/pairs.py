@@ -65,9 +65,9 @@ def ratios(this: dict[str, float], other: dict[str, float]) -> dict[str, float]:
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     pairs = []
+    trees = [(sys.executable, ROOT), (args.python, args.against)]
     for index in range(args.pairs):
         first, second = (0, 1) if index % 2 == 0 else (1, 0)  # (which tree goes first alternates)
-        trees = [(sys.executable, ROOT), (args.python, args.against)]
         figures: list[dict[str, float]] = [{}, {}]
         for tree in (first, second):
             figures[tree] = run(*trees[tree], args)

@@ -41,12 +41,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def _measured_root(argv: list[str]) -> Path:
     """`--root DIR` (another checkout whose taskkit this benchmark measures, as
     benchmarks/pairs.py runs it), read before taskkit is imported; else this checkout."""
-    for index, arg in enumerate(argv):
-        if arg == "--root" and index + 1 < len(argv):
-            return Path(argv[index + 1]).resolve()
-        if arg.startswith("--root="):
-            return Path(arg.split("=", 1)[1]).resolve()
-    return ROOT
+    early = argparse.ArgumentParser(add_help=False)  # (main() parses the same option for --help)
+    early.add_argument("--root", type=Path, default=ROOT)
+    return early.parse_known_args(argv)[0].root.resolve()
 
 
 def _found_elsewhere(root: Path) -> str | None:
@@ -63,10 +60,10 @@ def _found_elsewhere(root: Path) -> str | None:
     return None
 
 
-MEASURED = _measured_root(sys.argv)
+MEASURED = _measured_root(sys.argv[1:]) if __name__ == "__main__" else ROOT  # (imported: its own checkout)
 sys.path[:0] = [str(MEASURED)]
 if (_elsewhere := _found_elsewhere(MEASURED)) is not None:
-    print(f"{Path(sys.argv[0]).name}: error: {MEASURED}: this interpreter imports {_elsewhere}; run the "
+    print(f"{Path(__file__).name}: error: {MEASURED}: this interpreter imports {_elsewhere}; run the "
           f"benchmark with an interpreter that has that checkout installed (pip install -e {MEASURED})", file=sys.stderr)
     sys.exit(2)
 
