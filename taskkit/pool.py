@@ -167,41 +167,49 @@ def _die_with(parent: int) -> None:
 
 
 class _Jobs:
-    """A worker's side of the jobs queue, and what a stop request does to it: a stop that comes
-    while a job is read takes effect once the whole message is read, so that no other worker finds
-    the queue's pipe (theirs too) mid-message; any other time it ends the worker at once."""
+    """A worker's side of the jobs queue, and what a stop request does to it: one that comes while
+    a job is read, or while the worker sets up, takes effect once that is done (`stop_deferred`);
+    any other time it ends the worker at once."""
 
     def __init__(self, jobs: Any, results: Any, parent: int | None = None) -> None:
         self.jobs, self.results = jobs, results
         self.parent = parent  # the parent's pid: gone, no job comes any more
-        self._reading: int | None = None  # None: not reading; 0: reading; a signal: asked to stop meanwhile
+        self._deferred: int | None = None  # None: no stop deferred; 0: deferring; a signal: asked to stop meanwhile
 
     def stop(self, signum: int, frame: Any = None) -> None:
         """The SIGTERM handler: the parent stops the run (close the device and go)."""
         self.results.cancel_join_thread()  # nobody reads what is left unsent
-        if self._reading is not None:
-            self._reading = signum
+        if self._deferred is not None:
+            self._deferred = signum
             return
         raise SystemExit(128 + signum)
+
+    @contextlib.contextmanager
+    def stop_deferred(self) -> Iterator[None]:
+        """A stop requested in the block ends the worker when the block ends. Reading a job: no
+        other worker may find the queue's pipe (theirs too) mid-message. Setting up: raised
+        inside a C library's callback (SQLite's authorizer, while the device is made), the
+        SystemExit would be dropped and surface as that library's error."""
+        self._deferred = 0
+        try:
+            yield
+        finally:
+            signum, self._deferred = self._deferred, None
+            if signum:
+                raise SystemExit(128 + signum)
 
     def next(self) -> Any:
         """The next job (None: the end mark). A worker whose parent is gone ends at its next wait
         for a job, should the kernel's SIGTERM have been lost (Python drops an exception that a
         signal handler raises inside a `__del__` or a finalizer)."""
         while True:
-            self._reading = 0
-            try:
-                job = self.jobs.get(timeout=POLL_S)
-            except queue_module.Empty:
-                if self.parent is not None and os.getppid() != self.parent:
-                    self.results.cancel_join_thread()
-                    raise SystemExit(128 + signal.SIGTERM) from None
-                continue
-            finally:
-                signum, self._reading = self._reading, None
-                if signum:
-                    raise SystemExit(128 + signum)
-            return job
+            with self.stop_deferred():
+                try:
+                    return self.jobs.get(timeout=POLL_S)
+                except queue_module.Empty:
+                    if self.parent is not None and os.getppid() != self.parent:
+                        self.results.cancel_join_thread()
+                        raise SystemExit(128 + signal.SIGTERM) from None
 
 
 def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: Any, results: Any, parent: int) -> None:
@@ -211,16 +219,20 @@ def _worker(setup: WorkerSetup, device_spec: str, adb: tuple[str, int], jobs: An
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's; one held since spawn is dropped
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _die_with(parent)
-    try:  # the parent listed the same tasks and checked the agent: this process lists and loads them again
-        worker = Worker(setup, device_spec, adb)
+    worker: Worker | None = None
+    try:
         try:
+            with queue.stop_deferred():  # (a stop meanwhile ends it once set up: closed below)
+                # the parent listed the same tasks and checked the agent: this process lists and loads them again
+                worker = Worker(setup, device_spec, adb)
             while (job := queue.next()) is not None:
                 results.put(worker.run(job))
         except StopRun as error:  # the agent cannot go on: the parent ends the run with it
             results.put(error)
         finally:  # closing already: a stop request has nothing left to cut short (the parent kills after its grace)
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
-            worker.close()
+            if worker is not None:
+                worker.close()
     finally:
         results.put(_DONE)
 

@@ -266,6 +266,20 @@ def test_a_stop_between_jobs_ends_the_worker_at_once() -> None:
     assert ended.value.code == 128 + signal.SIGTERM
 
 
+def test_a_stop_while_the_worker_sets_up_ends_it_once_set_up() -> None:
+    """Raised inside a C library's callback (SQLite's authorizer, while the device is made), the
+    stop's SystemExit would be dropped and surface as that library's error, with a traceback."""
+    results, done = _Results(), []
+    worker = pool._Jobs(_Silent(empty=0), results)
+    with pytest.raises(SystemExit) as ended:
+        with worker.stop_deferred():
+            worker.stop(signal.SIGTERM)  # the handler, mid-setup: it raises nothing there
+            done.append("set up")
+    assert done == ["set up"] and results.cancelled and ended.value.code == 128 + signal.SIGTERM
+    with pytest.raises(SystemExit):  # and a stop after the block ends the worker at once again
+        worker.stop(signal.SIGTERM)
+
+
 class _Silent:
     """A jobs queue on which no job comes for `empty` waits, then one does."""
 
