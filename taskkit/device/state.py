@@ -15,9 +15,11 @@ An *incremental* restore point (the one every task episode saves) costs what the
 instead, where the device has the simulator's change recorder (`taskkit-changes`): nothing is
 copied and no setting is read when it is saved; the recorder journals each path, the settings
 database included, before its first write, and the restore puts back only the files whose
-content differs, with no setting read either. Saving and restoring then hold no command that
-needs an answer, so inside `device.batch()` they travel with the commands around them. A phone
-has no recorder: there an incremental restore point is the copying one above.
+content differs, with no setting read either. The recorder keeps such a restore point in one
+command each way (`save-point`, `check-point`, `restore-point`: taskkit.sim.commands.changes),
+the steps in the order above. Saving and restoring then hold no command that needs an answer,
+so inside `device.batch()` they travel with the commands around them. A phone has no recorder:
+there an incremental restore point is the copying one above.
 
 `listing` names every directory, file checksum and setting where a task or an agent can write;
 `state_digest` hashes it, and `difference` says what changed between two listings.
@@ -37,8 +39,8 @@ SCRATCH_ROOT = "/data/local/tmp/taskkit"
 RECORDER = "taskkit-changes"  # the simulated device's change recorder (taskkit.sim.commands.changes)
 RESTORE_ROOT = f"{SCRATCH_ROOT}/restore"
 DIGEST_ROOTS = ("/data/data", "/storage/emulated/0", "/data/local/tmp")
-_MANIFEST = "manifest.json"
-_UNDO = "undo"  # in a restore point: the device's recorder journals everything else written
+MANIFEST = "manifest.json"
+UNDO_MARKER = "undo"  # in a restore point: the device's recorder journals everything else written
 _SETTINGS = "settings.txt"
 _STAGED = ".taskkit-restoring"
 _ABSENT = ".absent"  # beside a saved copy's index: the path did not exist when it was saved
@@ -49,7 +51,7 @@ _MARK = "--taskkit-section--"
 # restore it: set on a short line of their own, so that every line after it is the same text each
 # episode (the simulated shell keeps each line's tokens by its text; the label changes every episode).
 _POINT, _LABEL = "tk_point", "tk_label"
-_AT_POINT, _AT_UNDO, _AT_LABEL = f'"${_POINT}"', f'"${_POINT}/{_UNDO}"', f'"${_LABEL}"'
+_AT_POINT, _AT_UNDO, _AT_LABEL = f'"${_POINT}"', f'"${_POINT}/{UNDO_MARKER}"', f'"${_LABEL}"'
 # Where the settings provider keeps the settings (AOSP SettingsProvider: /data/system/users/<user>/;
 # the simulator's settings.db, taskkit.sim.state.SETTINGS_DB): journaled by an incremental restore point.
 SETTINGS_STORE = "/data/system/users/0"
@@ -86,8 +88,12 @@ def build_recorder_start(roots: tuple[str, ...], skip: tuple[str, ...] = (), und
     """The simulated device's recorder command that begins a watch of `roots` minus `skip` and
     taskkit's scratch space (with `undo`, a shell word naming a journal, quoted as the shell
     should read it: one whose restore undoes every write)."""
-    skipped = [word for path in (SCRATCH_ROOT, *skip) for word in ("--skip", path)]
-    return " ".join([RECORDER, "start", *(["--undo", undo] if undo else []), shell_join([*skipped, *roots])])
+    return " ".join([RECORDER, "start", *(["--undo", undo] if undo else []), _watched(roots, skip)])
+
+
+def _watched(roots: tuple[str, ...], skip: tuple[str, ...] = ()) -> str:
+    """The recorder's words for a watch of `roots` minus `skip` and taskkit's scratch space."""
+    return shell_join([*(word for path in (SCRATCH_ROOT, *skip) for word in ("--skip", path)), *roots])
 
 
 def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packages: tuple[str, ...],
@@ -117,7 +123,7 @@ def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packa
         if elsewhere:
             start = build_recorder_start(elsewhere, paths, undo=shell_quote(label))
             device.run(f"if which {RECORDER} >/dev/null 2>&1; then {start} >/dev/null && "
-                       f": > {shell_quote(f'{directory}/{_UNDO}')}; fi")
+                       f": > {shell_quote(f'{directory}/{UNDO_MARKER}')}; fi")
         for index, path in enumerate(paths):
             saved = f"{directory}/{index}"
             device.run(f"if [ -e {shell_quote(path)} ]; then cp -a {shell_quote(path)} {shell_quote(saved)}; "
@@ -125,20 +131,18 @@ def save_restore_point(device: Device, label: str, paths: tuple[str, ...], packa
         settings_file = shell_quote(f"{directory}/{_SETTINGS}")
         output = device.check(
             f"{{ {build_snapshot()}\n}} > {settings_file}"
-            f" && {shell_join(['printf', '%s', manifest])} > {shell_quote(f'{directory}/{_MANIFEST}')}"
+            f" && {shell_join(['printf', '%s', manifest])} > {shell_quote(f'{directory}/{MANIFEST}')}"
             f" && cat {settings_file}"
         )
     return RestorePoint(directory, tuple(paths), tuple(packages), parse_snapshot(output))
 
 
 def _journaled_save(point: RestorePoint, roots: tuple[str, ...]) -> str:
-    """The one command saving an incremental restore point: its folder, an undo watch of `roots`
-    (journal named after the folder), the marker saying so, and the manifest last."""
+    """The one command saving an incremental restore point: the recorder's `save-point` makes its
+    folder afresh, starts an undo watch of `roots` (journal named after the folder), leaves the
+    marker saying so, and writes the manifest last (taskkit.sim.commands.changes)."""
     manifest = json.dumps({"paths": list(point.paths), "packages": list(point.packages), "journaled": True})
-    start = build_recorder_start(_outermost(roots), undo=_AT_LABEL)
-    return (f"{_at(point.directory)}rm -rf {_AT_POINT} && mkdir -p {_AT_POINT} && {start} >/dev/null"
-            f" && : > {_AT_UNDO}"
-            f" && {shell_join(['printf', '%s', manifest])} > \"${_POINT}/{_MANIFEST}\"")
+    return f"{_at(point.directory)}{RECORDER} save-point {_AT_POINT} {shell_quote(manifest)} {_watched(_outermost(roots))}"
 
 
 def _outermost(roots: tuple[str, ...]) -> tuple[str, ...]:
@@ -156,9 +160,11 @@ def _at(directory: str) -> str:
 def _journal_check(point: RestorePoint) -> str:
     """A command that fails, changing nothing, unless every path has its copy or absence note
     and the recorder's undo journal, where the restore point has one, is whole."""
-    tests = [f'{{ [ -e "${_POINT}/{i}" ] || [ -e "${_POINT}/{i}{_ABSENT}" ]; }}'
-             for i in range(0 if point.journaled else len(point.paths))]
-    tests.append(f"{{ [ ! -e {_AT_UNDO} ] || {RECORDER} check {_AT_LABEL} >/dev/null 2>&1; }}")
+    if point.journaled:
+        tests = [f"{RECORDER} check-point {_AT_POINT} >/dev/null 2>&1"]
+    else:
+        tests = [f'{{ [ -e "${_POINT}/{i}" ] || [ -e "${_POINT}/{i}{_ABSENT}" ]; }}' for i in range(len(point.paths))]
+        tests.append(f"{{ [ ! -e {_AT_UNDO} ] || {RECORDER} check {_AT_LABEL} >/dev/null 2>&1; }}")
     return f"{_at(point.directory)}{' && '.join(tests)} || {{ echo {shell_quote(_INCONSISTENT)} >&2; exit 1; }}"
 
 
@@ -182,22 +188,31 @@ def restore(device: Device, point: RestorePoint) -> None:
             device.run(check)
             for package in point.packages:
                 device.run(f"am force-stop {shell_quote(package)}")
-            device.run(_undo_elsewhere(point))
-            for index, path in enumerate(() if point.journaled else point.paths):
-                saved, target = shell_quote(f"{point.directory}/{index}"), shell_quote(path)
-                staged = shell_quote(path + _STAGED)
-                device.run(f"rm -rf {staged}")
-                device.run(f"if [ -e {saved} ]; then cp -a {saved} {staged}; fi")
-                device.run(f"rm -rf {target}")
-                device.run(f"if [ -e {staged} ]; then mv {staged} {target} && restorecon -RF {target}; fi")
-            command = None if point.journaled else build_restore(device.settings.snapshot(), point.settings)
-            if command is not None:
-                device.run(command)
-            _retire(device, point.directory, point.journaled)
+            if point.journaled:  # the recorder undoes, drops its journal and removes the folder
+                device.run(f"{_at(point.directory)}{RECORDER} restore-point {_AT_POINT}")
+            else:
+                _put_back(device, point)
     except CommandFailed as error:
         if not damaged_journal(error, point):
             raise
         raise _damaged(device, point.directory, "a saved copy is missing") from None
+
+
+def _put_back(device: Device, point: RestorePoint) -> None:
+    """A copying restore point's commands: what the recorder journaled elsewhere undone, each
+    path staged beside itself and swapped in, the settings put back, the point retired."""
+    device.run(_undo_elsewhere(point))
+    for index, path in enumerate(point.paths):
+        saved, target = shell_quote(f"{point.directory}/{index}"), shell_quote(path)
+        staged = shell_quote(path + _STAGED)
+        device.run(f"rm -rf {staged}")
+        device.run(f"if [ -e {saved} ]; then cp -a {saved} {staged}; fi")
+        device.run(f"rm -rf {target}")
+        device.run(f"if [ -e {staged} ]; then mv {staged} {target} && restorecon -RF {target}; fi")
+    command = build_restore(device.settings.snapshot(), point.settings)
+    if command is not None:
+        device.run(command)
+    _retire(device, point.directory)
 
 
 def damaged_journal(error: CommandFailed, point: RestorePoint) -> bool:
@@ -218,17 +233,10 @@ def _damaged(device: Device, directory: str, why: str) -> RestoreError:
                         f"or deleted: inspect it (adb shell ls -la {directory}), then remove it by hand")
 
 
-def _retire(device: Device, directory: str, journaled: bool = False) -> None:
+def _retire(device: Device, directory: str) -> None:
     """Rename a restore point out of the journal (atomic), then delete it (none there: nothing
-    to do, as when the batch saving it was never sent).
-
-    A journaled one, once restored, is deleted where it stands: its undo marker went before its
-    journal was dropped, so it holds its manifest and the episode's scratch files, no saved copy
-    that a half-deleted folder could lack. Cut short, it is read as an incomplete restore point
-    (manifest gone) or as a restored journaled one (no marker): `recover` only deletes it."""
-    if journaled:
-        device.run(f"{_at(directory)}rm -rf {_AT_POINT}")
-        return
+    to do, as when the batch saving it was never sent). (A journaled one is deleted where it
+    stands by the recorder's `restore-point`.)"""
     quoted = shell_quote(directory)
     retired = shell_quote(f"{RESTORE_ROOT}/{_RETIRED}{directory.rsplit('/', 1)[-1]}")
     device.run(f"rm -rf {retired} && {{ [ ! -e {quoted} ] || mv {quoted} {retired}; }} && rm -rf {retired}")
@@ -244,7 +252,7 @@ def pending_restore_points(device: Device) -> list[RestorePoint]:
     root = shell_quote(RESTORE_ROOT)
     output = device.check(
         f"if [ -d {root} ]; then for d in {root}/*; do [ -d \"$d\" ] || continue; echo \"{_MARK} $d\"; "
-        f"cat \"$d/{_MANIFEST}\" 2>/dev/null; echo; echo {_MARK}; cat \"$d/{_SETTINGS}\" 2>/dev/null || true; done; fi"
+        f"cat \"$d/{MANIFEST}\" 2>/dev/null; echo; echo {_MARK}; cat \"$d/{_SETTINGS}\" 2>/dev/null || true; done; fi"
     )
     points = []
     for block in output.split(f"{_MARK} ")[1:]:

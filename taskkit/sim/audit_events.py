@@ -199,6 +199,22 @@ class _Listening(threading.local):
 _LISTENING = _Listening()
 
 
+class unheard:  # noqa: N801 - used as a `with` block, like a function's context manager
+    """A block whose events reach no listener, as a listener's own work does not: the files a
+    watcher keeps for itself outside every device's filesystem (an undo journal in the state
+    directory), which nothing watches. (Answers of taskkit.sim.realpaths are still told of a
+    change of where paths lead.)"""
+
+    __slots__ = ("_before",)
+
+    def __enter__(self) -> None:
+        self._before = _LISTENING.now
+        _LISTENING.now = True
+
+    def __exit__(self, *exc: object) -> None:
+        _LISTENING.now = self._before
+
+
 def _listen(event: str, args: tuple) -> None:
     """Hand `event` to its listeners; not one raised by a listener's own work (a restore point's
     journal copying or hashing a file, a path resolved): that is no program's read or write, and

@@ -117,29 +117,32 @@ class Watch:
 class Journal:
     """An undo watch's folder: `index` (one `KIND COPY PATH` line per kept path: `absent`, `dir`,
     `file` with the name of its copy, or `other`; the path as a JSON string, so that a name with
-    a newline keeps to its line) and the copies, numbered."""
+    a newline keeps to its line) and the copies, numbered. Its files, in the state directory, are
+    the recorder's own: what it writes there reaches no listener (`audit_events.unheard`)."""
 
     def __init__(self, folder: Path):
         self.folder = folder
         self.count = 0
 
     def create(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
-        self.folder.mkdir(parents=True)
-        (self.folder / _INDEX).write_text("")
+        with audit_events.unheard():
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder.mkdir(parents=True)
+            (self.folder / _INDEX).write_text("")
 
     def keep(self, canonical: str, image: Image, host: str) -> None:
         """Note `canonical`'s state before its first write (copying a file's content)."""
         copy = "-"
-        if image.kind == "file":
-            self.count += 1
-            copy = str(self.count)
-            shutil.copy2(host, self.folder / copy, follow_symlinks=False)
-        with open(self.folder / _INDEX, "a", encoding="utf-8", errors="surrogateescape") as index:
-            index.write(f"{image.kind or 'absent'} {copy} {json.dumps(canonical)}\n")  # any name, one line
+        with audit_events.unheard():
+            if image.kind == "file":
+                self.count += 1
+                copy = str(self.count)
+                shutil.copy2(host, self.folder / copy, follow_symlinks=False)
+            with open(self.folder / _INDEX, "a", encoding="utf-8", errors="surrogateescape") as index:
+                index.write(f"{image.kind or 'absent'} {copy} {json.dumps(canonical)}\n")  # any name, one line
 
     def fail(self, why: str) -> None:
-        with open(self.folder / _INDEX, "a", encoding="utf-8") as index:
+        with audit_events.unheard(), open(self.folder / _INDEX, "a", encoding="utf-8") as index:
             index.write(f"{_FAILED} - {why.replace(chr(10), ' ')}\n")
 
     def entries(self, complete: bool = True) -> dict[str, tuple[str, str]]:
@@ -338,15 +341,16 @@ class Recorder:
     def drop(journal: Path) -> None:
         """Delete `journal` (renamed away first, so that a half-deleted one is never read as one)
         and any that an earlier drop left half-deleted."""
-        if os.path.isdir(journal):
-            os.rename(journal, journal.with_name(_DROPPED + journal.name))
-        try:
-            with os.scandir(journal.parent) as entries:
-                dropped = [entry.path for entry in entries if entry.name.startswith(_DROPPED)]
-        except FileNotFoundError:  # no journal was ever started
-            dropped = []
-        for path in dropped:
-            shutil.rmtree(path, ignore_errors=True)
+        with audit_events.unheard():
+            if os.path.isdir(journal):
+                os.rename(journal, journal.with_name(_DROPPED + journal.name))
+            try:
+                with os.scandir(journal.parent) as entries:
+                    dropped = [entry.path for entry in entries if entry.name.startswith(_DROPPED)]
+            except FileNotFoundError:  # no journal was ever started
+                dropped = []
+            for path in dropped:
+                shutil.rmtree(path, ignore_errors=True)
 
     def diff(self, watch_id: str) -> list[str]:
         """`- LINE` / `+ LINE` for every watched path whose state differs from its pre-image."""

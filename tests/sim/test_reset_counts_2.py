@@ -176,16 +176,15 @@ def commands_run(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return run
 
 
-def test_an_incremental_restore_is_six_commands_and_retires_its_point_in_one(device: SimDevice,
-                                                                            commands_run: list[str]) -> None:
+def test_an_incremental_restore_is_three_commands_and_retires_its_point_in_one(device: SimDevice,
+                                                                              commands_run: list[str]) -> None:
     before = state.listing(device)
     point = state.save_restore_point(device, "counts2.1", ("/data/data/com.android.settings",),
                                      ("com.android.settings",), state.DIGEST_ROOTS, incremental=True)
     device.check("settings put global wifi_on 0 && echo x > /sdcard/Download/counts2")
     del commands_run[:]
     state.restore(device, point)
-    # check, force-stop, undo, the undo marker, drop; then the folder, which holds no saved copy
-    # (before: renamed away and deleted, three commands more)
-    assert commands_run == ["taskkit-changes check", "am force-stop", "taskkit-changes undo", "rm -f",
-                            "taskkit-changes drop", "rm -rf"]
+    # the check, the force-stop, then the recorder's undo, the undo marker, the journal dropped and
+    # the folder (which holds no saved copy) in one command (before: four, and before that seven)
+    assert commands_run == ["taskkit-changes check-point", "am force-stop", "taskkit-changes restore-point"]
     assert state.listing(device) == before and state.pending_restore_points(device) == []

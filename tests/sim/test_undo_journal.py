@@ -12,8 +12,8 @@ from hypothesis import given, settings, strategies as st
 
 from taskkit import loading, registry, suite
 from taskkit.device.base import CommandFailed
-from taskkit.device.state import DIGEST_ROOTS, listing, recover, restore, save_restore_point
-from taskkit.sim import changes as recorder_lib
+from taskkit.device.state import DIGEST_ROOTS, RESTORE_ROOT, listing, recover, restore, save_restore_point
+from taskkit.sim import audit_events, changes as recorder_lib
 from tests.test_side_effect_writes import DL, OLD, OPS, WRITES, run_ops
 
 SETUP = f"echo old > {OLD} && mkdir -p {DL}/dir && echo in > {DL}/dir/in.txt"
@@ -100,3 +100,30 @@ def test_a_name_with_a_newline_or_quotes_is_journaled_and_undone(device) -> None
     assert listing(device) != before
     restore(device, point)
     assert listing(device) == before
+
+
+@pytest.mark.parametrize("verb", ["save-point", "check-point", "restore-point"])
+@pytest.mark.parametrize("folder", [f"{RESTORE_ROOT}/..", f"{RESTORE_ROOT}/.hidden", f"{RESTORE_ROOT}/a b",
+                                    f"{RESTORE_ROOT}/a/b", "/data/local/tmp/p", RESTORE_ROOT])
+def test_a_restore_point_is_a_plain_name_in_the_restore_folder(device, verb, folder) -> None:
+    extra = " '{}' /sdcard" if verb == "save-point" else ""
+    before = listing(device)
+    result = device.shell(f"taskkit-changes {verb} '{folder}'{extra}")
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "bad restore point" in result.stderr
+    assert listing(device) == before and not recorder_lib.recorder(device.state).watches
+
+
+def test_a_journal_s_own_files_reach_no_listener(device, monkeypatch) -> None:
+    """Saving, writing through and restoring a journaled restore point: the watchers (the GUI
+    cache, the recorder, the kept readers) hear every write on the device, none in the journal."""
+    heard: list[str] = []
+    monkeypatch.setattr(audit_events, "_WRITE_LISTENERS",
+                        (*audit_events._WRITE_LISTENERS, lambda event, args, paths: heard.extend(paths or ())))
+    before = listing(device)
+    point = save_restore_point(device, "heard.1", (), (), DIGEST_ROOTS, incremental=True)
+    device.check(f"echo new > {OLD}")  # journaled: its first content is copied into the journal
+    restore(device, point)
+    assert listing(device) == before
+    journals = str(device.state.root / "undo")
+    assert any(path.endswith(OLD.rsplit("/", 1)[1]) for path in heard)  # the device's writes were heard
+    assert [path for path in heard if path.startswith(journals)] == []

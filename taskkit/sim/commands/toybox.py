@@ -747,6 +747,20 @@ def _remove_tree(state: SimState, st: VStat) -> None:
     shutil.rmtree(st.host)
 
 
+def remove_path(state: SimState, path: str, cwd: str = "/", recursive: bool = False) -> None:
+    """`rm` (`rm -r`) of one device path, stamping its folder; raises OSError as rm meets it."""
+    st = vstat(state, path, cwd, follow=False)
+    if st.path == "/" or (st.path.count("/") == 1 and st.kind != "dir"):
+        raise _os_error(errno.EROFS)
+    if st.kind == "dir":
+        if not recursive:
+            raise _os_error(errno.EISDIR)
+        _remove_tree(state, st)
+    else:
+        os.unlink(st.host)
+    _stamp_parent(state, st.path)
+
+
 @toy("rm")
 def rm(inv: Invocation) -> int:
     opts, paths = parse_options(inv.args, "fiRrv")
@@ -756,20 +770,10 @@ def rm(inv: Invocation) -> int:
         if force:
             return 0
         raise UsageError("Need 1 argument")
-    state = inv.state
     status = 0
     for path in paths:
         try:
-            st = vstat(state, path, inv.cwd, follow=False)
-            if st.path == "/" or (st.path.count("/") == 1 and st.kind != "dir"):
-                raise _os_error(errno.EROFS)
-            if st.kind == "dir":
-                if not recursive:
-                    raise _os_error(errno.EISDIR)
-                _remove_tree(state, st)
-            else:
-                os.unlink(st.host)
-            _stamp_parent(state, st.path)
+            remove_path(inv.state, path, inv.cwd, recursive)
         except OSError as exc:
             if force and exc.errno == errno.ENOENT:
                 continue
