@@ -193,9 +193,7 @@ def _child_norm(norm: str, name: str) -> str:
 
 
 def _stamp_parent(state: SimState, norm: str) -> None:
-    parent = state.host_path(posixpath.dirname(norm))
-    if os.path.isdir(parent):
-        state.stamp(parent)
+    state.stamp(state.host_path(posixpath.dirname(norm)))  # (the folder an entry was made or removed in)
 
 
 def check_writable_parent(state: SimState, norm: str) -> None:
