@@ -26,6 +26,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from taskkit.device.quoting import shell_join, shell_quote, sql_literal
+from taskkit.device.state import MANIFEST, RESTORE_ROOT, UNDO_MARKER
 from taskkit.sim.adbd import A_WRTE, AdbdServer, SyncFrame
 from taskkit.sim.state import SimState
 from tests.sim.test_adbd import RawHost
@@ -46,6 +47,11 @@ LINKS = {
     "/data/media/0/Download/out": "{canary}",
     f"{TMP}/main.db-journal": "{canary}/journal",
     f"{TMP}/main.db-wal": "{canary}/wal",
+    # restore points (taskkit-changes save-point, restore-point) that are, or hold, links
+    f"{RESTORE_ROOT}/abs.1": "{canary}",
+    f"{RESTORE_ROOT}/rel.1": UP + "{canary_rel}",
+    f"{RESTORE_ROOT}/mark.1/{UNDO_MARKER}": "{canary}/secret.txt",
+    f"{RESTORE_ROOT}/mark.1/{MANIFEST}": "{canary}/secret.txt",
 }
 # Device paths that reach the canary if links or `..` are followed the host's way.
 DEVICE_PATHS = [
@@ -114,6 +120,15 @@ SHELL_FORMS = [
     "sqlite3 {TMP}/main.db '.backup {P}'", "sqlite3 :memory: '.restore {P}'",
     "sqlite3 :memory: '.import {P} t'", "sqlite3 :memory: '.save {P}'", "sqlite3 :memory: '.log {P}'",
     "sqlite3 :memory: '.shell cat {P}'", "sqlite3 :memory: '.system cat {P}'",
+]
+# The recorder's restore points (each form run with every path: a few, all of them checked): one
+# watching a path that a link leads away, and ones that are, or hold, links (LINKS).
+POINT_FORMS = [
+    f"taskkit-changes save-point {RESTORE_ROOT}/p.1 '{{{{}}}}' {{P}}; echo pwned > {{P}}; rm -rf {{P}};"
+    f" taskkit-changes restore-point {RESTORE_ROOT}/p.1",
+    *(f"taskkit-changes {verb} {RESTORE_ROOT}/{name}" for verb in ("check-point", "restore-point")
+      for name in ("abs.1", "rel.1", "mark.1")),
+    *(f"taskkit-changes save-point {RESTORE_ROOT}/{name} '{{{{}}}}' {{P}}" for name in ("abs.1", "rel.1", "mark.1")),
 ]
 SYNC_REQUESTS = [b"RECV", b"SEND", b"STAT", b"STA2", b"LST2", b"LIST", b"LIS2"]
 
@@ -347,6 +362,13 @@ def test_device_paths_in_sql_still_work(sandbox):
 def test_shell_forms_stay_inside_the_state_directory(sandbox, form, path):
     command = "cd /data/local/tmp && " + form.format(P=shell_quote(sandbox.expand(path)), TMP=TMP)
     sandbox.check(lambda: sandbox.shell(command))
+
+
+@pytest.mark.parametrize("form", POINT_FORMS)
+def test_restore_point_commands_stay_inside_the_state_directory(sandbox, form):
+    for path in DEVICE_PATHS:
+        command = "cd /data/local/tmp && " + form.format(P=shell_quote(sandbox.expand(path)))
+        sandbox.check(lambda: sandbox.shell(command))
 
 
 @given(st.sampled_from(DEVICE_PATHS), st.booleans())
