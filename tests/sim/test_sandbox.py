@@ -372,7 +372,8 @@ def test_shell_forms_stay_inside_the_state_directory(sandbox, form):
         sandbox.check(lambda: sandbox.shell(command))
 
 
-@given(st.sampled_from(DEVICE_PATHS), st.booleans())
+@pytest.mark.parametrize("push", [True, False])
+@pytest.mark.parametrize("path", DEVICE_PATHS)
 def test_push_and_pull_stay_inside_the_state_directory(sandbox, path, push):
     device = sandbox.server.device
 
