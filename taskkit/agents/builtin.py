@@ -66,7 +66,6 @@ class RandomAgent(Agent):
     """
 
     name = "random"
-    WORDS = WORDS
 
     def reset(self, episode: Episode) -> None:
         super().reset(episode)
@@ -85,7 +84,7 @@ class RandomAgent(Agent):
             if element.is_long_clickable:
                 choices.append(Action("long_press", index=index))
             if element.is_editable:
-                choices.append(Action("input_text", index=index, text=rng.choice(self.WORDS)))
+                choices.append(Action("input_text", index=index, text=rng.choice(WORDS)))
             if element.is_scrollable:
                 choices.append(Action("scroll", index=index, direction=rng.choice(("up", "down"))))
         if not elements and self.episode.app_names:

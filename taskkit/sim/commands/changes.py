@@ -16,8 +16,7 @@ The `-point` verbs keep an incremental restore point (taskkit.device.state) in o
 with the steps the shell would take in the same order, so a run killed anywhere leaves what
 `recover` expects: `save-point` makes the folder DIR afresh (`rm -rf`, `mkdir -p`), starts an
 undo watch of the ROOTs journaled under DIR's name (DIR: a folder in RESTORE_ROOT), leaves the
-undo marker, and writes
-MANIFEST to the manifest last; `check-point` fails (changing nothing) if the marker is there and
+undo marker, and writes MANIFEST to the manifest last; `check-point` fails (changing nothing) if the marker is there and
 the journal is damaged; `restore-point`, if the marker is there, undoes, removes the marker,
 drops the journal, then (unless the undo failed) removes DIR.
 """
@@ -68,9 +67,15 @@ def taskkit_changes(inv: Invocation) -> int:
         return 0
     if args[:1] == ["save-point"] and len(args) >= 4:
         options = _options(args[3:], ("--skip",))
-        return _save_point(inv, recorder, args[1], args[2], options[""], options["--skip"]) if options[""] else inv.fail(_USAGE)
+        if not options[""]:
+            return inv.fail(_USAGE)
+        point = _point(inv, args[1])
+        return 1 if point is None else _save_point(inv, recorder, *point, args[2], options[""], options["--skip"])
     if len(args) == 2 and args[0] in ("check-point", "restore-point"):
-        return (_check_point if args[0] == "check-point" else _restore_point)(inv, recorder, args[1])
+        point = _point(inv, args[1])
+        if point is None:
+            return 1
+        return (_check_point if args[0] == "check-point" else _restore_point)(inv, recorder, *point)
     if len(args) == 2 and args[0] == "diff":
         try:
             lines = recorder.diff(args[1])
@@ -133,12 +138,8 @@ def _failed(inv: Invocation, path: str, error: OSError) -> int:
     return inv.fail(f"{NAME}: {path}: {os.strerror(error.errno) if error.errno else error}")
 
 
-def _save_point(inv: Invocation, recorder: changes.Recorder, directory: str, manifest: str,
+def _save_point(inv: Invocation, recorder: changes.Recorder, folder: str, journal: Path, manifest: str,
                 roots: list[str], skip: list[str]) -> int:
-    point = _point(inv, directory)
-    if point is None:
-        return 1
-    folder, journal = point
     try:
         _remove(inv, folder, recursive=True)
         toybox.make_dirs(inv.state, folder, parents=True)
@@ -155,11 +156,7 @@ def _marked(inv: Invocation, folder: str) -> bool:
     return toybox.try_vstat(inv.state, f"{folder}/{UNDO_MARKER}") is not None
 
 
-def _check_point(inv: Invocation, recorder: changes.Recorder, directory: str) -> int:
-    point = _point(inv, directory)
-    if point is None:
-        return 1
-    folder, journal = point
+def _check_point(inv: Invocation, recorder: changes.Recorder, folder: str, journal: Path) -> int:
     try:
         if _marked(inv, folder):
             recorder.check(journal)
@@ -168,11 +165,7 @@ def _check_point(inv: Invocation, recorder: changes.Recorder, directory: str) ->
     return 0
 
 
-def _restore_point(inv: Invocation, recorder: changes.Recorder, directory: str) -> int:
-    point = _point(inv, directory)
-    if point is None:
-        return 1
-    folder, journal = point
+def _restore_point(inv: Invocation, recorder: changes.Recorder, folder: str, journal: Path) -> int:
     status = 0
     if _marked(inv, folder):
         try:
