@@ -212,19 +212,18 @@ _PRIMED: collections.OrderedDict[str, tuple[UIElement, ...]] = collections.Order
 _PRIMED_LOCK = threading.Lock()
 
 
-def prime(document: str, nodes: Iterable[tuple[tuple[str, ...], bool]]) -> None:
+def prime(document: str, nodes: Iterable[tuple[str, bool]]) -> None:
     """Hand over the parse of a window dump this process just wrote: `document` as written, and
     each of its nodes in document order as (its attributes as the parser reads them, names and
-    values alternating; whether it has no child node). `parse_window_dump` of a text holding
-    that document answers from them instead of parsing it again (what it would answer: the
-    same attributes make the same elements)."""
+    values alternating, joined by NUL; whether it is one of the dump's elements: `_listed`).
+    `parse_window_dump` of a text holding that document answers from them instead of parsing it
+    again (what it would answer: the same attributes make the same elements)."""
     with _PRIMED_LOCK:
         if document in _PRIMED:  # the same screen again: its elements are known
             _PRIMED.move_to_end(document)
             return
     try:
-        elements = tuple(_element_of("\0".join(flat)) for flat, leaf in nodes  # (a leaf is listed: no dict)
-                         if leaf or _listed(dict(zip(flat[::2], flat[1::2])), leaf))
+        elements = tuple(_element_of(attributes) for attributes, listed in nodes if listed)
     except ValueError:  # a malformed node: left to the parse, which names it
         return
     with _PRIMED_LOCK:

@@ -219,44 +219,37 @@ def to_xml(root: Node, package_default: str) -> str:
     return dump(root, package_default)[0]
 
 
-def dump(root: Node, package_default: str) -> tuple[str, list[tuple[tuple[str, ...], bool]]]:
+_NAF_READ = "NAF\0true\0"  # the NAF attribute as a parser reads it back (`dump`'s nodes)
+
+
+def dump(root: Node, package_default: str) -> tuple[str, list[tuple[str, bool]]]:
     """`to_xml`'s text, and each node in document order as an XML parser reads it back: its
-    attributes (names and values alternating, values unescaped) and whether it has no child
-    (taskkit.device.services.ui.prime)."""
+    attributes (names and values alternating, values unescaped, joined by NUL, which XML cannot
+    carry) and whether it is one of the dump's elements (taskkit.device.services.ui.prime)."""
     parts = ["<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"]
-    nodes: list[tuple[tuple[str, ...], bool]] = []
+    nodes: list[tuple[str, bool]] = []
 
     def emit(node: Node, index: int) -> bool:
         """Write `node` and its subtree; whether a node in it has a label (text or content-desc)."""
         opening = len(parts)
         parts.append("")  # the node's own tag, written once its subtree tells whether it is NAF
         slot = len(nodes)
-        nodes.append(((), False))
+        nodes.append(("", False))
         below = False
-        for child_index, child in enumerate(node.children):
+        children = node.children
+        for child_index, child in enumerate(children):
             below = emit(child, child_index) or below
         shown = node.shown_text
         x1, y1, x2, y2 = node.bounds
-        naf = not below and _naf_unless_labelled(node)
-        package = node.package or package_default
-        flags = _FLAG_VALUES(node)
         bounds = f"[{x1},{y1}][{x2},{y2}]"
-        text = "".join((
-            'NAF="true" ' if naf else "",
-            f'index="{index}" text="{_attribute(shown)}"',
-            f' resource-id="{_attribute(node.resource_id)}" class="{_attribute(node.class_name)}"',
-            f' package="{_attribute(package)}" content-desc="{_attribute(node.content_desc)}"',
-            _flag_attributes(flags),
-            f' bounds="{bounds}"'))
-        nodes[slot] = ((*(("NAF", "true") if naf else ()), "index", str(index), "text", _read_back(shown),
-                        "resource-id", _read_back(node.resource_id), "class", _read_back(node.class_name),
-                        "package", _read_back(package), "content-desc", _read_back(node.content_desc),
-                        *_flag_pairs(flags), "bounds", bounds), not node.children)
-        if node.children:
-            parts[opening] = f"<node {text}>"
+        written, read = _described(shown, node.resource_id, node.class_name, node.package or package_default,
+                                   node.content_desc, _FLAG_VALUES(node))
+        naf = 'NAF="true" ' if not below and _naf_unless_labelled(node) else ""
+        parts[opening] = f'<node {naf}index="{index}"{written} bounds="{bounds}"{">" if children else " />"}'
+        nodes[slot] = (f"{_NAF_READ if naf else ''}index\0{index}\0{read}\0bounds\0{bounds}",
+                       not children or bool(node.content_desc) or node.scrollable)
+        if children:
             parts.append("</node>")
-        else:
-            parts[opening] = f"<node {text} />"
         return below or bool(node.content_desc or shown)
 
     emit(root, 0)
@@ -264,16 +257,18 @@ def dump(root: Node, package_default: str) -> tuple[str, list[tuple[tuple[str, .
     return "".join(parts), nodes
 
 
-@functools.lru_cache(maxsize=1024)
-def _flag_attributes(values: tuple[bool, ...]) -> str:
-    """The ten flags' attributes for their values (a screen has few combinations)."""
-    return "".join(on if value else off for value, (on, off) in zip(values, _FLAG_ATTRIBUTES))
-
-
-@functools.lru_cache(maxsize=1024)
-def _flag_pairs(values: tuple[bool, ...]) -> tuple[str, ...]:
-    """The ten flags' names and values as a parser reads them back."""
-    return tuple(item for name, value in zip(_FLAG_NAMES, values) for item in (name, "true" if value else "false"))
+@functools.lru_cache(maxsize=4096)  # labels, ids, classes and packages repeat from dump to dump
+def _described(text: str, resource_id: str, class_name: str, package: str, content_desc: str,
+               flags: tuple[bool, ...]) -> tuple[str, str]:
+    """A node's attributes between index and bounds: as the dumper writes them (each with the
+    space before it) and as a parser reads them back (names and values alternating, joined by NUL)."""
+    labels = (("text", text), ("resource-id", resource_id), ("class", class_name), ("package", package),
+              ("content-desc", content_desc))
+    written = "".join(f' {name}="{_attribute(value)}"' for name, value in labels)
+    written += "".join(on if value else off for value, (on, off) in zip(flags, _FLAG_ATTRIBUTES))
+    read = [item for name, value in labels for item in (name, _read_back(value))]
+    read += [item for name, value in zip(_FLAG_NAMES, flags) for item in (name, "true" if value else "false")]
+    return written, "\0".join(read)
 
 
 def _read_back(value: str) -> str:
@@ -281,7 +276,6 @@ def _read_back(value: str) -> str:
     return _xml_safe(value) if value else ""
 
 
-@functools.lru_cache(maxsize=8192)  # labels, ids, classes and packages repeat from dump to dump
 def _attribute(value: str) -> str:
     """An attribute's value as the dumper writes it (see _ATTRIBUTE_ESCAPES and _xml_safe)."""
     return _xml_safe(value).translate(_ATTRIBUTE_ESCAPES) if value else ""
