@@ -298,6 +298,13 @@ class Screen:
 _SECTION = "--taskkit-screen--"
 
 
+@functools.lru_cache(maxsize=64)  # it repeats from step to step while the foreground and the size do
+def _screen_head(head: str) -> tuple[str | None, tuple[int, int] | None]:
+    """The foreground activity and the display size (None: not printed) in what `build_screen`
+    prints before the dump."""
+    return parse_foreground(head), (parse_size(head) if _SIZE.search(head) else None)
+
+
 def build_screen(path: str = DUMP_PATH) -> str:
     """The foreground window, the display size, a marker line, then the window dump: one command.
 
@@ -361,8 +368,7 @@ class UI:
             command = build_screen() + (f"; rm -f {DUMP_PATH}" if remove_dump else "")
         result = self.device.shell(command)
         head, mark, dump = result.stdout.partition(_SECTION + "\n")
-        foreground = parse_foreground(head)
-        size = parse_size(head) if _SIZE.search(head) else None
+        foreground, size = _screen_head(head)
         if not mark or result.exit_code != 0 or not dump.strip():  # (the removal's status hides the dump's)
             return Screen(foreground, (), self._failure(result, dump), size)
         try:
