@@ -77,6 +77,14 @@ def test_raw_screencap_is_the_pngs_pixels_on_every_kind_of_screen(device: SimDev
     assert modes == {"P", "RGB"} and len(frames) == len(SCREENS)  # both drawing modes; six different screens
 
 
+@pytest.mark.parametrize("mode", ["RGBA", "RGB", "P", "L", "1"])
+@pytest.mark.parametrize("size", [(1, 1), (3, 2), (1080, 2400)])
+def test_raw_bytes_are_what_tobytes_gives(mode: str, size: tuple[int, int]) -> None:
+    # render.raw_bytes encodes in one call what Image.tobytes encodes 64 KB at a time
+    image = Image.radial_gradient("L").resize(size).convert(mode)
+    assert render.raw_bytes(image) == image.tobytes()
+
+
 def test_a_device_without_cheap_raw_frames_reads_the_same_pixels_from_screencap_p(
         device: SimDevice, monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[str] = []

@@ -662,7 +662,18 @@ def render_rgba(view: View, width: int, height: int) -> bytes:
 
 
 def _painted_rgba(view: View, width: int, height: int) -> bytes:
-    return render_image(view, width, height).convert("RGBA").tobytes()
+    return raw_bytes(render_image(view, width, height).convert("RGBA"))
+
+
+def raw_bytes(image: Image.Image) -> bytes:
+    """`image.tobytes()`, encoded in one piece by the same raw encoder. `tobytes` encodes 64 KB at
+    a time and joins the pieces: 12-18 ms for a 1080 x 2400 RGBA frame, against under 1 ms for
+    one call with room for the whole image (Pillow 12; tests/sim/test_screen_pixels.py compares the two)."""
+    encoder = Image._getencoder(image.mode, "raw", image.mode)  # (what `tobytes` itself uses)
+    encoder.setimage(image.im, (0, 0) + image.size)
+    size = len(image.getbands()) * image.width * image.height
+    _, status, data = encoder.encode(size)
+    return data if status == 1 and len(data) == size else image.tobytes()
 
 
 def _drawing(value: object) -> object:
