@@ -153,7 +153,7 @@ def serve(state: Path, host: str, port: int, adb_keys: Path | None = None, comma
     signal.signal(signal.SIGTERM, shutdown)
     signal.signal(signal.SIGINT, shutdown)
     print(f"serving simulated device {state} on {host}:{server.port}", flush=True)
-    server.serve_forever()
+    server.serve_forever(wake_on_signals=True)
     return 0
 
 

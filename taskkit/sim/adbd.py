@@ -33,6 +33,7 @@ import logging
 import os
 import re
 import selectors
+import signal
 import socket
 import stat as stat_mod
 import struct
@@ -1498,6 +1499,7 @@ class AdbdServer:
         self._wake_w.setblocking(False)
         self.timers = Timers(self._wake)
         self._serving_thread: threading.Thread | None = None
+        self._signal_fd: int | None = None  # the signal wakeup fd to put back when serving ends (`serve_forever`)
         self._selector: selectors.BaseSelector | None = None
         self._conns: set[_Connection] = set()  # the I/O thread's
         self._per_client: collections.Counter[str] = collections.Counter()
@@ -1534,10 +1536,17 @@ class AdbdServer:
         thread.start()
         return self
 
-    def serve_forever(self) -> None:
-        """Listen (if not yet) and serve in this thread until `stop()`."""
+    def serve_forever(self, wake_on_signals: bool = False) -> None:
+        """Listen (if not yet) and serve in this thread until `stop()`.
+
+        `wake_on_signals` (the main thread only): a signal wakes the loop whichever thread the
+        kernel hands it to (`signal.set_wakeup_fd` on the wake socket), so that its Python
+        handler, which only the main thread runs, runs at once. Without it a SIGTERM taken by a
+        worker thread left the loop asleep until the next connection."""
         self.listen()
         self._serving_thread = threading.current_thread()
+        if wake_on_signals:
+            self._signal_fd = signal.set_wakeup_fd(self._wake_w.fileno(), warn_on_full_buffer=False)
         self._serve_loop()
 
     def stop(self) -> None:
@@ -1604,6 +1613,9 @@ class AdbdServer:
                 for conn in touched:
                     self._refresh(conn)
         finally:
+            if self._signal_fd is not None:  # (before the socket goes: its number may be reused)
+                signal.set_wakeup_fd(self._signal_fd)
+                self._signal_fd = None
             self.pool.stop()
             for conn in list(self._conns):
                 self._close(conn)

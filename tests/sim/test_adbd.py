@@ -783,6 +783,38 @@ def test_cli_serve_connect_shell_and_sigterm(adb, tmp_path):
             proc.wait()
 
 
+# `serve` in a process whose other thread takes the SIGTERM (signal.pthread_kill to itself) once
+# the test writes a line to its stdin: the kernel may hand a process's signal to any thread.
+_SIGTERM_ON_ANOTHER_THREAD = """
+import signal, sys, threading
+from taskkit.sim.__main__ import main
+
+def kill_from_here():
+    sys.stdin.readline()
+    signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+
+threading.Thread(target=kill_from_here, daemon=True).start()
+sys.exit(main(["serve", "--port", "0", "--state", sys.argv[1]]))
+"""
+
+
+def test_cli_serve_stops_on_a_sigterm_another_thread_takes(tmp_path):
+    # The handler runs in the main thread only; a served device asleep in its loop with no client
+    # used to sleep on (it hung here before the wake socket became the signal wakeup fd).
+    proc = subprocess.Popen([sys.executable, "-c", _SIGTERM_ON_ANOTHER_THREAD, str(tmp_path / "device")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=MAIN)
+    try:
+        assert _read_line(proc, 30).startswith("serving simulated device")
+        proc.stdin.write(b"now\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=15) == 0
+        assert proc.stderr.read() == b""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 @pytest.mark.parametrize("argv", [
     ["serve", "--state", "x", "--port", "nope"],
     ["serve", "--bogus"],
