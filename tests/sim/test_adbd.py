@@ -7,6 +7,7 @@ killed at teardown; the default 5037 server is never touched).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import random
@@ -18,6 +19,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 from hypothesis import given
@@ -763,11 +765,22 @@ def _read_line(proc: subprocess.Popen, timeout: float) -> str:
     return proc.stdout.readline().decode()
 
 
+@contextlib.contextmanager
+def _python(*argv: str, **popen: Any) -> Iterator[subprocess.Popen]:
+    """`python ARGV...` run from the checkout, its stdout and stderr piped; killed at the end of the
+    block if it is still running."""
+    proc = subprocess.Popen([sys.executable, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=MAIN, **popen)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def test_cli_serve_connect_shell_and_sigterm(adb, tmp_path):
     state = tmp_path / "cli-device"
-    proc = subprocess.Popen([sys.executable, "-m", "taskkit.sim", "serve", "--port", "0", "--state", str(state)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=MAIN)
-    try:
+    with _python("-m", "taskkit.sim", "serve", "--port", "0", "--state", str(state)) as proc:
         line = _read_line(proc, 30)
         assert line.startswith(f"serving simulated device {state} on 127.0.0.1:")
         serial = line.split()[-1]
@@ -777,10 +790,6 @@ def test_cli_serve_connect_shell_and_sigterm(adb, tmp_path):
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
         assert proc.stderr.read() == b""
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
 
 
 # `serve` in a process whose other thread takes the SIGTERM (signal.pthread_kill to itself) once
@@ -801,18 +810,12 @@ sys.exit(main(["serve", "--port", "0", "--state", sys.argv[1]]))
 def test_cli_serve_stops_on_a_sigterm_another_thread_takes(tmp_path):
     # The handler runs in the main thread only; a served device asleep in its loop with no client
     # used to sleep on (it hung here before the wake socket became the signal wakeup fd).
-    proc = subprocess.Popen([sys.executable, "-c", _SIGTERM_ON_ANOTHER_THREAD, str(tmp_path / "device")],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=MAIN)
-    try:
+    with _python("-c", _SIGTERM_ON_ANOTHER_THREAD, str(tmp_path / "device"), stdin=subprocess.PIPE) as proc:
         assert _read_line(proc, 30).startswith("serving simulated device")
         proc.stdin.write(b"now\n")
         proc.stdin.flush()
         assert proc.wait(timeout=15) == 0
         assert proc.stderr.read() == b""
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.mark.parametrize("argv", [
