@@ -1542,9 +1542,12 @@ class AdbdServer:
         `wake_on_signals` (the main thread only): a signal wakes the loop whichever thread the
         kernel hands it to (`signal.set_wakeup_fd` on the wake socket), so that its Python
         handler, which only the main thread runs, runs at once. Without it a SIGTERM taken by a
-        worker thread left the loop asleep until the next connection."""
+        worker thread left the loop asleep until the next connection. Stopped before it serves
+        (by a signal handler in this thread, say, just after the handler is set), it returns."""
+        self._serving_thread = threading.current_thread()  # (from now on `stop()` leaves the closing to the loop)
+        if self._wake_r.fileno() < 0:  # `stop()` came first and closed the sockets
+            return
         self.listen()
-        self._serving_thread = threading.current_thread()
         if wake_on_signals:
             self._signal_fd = signal.set_wakeup_fd(self._wake_w.fileno(), warn_on_full_buffer=False)
         self._serve_loop()

@@ -778,6 +778,15 @@ def _python(*argv: str, **popen: Any) -> Iterator[subprocess.Popen]:
             proc.wait()
 
 
+def test_a_server_stopped_before_it_serves_returns_from_serve_forever(tmp_path):
+    # what a SIGTERM handled between `serve`'s handler being set and its loop starting does
+    server = AdbdServer(tmp_path / "device", port=0)
+    server.listen()
+    server.stop()
+    server.serve_forever(wake_on_signals=True)  # returns at once, nothing registered on closed sockets
+    assert signal.set_wakeup_fd(-1) == -1  # and no wakeup fd was left pointing at them
+
+
 def test_cli_serve_connect_shell_and_sigterm(adb, tmp_path):
     state = tmp_path / "cli-device"
     with _python("-m", "taskkit.sim", "serve", "--port", "0", "--state", str(state)) as proc:
